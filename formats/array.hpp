@@ -1,0 +1,57 @@
+// A fixed-size heap array that is not zero-filled on allocation: loaders
+// overwrite every element, and zeroing gigabytes first would cost a pass.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+
+#include "formats/errors.hpp"
+
+namespace sluice {
+
+template <class T>
+class Array {
+ public:
+  Array() = default;
+  explicit Array(size_t size, const char* what = "an array") : size_(size) {
+    if (size == 0) return;
+    try {
+      data_ = std::make_unique_for_overwrite<T[]>(size);
+    } catch (const std::bad_alloc&) {
+      throw std::runtime_error(std::string("out of memory allocating ") + what + " (" +
+                               std::to_string(size * sizeof(T) >> 20) + " MiB)");
+    }
+  }
+  static Array zeros(size_t size, const char* what = "an array") {
+    Array a(size, what);
+    std::uninitialized_fill_n(a.data(), size, T{});
+    return a;
+  }
+
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size_; }
+  std::span<T> span() { return {data(), size_}; }
+  std::span<const T> span() const { return {data(), size_}; }
+
+  // Shrinks the logical size without reallocating (after compaction).
+  void truncate(size_t size) {
+    if (size < size_) size_ = size;
+  }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  size_t size_ = 0;
+};
+
+}  // namespace sluice

@@ -1,0 +1,71 @@
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "formats/errors.hpp"
+#include "formats/loaders.hpp"
+#include "formats/mapped_file.hpp"
+
+namespace sluice {
+
+namespace {
+
+template <class Stored, class V>
+EdgeList<V> split_pairs(const MappedFile& file, uint64_t pairs, uint64_t declared, int threads) {
+  EdgeList<V> edges;
+  edges.sources = Array<V>(pairs, "edge sources");
+  edges.targets = Array<V>(pairs, "edge targets");
+  const char* data = file.data();
+  uint64_t max_id = 0;
+  uint64_t first_bad = UINT64_MAX;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : max_id) reduction(min : first_bad)
+  for (uint64_t e = 0; e < pairs; ++e) {
+    Stored pair[2];
+    std::memcpy(pair, data + e * sizeof(pair), sizeof(pair));
+    uint64_t larger = std::max<uint64_t>(pair[0], pair[1]);
+    if (declared && larger >= declared) first_bad = std::min(first_bad, e);
+    max_id = std::max(max_id, larger);
+    edges.sources[e] = V(pair[0]);
+    edges.targets[e] = V(pair[1]);
+  }
+  if (first_bad != UINT64_MAX) {
+    throw InputError(file.path(), at_byte(first_bad * 2 * sizeof(Stored)),
+                     "vertex id beyond the declared vertex count " + std::to_string(declared));
+  }
+  edges.vertices = declared ? declared : (pairs ? max_id + 1 : 0);
+  return edges;
+}
+
+}  // namespace
+
+AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options) {
+  MappedFile file(path);
+  const uint64_t pair_bytes = 2 * id_bytes;
+  if (file.size() % pair_bytes != 0) {
+    throw InputError(path, at_byte(file.size() - file.size() % pair_bytes),
+                     "truncated: the file size " + std::to_string(file.size()) + " is not a multiple of " +
+                         std::to_string(pair_bytes) + " bytes (one pair of " + std::to_string(id_bytes * 8) +
+                         "-bit ids)");
+  }
+  const uint64_t pairs = file.size() / pair_bytes;
+  const int threads = resolve_threads(options.threads);
+  if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, pairs, options.vertices, threads);
+
+  // 64-bit ids on disk: keep 32 bits in memory when every id fits.
+  const auto* ids = reinterpret_cast<const char*>(file.data());
+  uint64_t max_id = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : max_id)
+  for (uint64_t i = 0; i < 2 * pairs; ++i) {
+    uint64_t id;
+    std::memcpy(&id, ids + i * 8, 8);
+    max_id = std::max(max_id, id);
+  }
+  if (max_id <= std::numeric_limits<uint32_t>::max() && options.vertices <= (uint64_t(1) << 32)) {
+    return split_pairs<uint64_t, uint32_t>(file, pairs, options.vertices, threads);
+  }
+  return split_pairs<uint64_t, uint64_t>(file, pairs, options.vertices, threads);
+}
+
+}  // namespace sluice

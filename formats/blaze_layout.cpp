@@ -1,0 +1,144 @@
+#include "formats/blaze_layout.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "formats/compact_index.hpp"
+#include "formats/errors.hpp"
+#include "formats/interleaved_edges.hpp"
+
+namespace sluice {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t header_bytes = 32;
+constexpr uint64_t page_bytes = 4096;
+
+uint64_t groups_of(uint64_t n) { return n == 0 ? 0 : (n - 1) / 16 + 1; }
+uint64_t degrees_at(uint64_t n) { return (header_bytes + groups_of(n) * 8 + 63) / 64 * 64; }
+
+std::string stem_of(const std::string& index_path) {
+  const std::string suffix = ".index";
+  if (index_path.size() <= suffix.size() || index_path.compare(index_path.size() - suffix.size(), suffix.size(), suffix)) {
+    throw InputError(index_path, "", "a Blaze index file name ends in '.index'");
+  }
+  return index_path.substr(0, index_path.size() - suffix.size());
+}
+
+std::vector<std::string> find_drive_files(const std::string& stem) {
+  for (unsigned n = 1; n <= 256; ++n) {
+    if (!fs::exists(stem + ".adj." + std::to_string(n) + ".0")) continue;
+    std::vector<std::string> files;
+    for (unsigned i = 0; i < n; ++i) files.push_back(stem + ".adj." + std::to_string(n) + "." + std::to_string(i));
+    return files;
+  }
+  std::vector<std::string> files;  // the artifact's naming: NAME.gr.adj.0, .1, ...
+  while (fs::exists(stem + ".adj." + std::to_string(files.size()))) files.push_back(stem + ".adj." + std::to_string(files.size()));
+  if (files.empty()) throw InputError(stem + ".adj.1.0", "", "no Blaze adjacency file found (expected NAME.gr.adj.N.0)");
+  return files;
+}
+
+class BlazeSource : public GraphSource {
+ public:
+  explicit BlazeSource(const std::string& index_path) : path_(index_path), index_(load(index_path)),
+        edges_(find_drive_files(stem_of(index_path)), RecordLayout{4, false},
+               PageInterleaving{page_bytes, unsigned(find_drive_files(stem_of(index_path)).size())}, index_.edges()) {}
+  GraphInfo info() const override { return {index_.vertices(), index_.edges(), false, 4}; }
+  std::string format_name() const override { return "blaze"; }
+  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override { index_.read_offsets(begin, end, out); }
+  void read_edges(uint64_t begin, uint64_t end, void* targets, float*) const override {
+    uint64_t offsets[2];
+    index_.read_offsets(begin, begin, offsets);
+    uint64_t first = offsets[0];
+    index_.read_offsets(end, end, offsets);
+    edges_.read_edges(first, offsets[0] - first, targets, nullptr);
+  }
+
+ private:
+  static CompactIndex load(const std::string& path) {
+    FileDescriptor file = FileDescriptor::open_for_reading(path);
+    uint64_t size = file.size();
+    if (size < header_bytes) throw InputError(path, at_byte(size), "file ends inside the 32-byte graph header");
+    uint64_t header[4];
+    file.read_exactly(header, sizeof(header), 0, path);
+    uint64_t n = header[2], m = header[3];
+    if (n >= (uint64_t(1) << 32)) throw InputError(path, at_byte(16), "Blaze uses 32-bit vertex ids; the header says " + std::to_string(n) + " nodes");
+    uint64_t expected = degrees_at(n) + groups_of(n) * 64;
+    if (size != expected) {
+      throw InputError(path, "", "index file holds " + std::to_string(size) + " bytes, expected " + std::to_string(expected) +
+                                     " for " + std::to_string(n) + " nodes");
+    }
+    Array<uint64_t> offsets(groups_of(n) + 1, "index offsets");
+    file.read_exactly(offsets.data(), groups_of(n) * 8, header_bytes, path);
+    offsets[groups_of(n)] = m;
+    Array<uint32_t> degrees(n, "degrees");
+    file.read_exactly(degrees.data(), n * 4, degrees_at(n), path);
+    CompactIndex index(std::move(offsets), std::move(degrees));
+    uint64_t bad = index.first_inconsistency();
+    if (bad != UINT64_MAX) {
+      throw InputError(path, "", "offsets disagree with the degrees at vertex " + std::to_string(bad) +
+                                     " (or the degrees do not sum to the " + std::to_string(m) + " edges of the header)");
+    }
+    return index;
+  }
+
+  std::string path_;
+  CompactIndex index_;
+  InterleavedEdgeReader edges_;
+};
+
+}  // namespace
+
+std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path) {
+  return std::make_unique<BlazeSource>(index_path);
+}
+
+void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const std::vector<std::string>& drive_dirs) {
+  const GraphInfo& info = graph.info();
+  if (info.weighted) throw std::runtime_error("Blaze's layout is written for unweighted graphs only; convert with --drop-weights");
+  if (info.vertices >= (uint64_t(1) << 32)) throw std::runtime_error("Blaze's layout needs 32-bit vertex ids");
+  const std::string stem = stem_of(index_path);
+  const uint64_t n = info.vertices;
+
+  std::vector<AtomicFile> outputs;
+  outputs.emplace_back(index_path);
+  AtomicFile& index = outputs.back();
+  uint64_t header[4] = {0, 0, n, info.edges};
+  index.write(header, sizeof(header));
+  std::vector<uint64_t> offsets;
+  for (uint64_t g = 0; g < groups_of(n); ++g) {
+    uint64_t v = g * 16;
+    offsets = graph.offsets(v, std::min(n, v + 16));
+    index.write(&offsets[0], 8);
+  }
+  index.write_zeros(degrees_at(n) - index.bytes_written());
+  std::vector<uint32_t> degrees;
+  for (uint64_t g = 0; g < groups_of(n); ++g) {
+    uint64_t v = g * 16;
+    offsets = graph.offsets(v, std::min(n, v + 16));
+    degrees.assign(16, 0);
+    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
+      uint64_t d = offsets[i + 1] - offsets[i];
+      if (d > std::numeric_limits<uint32_t>::max()) throw std::runtime_error("a degree exceeds 32 bits");
+      degrees[i] = uint32_t(d);
+    }
+    index.write(degrees.data(), 64);
+  }
+
+  std::vector<std::string> dirs = drive_dirs.empty() ? std::vector<std::string>{fs::path(index_path).parent_path().string()} : drive_dirs;
+  std::vector<std::string> paths;
+  const std::string base = fs::path(stem).filename().string();
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    paths.push_back((fs::path(dirs[i].empty() ? "." : dirs[i]) / (base + ".adj." + std::to_string(dirs.size()) + "." + std::to_string(i))).string());
+  }
+  InterleavedEdgeWriter writer(paths, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(dirs.size())}, UINT64_MAX);
+  for_each_block_in_order(graph, 0, n, [&](const EdgeBlock& block) { writer.append(block.targets, nullptr, block.edges); });
+  writer.finish();
+  for (auto& f : writer.files()) outputs.push_back(std::move(f));
+  commit_all(outputs);
+}
+
+}  // namespace sluice

@@ -1,0 +1,175 @@
+#include "formats/edge_lines_parser.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "formats/errors.hpp"
+#include "formats/number_parsing.hpp"
+#include "formats/text_chunks.hpp"
+
+namespace sluice {
+
+namespace {
+
+struct ChunkResult {
+  uint64_t produced = 0;
+  uint64_t max_id = 0;
+  bool overflow = false;
+  std::optional<std::pair<uint64_t, std::string>> error;  // line, message
+};
+
+template <class V, bool Weighted>
+void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat& format,
+                 V* sources, V* targets, float* weights, ChunkResult& result) {
+  const char* p = text + chunk.begin;
+  const char* const stop = text + chunk.end;
+  uint64_t line = chunk.first_line;
+  uint64_t slot = chunk.first_slot;
+  uint64_t max_id = 0;
+  const uint64_t base = uint64_t(format.base);
+  auto fail = [&](std::string what) { result.error.emplace(line, std::move(what)); };
+
+  while (p < stop) {
+    char c = *p;
+    if (c == '\n') {
+      ++p, ++line;
+      continue;
+    }
+    if (c == '#' || c == '%') {
+      skip_line(p, stop), ++line;
+      continue;
+    }
+    skip_blanks(p, stop);
+    if (p == stop || *p == '\n' || *p == '#' || *p == '%') {  // blank or indented comment
+      skip_line(p, stop), ++line;
+      continue;
+    }
+    uint64_t u, v;
+    ParseStatus status = parse_unsigned(p, stop, u);
+    if (status != ParseStatus::ok) {
+      return fail(status == ParseStatus::too_large ? "vertex id does not fit in 64 bits"
+                                                   : "expected a vertex id (unsigned integer)");
+    }
+    if (p == stop || !is_blank(*p)) return fail("expected whitespace and a target vertex id after the source id");
+    skip_blanks(p, stop);
+    status = parse_unsigned(p, stop, v);
+    if (status != ParseStatus::ok) {
+      return fail(status == ParseStatus::too_large ? "vertex id does not fit in 64 bits"
+                                                   : "expected a target vertex id (unsigned integer)");
+    }
+    float w = 1.0f;
+    if constexpr (Weighted) {
+      if (p == stop || !is_blank(*p)) return fail("expected a weight after the target id (3 columns)");
+      skip_blanks(p, stop);
+      if (!parse_float(p, stop, w)) return fail("expected a number as the weight");
+    }
+    skip_blanks(p, stop);
+    if (p < stop) {
+      if (*p != '\n') {
+        return fail(Weighted ? "unexpected text after the weight, expected 3 columns"
+                             : "unexpected text after the target id, expected 2 columns");
+      }
+      ++p;
+    }
+    if (base == 1) {
+      if (u == 0 || v == 0) return fail("vertex id 0 in a file with 1-based ids");
+      --u, --v;
+    }
+    if (format.source_limit && u >= format.source_limit) {
+      return fail("source id " + std::to_string(u + base) + " is beyond the " + format.limit_name +
+                  " " + std::to_string(format.source_limit));
+    }
+    if (format.target_limit && v >= format.target_limit) {
+      return fail("target id " + std::to_string(v + base) + " is beyond the " + format.limit_name +
+                  " " + std::to_string(format.target_limit));
+    }
+    if (u > std::numeric_limits<V>::max() || v > std::numeric_limits<V>::max()) {
+      result.overflow = true;
+      return;
+    }
+    max_id = std::max(max_id, std::max(u, v));
+    sources[slot] = V(u);
+    targets[slot] = V(v);
+    if constexpr (Weighted) weights[slot] = w;
+    ++slot, ++line;
+  }
+  result.produced = slot - chunk.first_slot;
+  result.max_id = max_id;
+}
+
+}  // namespace
+
+template <class V>
+bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out) {
+  const int threads = resolve_threads(format.threads);
+  std::vector<TextChunk> chunks =
+      split_into_chunks(file.data(), format.body_begin, file.size(), format.first_line, threads * 8, threads);
+  uint64_t slots = chunks.empty() ? 0 : chunks.back().first_slot + chunks.back().data_lines;
+  if (format.expected_edges != UINT64_MAX && slots < format.expected_edges) {
+    throw InputError(file.path(), "", "the header declares " + std::to_string(format.expected_edges) +
+                                          " entries but the file holds at most " + std::to_string(slots) +
+                                          " lines of data");
+  }
+
+  require_memory(slots * (2 * sizeof(V) + (format.weighted ? 4 : 0)), "the edge list");
+  EdgeList<V> edges;
+  edges.weighted = format.weighted;
+  edges.sources = Array<V>(slots, "edge sources");
+  edges.targets = Array<V>(slots, "edge targets");
+  if (format.weighted) edges.weights = Array<float>(slots, "edge weights");
+
+  std::vector<ChunkResult> results(chunks.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    if (format.weighted) {
+      parse_chunk<V, true>(file.data(), chunks[c], format, edges.sources.data(), edges.targets.data(),
+                           edges.weights.data(), results[c]);
+    } else {
+      parse_chunk<V, false>(file.data(), chunks[c], format, edges.sources.data(), edges.targets.data(),
+                            nullptr, results[c]);
+    }
+  }
+  for (auto& r : results) {
+    if (r.error) throw InputError(file.path(), at_line(r.error->first), r.error->second);
+  }
+  for (auto& r : results) {
+    if (r.overflow) return false;
+  }
+
+  // Close the gaps left by blank or indented-comment lines (rare).
+  uint64_t count = 0, max_id = 0;
+  bool any = false;
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    uint64_t from = chunks[c].first_slot, n = results[c].produced;
+    if (from != count && n > 0) {
+      std::memmove(edges.sources.data() + count, edges.sources.data() + from, n * sizeof(V));
+      std::memmove(edges.targets.data() + count, edges.targets.data() + from, n * sizeof(V));
+      if (format.weighted) std::memmove(edges.weights.data() + count, edges.weights.data() + from, n * 4);
+    }
+    count += n;
+    if (n > 0) {
+      any = true;
+      max_id = std::max(max_id, results[c].max_id);
+    }
+  }
+  edges.sources.truncate(count);
+  edges.targets.truncate(count);
+  edges.weights.truncate(format.weighted ? count : 0);
+  if (format.expected_edges != UINT64_MAX && count != format.expected_edges) {
+    throw InputError(file.path(), "", "the header declares " + std::to_string(format.expected_edges) +
+                                          " entries but the file holds " + std::to_string(count));
+  }
+  edges.vertices = format.vertices ? format.vertices : (any ? max_id + 1 : 0);
+  out = std::move(edges);
+  return true;
+}
+
+template bool parse_edge_lines(const MappedFile&, const EdgeLinesFormat&, EdgeList<uint32_t>&);
+template bool parse_edge_lines(const MappedFile&, const EdgeLinesFormat&, EdgeList<uint64_t>&);
+
+}  // namespace sluice

@@ -1,0 +1,32 @@
+// The second pass of text edge-list loading, shared by whitespace edge lists
+// and the body of Matrix Market files: every chunk parses "u v [w]" lines
+// straight into its own slots of the edge arrays.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "formats/csr.hpp"
+#include "formats/mapped_file.hpp"
+
+namespace sluice {
+
+struct EdgeLinesFormat {
+  uint64_t body_begin = 0;    // byte offset of the first edge line
+  uint64_t first_line = 1;    // its line number
+  bool weighted = false;      // a third column holds the weight
+  int base = 0;               // ids in the file are 0- or 1-based
+  uint64_t source_limit = 0;  // declared bounds on ids (0: none)
+  uint64_t target_limit = 0;
+  uint64_t vertices = 0;      // declared vertex count (0: max id + 1)
+  uint64_t expected_edges = UINT64_MAX;  // Matrix Market's declared count
+  const char* limit_name = "declared vertex count";
+  int threads = 0;
+};
+
+// Parses with ids of type V. Returns false (and nothing) when an id does
+// not fit in V, so the caller can retry with 64-bit ids.
+template <class V>
+bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out);
+
+}  // namespace sluice

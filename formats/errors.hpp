@@ -1,0 +1,36 @@
+// Errors that name what went wrong and where, so a user can fix the input.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace sluice {
+
+// Bad input: a file that is missing, malformed, truncated or inconsistent.
+// `where` is "line N", "byte N" or empty; `what` says what was expected.
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& path, const std::string& where, const std::string& what)
+      : std::runtime_error(path + (where.empty() ? "" : ":" + where) + ": " + what),
+        path_(path) {}
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+inline std::string at_line(uint64_t line) { return "line " + std::to_string(line); }
+inline std::string at_byte(uint64_t byte) { return "byte " + std::to_string(byte); }
+
+// A failing system call, with errno's text.
+[[noreturn]] void throw_system_error(const std::string& path, const std::string& action);
+
+// Refuses an allocation that would exceed the memory available now, so that
+// a too-large graph gives a message instead of the OOM killer.
+void require_memory(uint64_t bytes, const std::string& what);
+
+// MemAvailable from /proc/meminfo (bytes); 0 if it cannot be read.
+uint64_t available_memory();
+
+}  // namespace sluice

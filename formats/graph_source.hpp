@@ -1,0 +1,42 @@
+// What every format implements to be served through the block API: the
+// counts, the CSR offsets of any vertex range and the edges of any vertex
+// range. Implementations are thread-safe for concurrent reads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "formats/csr.hpp"
+
+namespace sluice {
+
+class GraphSource {
+ public:
+  virtual ~GraphSource() = default;
+  virtual GraphInfo info() const = 0;
+  virtual std::string format_name() const = 0;
+  // out[i] = offset of vertex begin + i, for i in [0, end - begin].
+  virtual void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const = 0;
+  // Targets (info().id_bytes wide) and, when weighted and `weights` is not
+  // null, weights of the edges of vertices [begin, end), in CSR order.
+  virtual void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const = 0;
+};
+
+// A CSR held in memory: what the text and binary edge-list formats load to.
+template <class V>
+class InMemorySource : public GraphSource {
+ public:
+  InMemorySource(Csr<V> csr, std::string format) : csr_(std::move(csr)), format_(std::move(format)) {}
+  GraphInfo info() const override { return csr_.info(); }
+  std::string format_name() const override { return format_; }
+  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override;
+  void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override;
+  const Csr<V>& csr() const { return csr_; }
+
+ private:
+  Csr<V> csr_;
+  std::string format_;
+};
+
+}  // namespace sluice

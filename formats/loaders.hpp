@@ -1,0 +1,43 @@
+// Parallel loaders of the text and binary formats that are not CSR on disk:
+// whitespace edge lists (SNAP, GAPBS .el/.wel), Matrix Market coordinate
+// files, binary edge lists and Ligra's adjacency graphs. Edge-list formats
+// load into an EdgeList and are turned into CSR by build_csr.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "formats/csr.hpp"
+
+namespace sluice {
+
+using AnyEdgeList = std::variant<EdgeList<uint32_t>, EdgeList<uint64_t>>;
+using AnyCsr = std::variant<Csr<uint32_t>, Csr<uint64_t>>;
+
+struct LoadOptions {
+  int base = -1;           // ids are 0- or 1-based; -1: the format's default
+  uint64_t vertices = 0;   // declared vertex count; 0: from the file or max id + 1
+  int threads = 0;
+};
+
+// "u v" or "u v w" lines; '#' and '%' start comments. A SNAP header line
+// "# Nodes: N ..." declares the vertex count. Weights are required when
+// `require_weights` (.wel) and otherwise detected from the first data line.
+AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& options, bool require_weights);
+
+struct MatrixMarketGraph {
+  AnyEdgeList edges;
+  bool symmetric = false;  // the file stores one triangle; build with symmetrize
+};
+MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions& options);
+
+// Little-endian pairs of 32- or 64-bit ids, no header.
+AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options);
+
+// Ligra's AdjacencyGraph / WeightedAdjacencyGraph text format.
+AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options);
+
+AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options);
+
+}  // namespace sluice

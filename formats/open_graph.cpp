@@ -1,0 +1,157 @@
+// Format detection and BlockGraph::open: every format behind one call.
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include "formats/blaze_layout.hpp"
+#include "formats/block_graph.hpp"
+#include "formats/csr_builder.hpp"
+#include "formats/errors.hpp"
+#include "formats/mapped_file.hpp"
+#include "formats/sluice_layout.hpp"
+
+namespace sluice {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::unique_ptr<GraphSource> in_memory(AnyCsr csr, const std::string& format) {
+  return std::visit(
+      [&](auto& c) -> std::unique_ptr<GraphSource> {
+        using V = typename std::decay_t<decltype(c)>::id_type;
+        return std::make_unique<InMemorySource<V>>(std::move(c), format);
+      },
+      csr);
+}
+
+// Every edge of a source as an edge list, for rebuilding with options.
+template <class V>
+EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
+  GraphInfo info = source.info();
+  EdgeList<V> edges;
+  edges.vertices = info.vertices;
+  edges.weighted = info.weighted;
+  edges.sources = Array<V>(info.edges, "edge sources");
+  edges.targets = Array<V>(info.edges, "edge targets");
+  if (info.weighted) edges.weights = Array<float>(info.edges, "edge weights");
+  Array<uint64_t> offsets(info.vertices + 1, "offsets");
+  source.read_offsets(0, info.vertices, offsets.data());
+  const uint64_t step = 1 << 14;
+#pragma omp parallel for num_threads(resolve_threads(threads)) schedule(dynamic, 1)
+  for (uint64_t v = 0; v < info.vertices; v += step) {
+    uint64_t end = std::min(info.vertices, v + step);
+    source.read_edges(v, end, edges.targets.data() + offsets[v], info.weighted ? edges.weights.data() + offsets[v] : nullptr);
+    for (uint64_t u = v; u < end; ++u) {
+      std::fill(edges.sources.data() + offsets[u], edges.sources.data() + offsets[u + 1], V(u));
+    }
+  }
+  return edges;
+}
+
+std::unique_ptr<GraphSource> rebuilt(std::unique_ptr<GraphSource> source, const BuildOptions& build) {
+  if (!build.changes_edges()) return source;
+  std::string name = source->format_name();
+  if (source->info().id_bytes == 4) return in_memory(build_csr(edge_list_of<uint32_t>(*source, build.threads), build), name);
+  return in_memory(build_csr(edge_list_of<uint64_t>(*source, build.threads), build), name);
+}
+
+// A weighted source served without its weights.
+class UnweightedView : public GraphSource {
+ public:
+  explicit UnweightedView(std::unique_ptr<GraphSource> source) : source_(std::move(source)) {}
+  GraphInfo info() const override {
+    GraphInfo info = source_->info();
+    info.weighted = false;
+    return info;
+  }
+  std::string format_name() const override { return source_->format_name(); }
+  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override { source_->read_offsets(begin, end, out); }
+  void read_edges(uint64_t begin, uint64_t end, void* targets, float*) const override {
+    source_->read_edges(begin, end, targets, nullptr);
+  }
+
+ private:
+  std::unique_ptr<GraphSource> source_;
+};
+
+}  // namespace
+
+std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads) {
+  BuildOptions build;
+  build.transpose = true;
+  build.threads = threads;
+  const GraphSource& source = graph.source();
+  std::unique_ptr<GraphSource> t;
+  if (source.info().id_bytes == 4) {
+    t = in_memory(build_csr(edge_list_of<uint32_t>(source, threads), build), source.format_name());
+  } else {
+    t = in_memory(build_csr(edge_list_of<uint64_t>(source, threads), build), source.format_name());
+  }
+  return std::make_unique<BlockGraph>(std::move(t), graph.options());
+}
+
+std::string format_from_extension(const std::string& path) {
+  for (const char* ext : {".el", ".txt", ".edges", ".snap", ".tsv"}) {
+    if (ends_with(path, ext)) return "el";
+  }
+  if (ends_with(path, ".wel")) return "wel";
+  if (ends_with(path, ".mtx")) return "mtx";
+  if (ends_with(path, ".adj")) return "adj";
+  if (ends_with(path, ".bel")) return "bel";
+  if (ends_with(path, ".bel64")) return "bel64";
+  if (ends_with(path, ".sluice")) return "sluice";
+  if (ends_with(path, ".gr.index")) return "blaze";
+  if (ends_with(path, ".graph") || ends_with(path, ".properties")) return "bv";
+  return "";
+}
+
+std::string detect_format(const std::string& path) {
+  std::string by_name = format_from_extension(path);
+  if (!by_name.empty()) return by_name;
+
+  // No known extension: look at the first bytes.
+  FileDescriptor file = FileDescriptor::open_for_reading(path);
+  char head[32] = {};
+  uint64_t n = std::min<uint64_t>(sizeof(head) - 1, file.size());
+  if (n == 0) throw InputError(path, "", "file is empty");
+  file.read_exactly(head, n, 0, path);
+  std::string start(head, n);
+  if (start.rfind("sluice-graph", 0) == 0) return "sluice";
+  if (start.rfind("%%MatrixMarket", 0) == 0) return "mtx";
+  if (start.rfind("AdjacencyGraph", 0) == 0 || start.rfind("WeightedAdjacencyGraph", 0) == 0) return "adj";
+  if (std::isdigit(static_cast<unsigned char>(head[0])) || head[0] == '#') return "el";
+  throw InputError(path, "", "cannot tell the format from the name or the first bytes; give --format "
+                             "(el, wel, mtx, adj, bel, bel64, sluice, blaze, bv)");
+}
+
+std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const OpenOptions& options) {
+  if (std::filesystem::is_directory(path)) throw InputError(path, "", "is a directory, expected a graph file");
+  const std::string format = options.format.empty() ? detect_format(path) : options.format;
+  BuildOptions build = options.build;
+  if (build.threads == 0) build.threads = options.load.threads;
+  std::unique_ptr<GraphSource> source;
+  if (format == "el" || format == "wel") {
+    source = in_memory(build_any_csr(read_text_edge_list(path, options.load, format == "wel"), build), format);
+  } else if (format == "mtx") {
+    MatrixMarketGraph mtx = read_matrix_market(path, options.load);
+    build.symmetrize = build.symmetrize || mtx.symmetric;
+    source = in_memory(build_any_csr(mtx.edges, build), format);
+  } else if (format == "bel" || format == "bel64") {
+    source = in_memory(build_any_csr(read_binary_edge_list(path, format == "bel" ? 4 : 8, options.load), build), format);
+  } else if (format == "adj") {
+    source = rebuilt(in_memory(read_adjacency_graph(path, options.load), format), build);
+  } else if (format == "sluice") {
+    source = rebuilt(open_sluice_layout(path), build);
+  } else if (format == "blaze") {
+    source = rebuilt(open_blaze_layout(path), build);
+  } else {
+    throw std::invalid_argument("unknown format '" + format + "' (el, wel, mtx, adj, bel, bel64, sluice, blaze)");
+  }
+  if (options.drop_weights && source->info().weighted) source = std::make_unique<UnweightedView>(std::move(source));
+  return std::make_unique<BlockGraph>(std::move(source), options.blocks);
+}
+
+}  // namespace sluice

@@ -1,0 +1,152 @@
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+#include "formats/atomic_file.hpp"
+#include "formats/blaze_layout.hpp"
+#include "formats/progress.hpp"
+#include "formats/sluice_layout.hpp"
+#include "formats/writers.hpp"
+
+namespace sluice {
+
+namespace {
+
+// Appends numbers as text to a line buffer, shortest exact form for floats.
+class TextLine {
+ public:
+  void number(uint64_t value) { put(std::to_chars(cursor(), limit(), value).ptr); }
+  void number(float value) { put(std::to_chars(cursor(), limit(), value).ptr); }
+  void text(std::string_view s) {
+    std::memcpy(cursor(), s.data(), s.size());
+    used_ += s.size();
+  }
+  void flush_if_full(AtomicFile& file) {
+    if (used_ > sizeof(buffer_) - 128) flush(file);
+  }
+  void flush(AtomicFile& file) {
+    file.write(buffer_, used_);
+    used_ = 0;
+  }
+
+ private:
+  char* cursor() { return buffer_ + used_; }
+  char* limit() { return buffer_ + sizeof(buffer_); }
+  void put(char* end) { used_ = size_t(end - buffer_); }
+  char buffer_[1 << 16];
+  size_t used_ = 0;
+};
+
+void write_edge_lines(BlockGraph& graph, AtomicFile& file, bool weights, uint64_t base, const WriteOptions& options) {
+  TextLine line;
+  Progress progress("writing " + file.path(), graph.info().edges, options.progress);
+  for_each_block_in_order(graph, 0, graph.info().vertices, [&](const EdgeBlock& block) {
+    for (uint64_t v = block.begin; v < block.end; ++v) {
+      for (uint64_t e = block.offsets[v - block.begin] - block.first_edge();
+           e < block.offsets[v - block.begin + 1] - block.first_edge(); ++e) {
+        line.number(v + base);
+        line.text(" ");
+        line.number(block.target(e) + base);
+        if (weights) {
+          line.text(" ");
+          line.number(block.weights ? block.weights[e] : 1.0f);
+        }
+        line.text("\n");
+        line.flush_if_full(file);
+      }
+    }
+    progress.advance(block.edges);
+  });
+  line.flush(file);
+}
+
+void write_adjacency(BlockGraph& graph, AtomicFile& file) {
+  const GraphInfo& info = graph.info();
+  TextLine line;
+  line.text(info.weighted ? "WeightedAdjacencyGraph\n" : "AdjacencyGraph\n");
+  line.number(info.vertices);
+  line.text("\n");
+  line.number(info.edges);
+  line.text("\n");
+  for (uint64_t v = 0; v < info.vertices; v += 1 << 16) {
+    std::vector<uint64_t> offsets = graph.offsets(v, std::min<uint64_t>(info.vertices, v + (1 << 16)));
+    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
+      line.number(offsets[i]);
+      line.text("\n");
+      line.flush_if_full(file);
+    }
+  }
+  for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+    for (uint64_t e = 0; e < block.edges; ++e) {
+      line.number(block.target(e));
+      line.text("\n");
+      line.flush_if_full(file);
+    }
+  });
+  if (info.weighted) {
+    for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+      for (uint64_t e = 0; e < block.edges; ++e) {
+        line.number(block.weights[e]);
+        line.text("\n");
+        line.flush_if_full(file);
+      }
+    });
+  }
+  line.flush(file);
+}
+
+template <class Id>
+void write_binary_pairs(BlockGraph& graph, AtomicFile& file) {
+  if (graph.info().vertices > uint64_t(std::numeric_limits<Id>::max()) + 1) {
+    throw std::runtime_error(file.path() + ": vertex ids do not fit in 32 bits; write .bel64 instead");
+  }
+  std::vector<Id> pairs;
+  for_each_block_in_order(graph, 0, graph.info().vertices, [&](const EdgeBlock& block) {
+    pairs.clear();
+    for (uint64_t v = block.begin; v < block.end; ++v) {
+      for (uint64_t e = block.offsets[v - block.begin]; e < block.offsets[v - block.begin + 1]; ++e) {
+        pairs.push_back(Id(v));
+        pairs.push_back(Id(block.target(e - block.first_edge())));
+      }
+    }
+    file.write(pairs.data(), pairs.size() * sizeof(Id));
+  });
+}
+
+}  // namespace
+
+void write_graph(BlockGraph& graph, const std::string& path, const std::string& format, const WriteOptions& options) {
+  const GraphInfo& info = graph.info();
+  if (format == "sluice") {
+    SluiceWriteOptions layout;
+    layout.drive_dirs = options.drive_dirs;
+    layout.progress = options.progress;
+    write_sluice_layout(graph, options.transpose, path, layout);
+    return;
+  }
+  if (format == "blaze") return write_blaze_layout(graph, path, options.drive_dirs);
+
+  AtomicFile file(path);
+  if (format == "el" || format == "wel") {
+    std::string header = "# Nodes: " + std::to_string(info.vertices) + " Edges: " + std::to_string(info.edges) + "\n";
+    file.write(header);
+    write_edge_lines(graph, file, format == "wel" || info.weighted, 0, options);
+  } else if (format == "mtx") {
+    std::string header = std::string("%%MatrixMarket matrix coordinate ") + (info.weighted ? "real" : "pattern") +
+                         " general\n% written by sluice\n" + std::to_string(info.vertices) + " " +
+                         std::to_string(info.vertices) + " " + std::to_string(info.edges) + "\n";
+    file.write(header);
+    write_edge_lines(graph, file, info.weighted, 1, options);
+  } else if (format == "adj") {
+    write_adjacency(graph, file);
+  } else if (format == "bel") {
+    write_binary_pairs<uint32_t>(graph, file);
+  } else if (format == "bel64") {
+    write_binary_pairs<uint64_t>(graph, file);
+  } else {
+    throw std::invalid_argument("cannot write format '" + format + "' (el, wel, mtx, adj, bel, bel64, sluice, blaze)");
+  }
+  file.commit();
+}
+
+}  // namespace sluice

@@ -1,0 +1,22 @@
+// Writers of every format, each reading its input only through the block
+// API, each producing its output atomically (temporary name, fsync, rename).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/block_graph.hpp"
+
+namespace sluice {
+
+struct WriteOptions {
+  std::vector<std::string> drive_dirs;  // sluice and Blaze layouts
+  BlockGraph* transpose = nullptr;      // sluice layout: also store the transpose
+  bool progress = false;
+};
+
+// Formats: el (a weight column when weighted), wel, mtx, adj, bel (u32
+// pairs), bel64, sluice, blaze.
+void write_graph(BlockGraph& graph, const std::string& path, const std::string& format, const WriteOptions& options);
+
+}  // namespace sluice

@@ -1,0 +1,93 @@
+// sluice bench-load FILE: how fast an edge-list file becomes a CSR, split
+// into the plain read of the file (what `cat` costs), parsing and building.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include "formats/csr_builder.hpp"
+#include "formats/loaders.hpp"
+#include "tools/command_line.hpp"
+
+namespace sluice::tools {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double read_whole_file(const std::string& path) {
+  auto start = std::chrono::steady_clock::now();
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw std::runtime_error(path + ": cannot open");
+  std::vector<char> buffer(1 << 20);
+  while (::read(fd, buffer.data(), buffer.size()) > 0) {
+  }
+  ::close(fd);
+  return seconds_since(start);
+}
+
+}  // namespace
+
+int cmd_bench_load(int argc, char** argv) {
+  po::options_description options("sluice bench-load FILE");
+  options.add_options()
+    ("file", po::value<std::string>()->required(), "edge list (el, wel, mtx, bel, bel64)")
+    ("format", po::value<std::string>()->default_value(""), "format (default: from the name)")
+    ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
+    ("repeat,r", po::value<int>()->default_value(3), "runs; each is reported");
+  po::positional_options_description positionals;
+  positionals.add("file", 1);
+  po::variables_map values;
+  if (!parse_command_line(argc, argv, "usage: sluice bench-load FILE [--threads N] [--repeat R]", options, positionals, values)) {
+    return exit_ok;
+  }
+  const std::string path = values["file"].as<std::string>();
+  std::string format = values["format"].as<std::string>();
+  if (format.empty()) format = detect_format(path);
+  LoadOptions load;
+  load.threads = resolve_threads(values["threads"].as<int>());
+  BuildOptions build;
+  build.threads = load.threads;
+
+  std::printf("%-6s %-7s %8s %8s %8s %8s %12s %12s\n", "format", "threads", "read_s", "parse_s", "build_s", "total_s",
+              "parse_Me/s", "total_Me/s");
+  for (int run = 0; run < values["repeat"].as<int>(); ++run) {
+    double read_s = read_whole_file(path);
+    auto start = std::chrono::steady_clock::now();
+    AnyEdgeList edges;
+    bool symmetric = false;
+    if (format == "el" || format == "wel") {
+      edges = read_text_edge_list(path, load, format == "wel");
+    } else if (format == "mtx") {
+      MatrixMarketGraph mtx = read_matrix_market(path, load);
+      edges = std::move(mtx.edges);
+      symmetric = mtx.symmetric;
+    } else if (format == "bel" || format == "bel64") {
+      edges = read_binary_edge_list(path, format == "bel" ? 4 : 8, load);
+    } else {
+      throw po::error("bench-load times edge-list formats (el, wel, mtx, bel, bel64), not " + format);
+    }
+    double parse_s = seconds_since(start);
+    auto build_start = std::chrono::steady_clock::now();
+    BuildOptions b = build;
+    b.symmetrize = symmetric;
+    AnyCsr csr = build_any_csr(edges, b);
+    double build_s = seconds_since(build_start);
+    uint64_t m = std::visit([](auto& e) { return e.size(); }, edges);
+    double total = parse_s + build_s;
+    std::printf("%-6s %-7d %8.3f %8.3f %8.3f %8.3f %12.1f %12.1f\n", format.c_str(), load.threads, read_s, parse_s,
+                build_s, total, double(m) / parse_s / 1e6, double(m) / total / 1e6);
+  }
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("peak resident memory: %.1f MiB\n", double(usage.ru_maxrss) / 1024.0);
+  return exit_ok;
+}
+
+}  // namespace sluice::tools

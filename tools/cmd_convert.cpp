@@ -1,0 +1,56 @@
+// sluice convert IN OUT: any readable format to any writable one, through
+// the block API; onto N drives when OUT is a sluice or Blaze layout.
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "formats/writers.hpp"
+#include "tools/command_line.hpp"
+
+namespace sluice::tools {
+
+int cmd_convert(int argc, char** argv) {
+  po::options_description options("sluice convert IN OUT");
+  options.add_options()
+    ("input", po::value<std::string>()->required(), "input graph")
+    ("output", po::value<std::string>()->required(), "output path (NAME.sluice for sluice's layout, NAME.gr.index for Blaze's)")
+    ("to", po::value<std::string>()->default_value(""), "output format (default: from OUT's extension)")
+    ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
+    ("transpose", po::bool_switch(), "also store the transpose (sluice layout)");
+  add_open_options(options);
+  po::positional_options_description positionals;
+  positionals.add("input", 1).add("output", 1);
+  po::variables_map values;
+  if (!parse_command_line(argc, argv,
+                          "usage: sluice convert IN OUT [--to FORMAT] [--drives DIR[,DIR...]] [options]\n"
+                          "Formats: el wel mtx adj bel bel64 sluice blaze (reading also: bv).",
+                          options, positionals, values)) {
+    return exit_ok;
+  }
+  const std::string output = values["output"].as<std::string>();
+  std::string to = values["to"].as<std::string>();
+  if (to.empty()) to = format_from_extension(output);
+  if (to.empty()) throw po::error("cannot tell the output format from '" + output + "'; give --to");
+
+  auto start = std::chrono::steady_clock::now();
+  auto graph = BlockGraph::open(values["input"].as<std::string>(), open_options_from(values));
+  std::unique_ptr<BlockGraph> transpose;
+  if (values["transpose"].as<bool>()) {
+    if (to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
+    transpose = transpose_of(*graph, values["threads"].as<int>());
+  }
+  WriteOptions write;
+  write.drive_dirs = split_list(values["drives"].as<std::string>());
+  write.transpose = transpose.get();
+  write.progress = true;
+  if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("--drives applies to sluice and blaze layouts");
+  write_graph(*graph, output, to, write);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const GraphInfo& info = graph->info();
+  std::cout << "converted " << graph->format() << " -> " << to << ": " << info.vertices << " vertices, " << info.edges
+            << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output << "\n";
+  return exit_ok;
+}
+
+}  // namespace sluice::tools

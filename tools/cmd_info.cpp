@@ -1,0 +1,123 @@
+// sluice info GRAPH: counts, degree statistics and, for sluice's layout, the
+// drives, bytes per drive, index memory and checksum verification.
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "formats/sluice_layout.hpp"
+#include "tools/command_line.hpp"
+
+namespace sluice::tools {
+
+namespace {
+
+struct DegreeStats {
+  uint64_t min = UINT64_MAX, max = 0, zero = 0, max_vertex = 0;
+};
+
+DegreeStats degree_stats(BlockGraph& graph) {
+  DegreeStats s;
+  const uint64_t n = graph.info().vertices;
+  for (uint64_t v = 0; v < n; v += 1 << 16) {
+    std::vector<uint64_t> offsets = graph.offsets(v, std::min<uint64_t>(n, v + (1 << 16)));
+    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
+      uint64_t d = offsets[i + 1] - offsets[i];
+      s.min = std::min(s.min, d);
+      if (d > s.max) s.max = d, s.max_vertex = v + i;
+      s.zero += d == 0;
+    }
+  }
+  if (n == 0) s.min = 0;
+  return s;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+int cmd_info(int argc, char** argv) {
+  po::options_description options("sluice info GRAPH");
+  options.add_options()
+    ("graph", po::value<std::string>()->required(), "graph to describe")
+    ("verify", po::bool_switch(), "recompute every stripe group's checksum (sluice layout)")
+    ("json", po::bool_switch(), "print one JSON object instead of text");
+  add_open_options(options);
+  po::positional_options_description positionals;
+  positionals.add("graph", 1);
+  po::variables_map values;
+  if (!parse_command_line(argc, argv, "usage: sluice info GRAPH [--verify] [--json]", options, positionals, values)) {
+    return exit_ok;
+  }
+  const std::string path = values["graph"].as<std::string>();
+  auto graph = BlockGraph::open(path, open_options_from(values));
+  const GraphInfo& info = graph->info();
+  DegreeStats degrees = degree_stats(*graph);
+  double mean = info.vertices ? double(info.edges) / double(info.vertices) : 0.0;
+
+  std::unique_ptr<SluiceLayout> layout;
+  if (graph->format() == "sluice" && !open_options_from(values).build.changes_edges()) {
+    layout = std::make_unique<SluiceLayout>(path);
+  }
+  bool verified = false;
+  if (values["verify"].as<bool>()) {
+    if (!layout) throw po::error("--verify checks the checksums of sluice's layout; " + path + " is " + graph->format());
+    layout->verify();
+    verified = true;
+  }
+
+  if (values["json"].as<bool>()) {
+    std::ostringstream o;
+    o << "{\"graph\":" << json_string(path) << ",\"format\":" << json_string(graph->format())
+      << ",\"vertices\":" << info.vertices << ",\"edges\":" << info.edges << ",\"weighted\":" << (info.weighted ? "true" : "false")
+      << ",\"id_bytes\":" << info.id_bytes << ",\"degree_min\":" << degrees.min << ",\"degree_max\":" << degrees.max
+      << ",\"degree_mean\":" << mean << ",\"zero_degree_vertices\":" << degrees.zero;
+    if (layout) {
+      const auto& edges = layout->out().edges();
+      o << ",\"drives\":[";
+      for (unsigned d = 0; d < edges.interleaving().drives; ++d) {
+        o << (d ? "," : "") << "{\"path\":" << json_string(edges.paths()[d]) << ",\"bytes\":" << edges.drive_bytes(d) << "}";
+      }
+      o << "],\"pages\":" << edges.pages() << ",\"page_bytes\":" << edges.interleaving().page_bytes
+        << ",\"index_memory_bytes\":" << layout->out().index().memory_bytes()
+        << ",\"transpose\":" << (layout->in() ? "true" : "false");
+      if (verified) o << ",\"verified\":true";
+    }
+    std::cout << o.str() << "}\n";
+    return exit_ok;
+  }
+
+  std::cout << "graph       " << path << " (" << graph->format() << ")\n"
+            << "vertices    " << info.vertices << "\n"
+            << "edges       " << info.edges << "\n"
+            << "weighted    " << (info.weighted ? "yes" : "no") << "\n"
+            << "id bytes    " << info.id_bytes << "\n"
+            << "degree      min " << degrees.min << ", max " << degrees.max << " (vertex " << degrees.max_vertex
+            << "), mean " << std::fixed << std::setprecision(2) << mean << ", zero-degree vertices " << degrees.zero << "\n";
+  if (layout) {
+    const auto& m = layout->manifest();
+    const auto& edges = layout->out().edges();
+    std::cout << "layout      version " << m.version << ", " << edges.interleaving().drives << " drive(s), "
+              << edges.interleaving().page_bytes << "-byte pages, " << edges.pages() << " pages, "
+              << edges.layout().record_bytes() << "-byte edge records, transpose " << (layout->in() ? "yes" : "no") << "\n";
+    for (unsigned d = 0; d < edges.interleaving().drives; ++d) {
+      std::cout << "drive " << d << "     " << edges.paths()[d] << ": " << edges.drive_bytes(d) << " bytes\n";
+    }
+    std::cout << "index       " << layout->out().index().memory_bytes() << " bytes in memory ("
+              << std::setprecision(2) << (info.vertices ? double(layout->out().index().memory_bytes()) / double(info.vertices) : 0.0)
+              << " per vertex)\n";
+    std::cout << "checksums   " << m.out.checksums.size() << " stripe group(s) of " << m.out.checksum_pages << " pages"
+              << (verified ? ": verified" : " (check with --verify)") << "\n";
+  }
+  return exit_ok;
+}
+
+}  // namespace sluice::tools

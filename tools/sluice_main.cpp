@@ -1,0 +1,53 @@
+// `sluice COMMAND ...`: the one entry point for conversion, generation,
+// inspection and benchmarks.
+#include <cstring>
+#include <iostream>
+#include <system_error>
+
+#include "formats/errors.hpp"
+#include "tools/command_line.hpp"
+
+using namespace sluice::tools;
+
+static const Command commands[] = {
+    {"convert", "convert a graph between formats, or onto drives in sluice's layout", cmd_convert},
+    {"generate", "generate an RMAT or uniform random graph", cmd_generate},
+    {"info", "print counts, degree statistics and the on-disk layout; --verify checksums", cmd_info},
+    {"scan", "read every edge through the block API and report the rate", cmd_scan},
+    {"bench-load", "time parsing and CSR building of an edge-list file", cmd_bench_load},
+};
+
+static void usage(std::ostream& out) {
+  out << "usage: sluice COMMAND [options]   (sluice COMMAND --help for its options)\n\ncommands:\n";
+  for (const auto& c : commands) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(std::cerr);
+    return exit_usage;
+  }
+  std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    usage(std::cout);
+    return exit_ok;
+  }
+  for (const auto& c : commands) {
+    if (name != c.name) continue;
+    try {
+      return c.run(argc - 1, argv + 1);
+    } catch (const po::error& e) {
+      std::cerr << "sluice " << name << ": " << e.what() << " (see sluice " << name << " --help)\n";
+      return exit_usage;
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "sluice " << name << ": " << e.what() << "\n";
+      return exit_usage;
+    } catch (const std::exception& e) {
+      std::cerr << "sluice " << name << ": error: " << e.what() << "\n";
+      return exit_error;
+    }
+  }
+  std::cerr << "sluice: unknown command '" << name << "'\n";
+  usage(std::cerr);
+  return exit_usage;
+}
