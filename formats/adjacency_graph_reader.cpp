@@ -144,7 +144,7 @@ AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options)
                                    std::to_string(layout.m) + " edges, so " + std::to_string(expected) +
                                    " numbers in all, but the file holds " + std::to_string(tokens.back()));
   }
-  if (layout.n <= (uint64_t(1) << 32)) return parse_tokens<uint32_t>(file, layout, chunks, tokens, threads);
+  if (options.id_bytes != 8 && layout.n <= (uint64_t(1) << 32)) return parse_tokens<uint32_t>(file, layout, chunks, tokens, threads);
   return parse_tokens<uint64_t>(file, layout, chunks, tokens, threads);
 }
 

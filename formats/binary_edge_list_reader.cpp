@@ -41,7 +41,7 @@ EdgeList<V> split_pairs(const MappedFile& file, uint64_t pairs, uint64_t declare
 }  // namespace
 
 AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options) {
-  MappedFile file(path);
+  MappedFile file(path, /*allow_empty=*/true);
   const uint64_t pair_bytes = 2 * id_bytes;
   if (file.size() % pair_bytes != 0) {
     throw InputError(path, at_byte(file.size() - file.size() % pair_bytes),
@@ -51,6 +51,7 @@ AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, co
   }
   const uint64_t pairs = file.size() / pair_bytes;
   const int threads = resolve_threads(options.threads);
+  if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, pairs, options.vertices, threads);
   if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, pairs, options.vertices, threads);
 
   // 64-bit ids on disk: keep 32 bits in memory when every id fits.
@@ -62,7 +63,7 @@ AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, co
     std::memcpy(&id, ids + i * 8, 8);
     max_id = std::max(max_id, id);
   }
-  if (max_id <= std::numeric_limits<uint32_t>::max() && options.vertices <= (uint64_t(1) << 32)) {
+  if (options.id_bytes != 8 && max_id <= std::numeric_limits<uint32_t>::max() && options.vertices <= (uint64_t(1) << 32)) {
     return split_pairs<uint64_t, uint32_t>(file, pairs, options.vertices, threads);
   }
   return split_pairs<uint64_t, uint64_t>(file, pairs, options.vertices, threads);

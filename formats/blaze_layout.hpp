@@ -17,7 +17,8 @@
 
 namespace sluice {
 
-// `index_path` ends in ".index"; the drive files are found beside it.
+// `index_path` ends in ".index"; the drive files are found beside it
+// (NAME.gr.adj.N.i, or the artifact's NAME.gr.adj.i).
 std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path);
 
 // Writes NAME.gr.index and NAME.gr.adj.N.i (in drive_dirs[i], or beside the

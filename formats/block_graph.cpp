@@ -191,8 +191,8 @@ void BlockGraph::worker() {
   for (;;) {
     // Drop finished or cancelled requests from the front of the queue.
     while (!queue_.empty()) {
-      Request& front = requests_.at(queue_.front());
-      if (!front.cancelled && front.next < front.end) break;
+      auto front = requests_.find(queue_.front());
+      if (front != requests_.end() && !front->second.cancelled && front->second.next < front->second.end) break;
       queue_.pop_front();
     }
     if (stopping_ && queue_.empty()) return;

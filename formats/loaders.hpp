@@ -19,6 +19,7 @@ struct LoadOptions {
   int base = -1;           // ids are 0- or 1-based; -1: the format's default
   uint64_t vertices = 0;   // declared vertex count; 0: from the file or max id + 1
   int threads = 0;
+  unsigned id_bytes = 0;   // 0: 32-bit ids when they fit; 8: always 64-bit
 };
 
 // "u v" or "u v w" lines; '#' and '%' start comments. A SNAP header line
@@ -32,7 +33,8 @@ struct MatrixMarketGraph {
 };
 MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions& options);
 
-// Little-endian pairs of 32- or 64-bit ids, no header.
+// Little-endian pairs of 32- or 64-bit ids, no header; an empty file is a
+// graph without edges.
 AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options);
 
 // Ligra's AdjacencyGraph / WeightedAdjacencyGraph text format.

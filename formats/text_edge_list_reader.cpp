@@ -12,10 +12,9 @@
 
 namespace sluice {
 
-template <class Format>
-AnyEdgeList parse_with_narrowest_ids(const MappedFile& file, const Format& format) {
+static AnyEdgeList parse_with_narrowest_ids(const MappedFile& file, const EdgeLinesFormat& format, unsigned id_bytes) {
   EdgeList<uint32_t> narrow;
-  if (parse_edge_lines(file, format, narrow)) return narrow;
+  if (id_bytes != 8 && parse_edge_lines(file, format, narrow)) return narrow;
   EdgeList<uint64_t> wide;
   parse_edge_lines(file, format, wide);
   return wide;
@@ -89,7 +88,7 @@ AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& opti
   if (format.vertices) {
     format.source_limit = format.target_limit = format.vertices;
   }
-  return parse_with_narrowest_ids(file, format);
+  return parse_with_narrowest_ids(file, format, options.id_bytes);
 }
 
 MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions& options) {
@@ -153,7 +152,7 @@ MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions&
   format.vertices = std::max({rows, cols, options.vertices});
   format.expected_edges = entries;
   format.threads = options.threads;
-  return {parse_with_narrowest_ids(file, format), s == "symmetric"};
+  return {parse_with_narrowest_ids(file, format, options.id_bytes), s == "symmetric"};
 }
 
 AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options) {

@@ -97,7 +97,7 @@ void write_adjacency(BlockGraph& graph, AtomicFile& file) {
 
 template <class Id>
 void write_binary_pairs(BlockGraph& graph, AtomicFile& file) {
-  if (graph.info().vertices > uint64_t(std::numeric_limits<Id>::max()) + 1) {
+  if (graph.info().vertices > 0 && graph.info().vertices - 1 > uint64_t(std::numeric_limits<Id>::max())) {
     throw std::runtime_error(file.path() + ": vertex ids do not fit in 32 bits; write .bel64 instead");
   }
   std::vector<Id> pairs;

@@ -27,6 +27,7 @@ void add_open_options(po::options_description& options) {
     ("dedup", po::bool_switch(), "remove repeated edges, keeping the first (sorts neighbour lists)")
     ("sort", po::bool_switch(), "sort every neighbour list by target")
     ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted")
+    ("wide-ids", po::bool_switch(), "use 64-bit vertex ids even when 32 bits suffice")
     ("block-edges", po::value<uint64_t>()->default_value(uint64_t(1) << 20), "edges per block of the block API")
     ("buffers", po::value<unsigned>()->default_value(4), "buffers of the block API");
 }
@@ -43,6 +44,7 @@ OpenOptions open_options_from(const po::variables_map& v) {
   o.build.sort_neighbors = v["sort"].as<bool>();
   o.build.threads = o.load.threads;
   o.drop_weights = v["drop-weights"].as<bool>();
+  o.load.id_bytes = v["wide-ids"].as<bool>() ? 8 : 0;
   o.blocks.block_edges = v["block-edges"].as<uint64_t>();
   o.blocks.buffers = v["buffers"].as<unsigned>();
   o.blocks.threads = o.load.threads;
