@@ -36,6 +36,7 @@ struct OpenOptions {
   BuildOptions build;  // applied when the format loads into memory
   BlockOptions blocks;
   bool drop_weights = false;  // serve a weighted graph as unweighted
+  bool save_offsets = false;  // WebGraph: write BASENAME.offsets when it was missing
 };
 
 struct EdgeBlock {

@@ -13,6 +13,7 @@ void InMemorySource<V>::read_offsets(uint64_t begin, uint64_t end, uint64_t* out
 template <class V>
 void InMemorySource<V>::read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const {
   uint64_t first = csr_.offsets[begin], last = csr_.offsets[end];
+  if (last == first) return;  // the arrays may be empty (null)
   std::memcpy(targets, csr_.targets.data() + first, (last - first) * sizeof(V));
   if (weights && csr_.weighted) std::memcpy(weights, csr_.weights.data() + first, (last - first) * sizeof(float));
 }

@@ -9,6 +9,7 @@
 #include "formats/errors.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/sluice_layout.hpp"
+#include "formats/webgraph_bv.hpp"
 
 namespace sluice {
 
@@ -147,8 +148,10 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
     source = rebuilt(open_sluice_layout(path), build);
   } else if (format == "blaze") {
     source = rebuilt(open_blaze_layout(path), build);
+  } else if (format == "bv") {
+    source = rebuilt(open_bv_graph(path, BvOpenOptions{options.save_offsets, options.load.threads}), build);
   } else {
-    throw std::invalid_argument("unknown format '" + format + "' (el, wel, mtx, adj, bel, bel64, sluice, blaze)");
+    throw std::invalid_argument("unknown format '" + format + "' (el, wel, mtx, adj, bel, bel64, sluice, blaze, bv)");
   }
   if (options.drop_weights && source->info().weighted) source = std::make_unique<UnweightedView>(std::move(source));
   return std::make_unique<BlockGraph>(std::move(source), options.blocks);

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# sluice's two entry points on a fresh Debian machine:
+#   ./run.sh example   install what is missing, build, run the built-in example
+#   ./run.sh test      install what is missing, build, run every test (plain,
+#                      AddressSanitizer+UBSan, and ThreadSanitizer for the
+#                      concurrency suites)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrentqueue-dev
+          libboost-program-options-dev libgtest-dev libxxhash-dev gzip)
+
+install_dependencies() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  echo "installing: ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# build DIR [cmake args...]
+build() {
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$(nproc)"
+}
+
+example() {
+  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
+  local sluice=build/tools/sluice
+  local work=build/example
+  rm -rf "$work" && mkdir -p "$work/drive0" "$work/drive1"
+  echo "== generate an RMAT graph (scale 18, edge factor 16)"
+  $sluice generate rmat --scale 18 --edge-factor 16 --seed 1 -o "$work/rmat18.el"
+  echo "== convert it onto two drive files, with its transpose"
+  $sluice convert "$work/rmat18.el" "$work/rmat18.sluice" --drives "$work/drive0,$work/drive1" --transpose
+  echo "== info"
+  $sluice info "$work/rmat18.sluice" --verify
+  echo "== scan every edge through the block API"
+  $sluice scan "$work/rmat18.sluice"
+  $sluice scan "$work/rmat18.el"
+}
+
+run_tests() {
+  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON
+  (cd build && ctest -j "$(nproc)" --output-on-failure -LE concurrency)
+  build build-asan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=address,undefined -DBUILD_TESTING=ON
+  (cd build-asan && ctest -j "$(nproc)" --output-on-failure -LE concurrency)
+  # libgomp is not instrumented: OpenMP loops run on one thread under TSan,
+  # the block API's own threads are what it checks.
+  build build-tsan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=thread -DBUILD_TESTING=ON
+  (cd build-tsan && OMP_NUM_THREADS=1 ctest -j "$(nproc)" --output-on-failure -L concurrency)
+}
+
+case "${1:-}" in
+  example) install_dependencies && example ;;
+  test) install_dependencies && run_tests ;;
+  *) echo "usage: ./run.sh example|test" >&2; exit 2 ;;
+esac
