@@ -38,5 +38,7 @@ int cmd_generate(int argc, char** argv);
 int cmd_info(int argc, char** argv);
 int cmd_scan(int argc, char** argv);
 int cmd_bench_load(int argc, char** argv);
+int cmd_iobench(int argc, char** argv);
+int cmd_calibrate(int argc, char** argv);
 
 }  // namespace sluice::tools

@@ -14,7 +14,9 @@ static const Command commands[] = {
     {"generate", "generate an RMAT or uniform random graph", cmd_generate},
     {"info", "print counts, degree statistics and the on-disk layout; --verify checksums", cmd_info},
     {"scan", "read every edge through the block API and report the rate", cmd_scan},
-    {"bench-load", "time parsing and CSR building of an edge-list file", cmd_bench_load},
+    {"bench-load", "time parsing and CSR building of an edge-list file, or BV decoding", cmd_bench_load},
+    {"iobench", "fio-style read benchmark through sluice's IO path", cmd_iobench},
+    {"calibrate", "measure drives and derive the skipping threshold", cmd_calibrate},
 };
 
 static void usage(std::ostream& out) {

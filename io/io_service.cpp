@@ -1,0 +1,186 @@
+#include "io/io_service.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sluice::io {
+
+namespace {
+constexpr auto idle_wait = std::chrono::milliseconds(20);
+}
+
+IoService::IoService(const DriveSet& drives, const IoOptions& options) : drives_(drives), options_(options) {
+  if (options_.queue_depth == 0) throw std::invalid_argument("the queue depth must be at least 1");
+  if (options_.max_request_bytes < io_alignment || options_.max_request_bytes % io_alignment) {
+    throw std::invalid_argument("the maximum request size must be a multiple of 4096 bytes");
+  }
+  unsigned count = options_.buffers ? options_.buffers : 2 * options_.queue_depth * drives.drives();
+  buffers_.reserve(count);
+  for (unsigned b = 0; b < count; ++b) {
+    buffers_.emplace_back(options_.max_request_bytes);
+    free_buffers_.enqueue(int(b));
+  }
+  for (unsigned d = 0; d < drives.drives(); ++d) {
+    auto state = std::make_unique<Drive>();
+    state->backend = make_backend(options_.backend, drives.drive(d).fd(), options_.queue_depth, buffers_, options_.faults);
+    backend_name_ = state->backend->name();
+    drive_state_.push_back(std::move(state));
+  }
+  for (unsigned d = 0; d < drives.drives(); ++d) drive_state_[d]->thread = std::thread([this, d] { run_drive(d); });
+}
+
+IoService::~IoService() {
+  stopping_ = true;
+  for (auto& d : drive_state_) d->thread.join();
+}
+
+void IoService::read(unsigned drive, std::span<const Extent> extents) {
+  if (drive >= drive_state_.size()) throw std::out_of_range("no drive " + std::to_string(drive));
+  const DriveFile& file = drives_.drive(drive);
+  std::vector<Pending> requests;
+  auto emit = [&](uint64_t offset, uint64_t length) {
+    while (length > 0) {
+      uint64_t take = std::min(length, options_.max_request_bytes);
+      requests.push_back({offset, uint32_t(take)});
+      offset += take;
+      length -= take;
+    }
+  };
+  uint64_t start = 0, length = 0;
+  for (const Extent& e : extents) {
+    if (e.offset + e.length > file.size()) {
+      throw IoError(file.path(), drive, e.offset, "read of " + std::to_string(e.length) + " bytes past the end of the drive file (" +
+                                                     std::to_string(file.size()) + " bytes)");
+    }
+    if (file.direct() && (e.offset % io_alignment || e.length % io_alignment)) {
+      throw std::invalid_argument(file.path() + ": O_DIRECT reads must be 4096-byte aligned (offset " +
+                                  std::to_string(e.offset) + ", length " + std::to_string(e.length) + ")");
+    }
+    if (e.length == 0) continue;
+    if (length > 0 && start + length == e.offset) {
+      length += e.length;  // adjacent: one request (split again at max_request_bytes)
+      continue;
+    }
+    if (length > 0) emit(start, length);
+    start = e.offset;
+    length = e.length;
+  }
+  if (length > 0) emit(start, length);
+  if (requests.empty()) return;
+  outstanding_ += requests.size();
+  drive_state_[drive]->queue.enqueue_bulk(requests.data(), requests.size());
+}
+
+void IoService::run_drive(unsigned d) {
+  Drive& drive = *drive_state_[d];
+  const unsigned depth = options_.queue_depth;
+  std::vector<ReadRequest> slots(depth);
+  std::vector<ReadRequest*> free_slots;
+  for (auto& s : slots) free_slots.push_back(&s);
+  std::vector<ReadRequest*> batch, done(depth);
+  uint64_t in_flight = 0, busy_since = 0;
+  Pending pending{};
+  bool have_pending = false;
+  int held_buffer = -1;
+
+  auto drop = [&] {
+    outstanding_.fetch_sub(1);
+    have_pending = false;
+  };
+
+  for (;;) {
+    batch.clear();
+    while (in_flight + batch.size() < depth) {
+      if (!have_pending) {
+        if (!drive.queue.try_dequeue(pending)) break;
+        have_pending = true;
+      }
+      if (stopping_) {
+        drop();
+        continue;
+      }
+      if (held_buffer < 0 && !free_buffers_.try_dequeue(held_buffer)) break;
+      ReadRequest* r = free_slots.back();
+      free_slots.pop_back();
+      r->offset = pending.offset;
+      r->length = pending.length;
+      r->buffer = buffers_[held_buffer].data();
+      r->buffer_index = held_buffer;
+      r->submitted_ns = now_ns();
+      batch.push_back(r);
+      held_buffer = -1;
+      have_pending = false;
+    }
+    if (!batch.empty()) {
+      if (in_flight == 0) busy_since = now_ns();
+      drive.backend->submit(batch);
+      in_flight += batch.size();
+    }
+    if (in_flight > 0) {
+      size_t n = drive.backend->wait(done, 1);
+      uint64_t now = now_ns();
+      for (size_t i = 0; i < n; ++i) {
+        ReadRequest* r = done[i];
+        drive.stats.latency.record(now - r->submitted_ns);
+        drive.stats.latency_ns.fetch_add(now - r->submitted_ns, std::memory_order_relaxed);
+        drive.stats.requests.fetch_add(1, std::memory_order_relaxed);
+        if (r->result > 0) drive.stats.bytes.fetch_add(uint64_t(r->result), std::memory_order_relaxed);
+        if (stopping_) {
+          free_buffers_.enqueue(r->buffer_index);
+          outstanding_.fetch_sub(1);
+        } else {
+          filled_.enqueue({d, r->offset, r->length, r->buffer_index, r->result});
+        }
+        free_slots.push_back(r);
+      }
+      in_flight -= n;
+      if (in_flight == 0) drive.stats.busy_ns.fetch_add(now - busy_since, std::memory_order_relaxed);
+      continue;
+    }
+    if (stopping_) {
+      while (drive.queue.try_dequeue(pending)) outstanding_.fetch_sub(1);
+      if (have_pending) drop();
+      if (held_buffer >= 0) free_buffers_.enqueue(held_buffer);
+      return;
+    }
+    // Idle: wait for work, or for a buffer to come back.
+    if (have_pending) {
+      if (held_buffer < 0) free_buffers_.wait_dequeue_timed(held_buffer, idle_wait);
+    } else if (drive.queue.wait_dequeue_timed(pending, idle_wait)) {
+      have_pending = true;
+    }
+  }
+}
+
+bool IoService::next(Filled& out) {
+  for (;;) {
+    if (outstanding_.load() == 0) return false;
+    Completion c;
+    if (!filled_.wait_dequeue_timed(c, idle_wait)) continue;
+    outstanding_.fetch_sub(1);
+    const DriveFile& file = drives_.drive(c.drive);
+    if (c.result < 0) {
+      free_buffers_.enqueue(c.buffer);
+      throw IoError(file.path(), c.drive, c.offset, std::string("read failed: ") + std::strerror(int(-c.result)));
+    }
+    if (uint64_t(c.result) != c.length) {
+      free_buffers_.enqueue(c.buffer);
+      throw IoError(file.path(), c.drive, c.offset + uint64_t(c.result),
+                    "short read: " + std::to_string(c.result) + " of " + std::to_string(c.length) +
+                        " bytes (the drive file ends early or was truncated)");
+    }
+    out = {c.drive, c.offset, c.length, buffers_[c.buffer].data(), c.buffer};
+    return true;
+  }
+}
+
+void IoService::release(const Filled& filled) {
+  if (filled.buffer < 0 || size_t(filled.buffer) >= buffers_.size()) throw std::logic_error("release of an unknown IO buffer");
+  free_buffers_.enqueue(filled.buffer);
+}
+
+void IoService::reset_stats() {
+  for (auto& d : drive_state_) d->stats.reset();
+}
+
+}  // namespace sluice::io

@@ -1,0 +1,100 @@
+// The path from the drives to the compute threads, as Blaze builds it: one
+// IO thread per drive, each with its own backend (io_uring, libaio or
+// psync), a shared pool of aligned buffers, and two MPMC queues (free
+// buffers, filled buffers). Callers ask for byte extents of a drive;
+// adjacent extents are merged into one request up to max_request_bytes;
+// at most queue_depth requests are in flight per drive. Nothing spins: the
+// IO threads block in the kernel or on the queues.
+#pragma once
+
+#include <atomic>
+#include <concurrentqueue/blockingconcurrentqueue.h>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "io/aligned_buffer.hpp"
+#include "io/drive_set.hpp"
+#include "io/io_error.hpp"
+#include "io/io_stats.hpp"
+#include "io/read_backend.hpp"
+
+namespace sluice::io {
+
+struct IoOptions {
+  BackendKind backend = BackendKind::automatic;
+  unsigned queue_depth = 32;
+  uint64_t max_request_bytes = 256 << 10;
+  unsigned buffers = 0;  // 0: queue_depth per drive, plus as many again for the consumers
+  FaultOptions faults;
+};
+
+struct Extent {
+  uint64_t offset = 0;  // bytes on the drive
+  uint64_t length = 0;
+};
+
+struct Filled {
+  unsigned drive = 0;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  const char* data = nullptr;
+  int buffer = -1;
+};
+
+class IoService {
+ public:
+  IoService(const DriveSet& drives, const IoOptions& options);
+  ~IoService();  // drops queued reads, waits for the ones in flight, joins the IO threads
+  IoService(const IoService&) = delete;
+  IoService& operator=(const IoService&) = delete;
+
+  // Queues reads (thread-safe). Extents must be aligned to 4 KiB when the
+  // drive is opened with O_DIRECT and must lie inside the drive file.
+  void read(unsigned drive, std::span<const Extent> extents);
+  // The next filled buffer (any drive, completion order); blocks. Returns
+  // false when every queued read has been delivered. A failed or short read
+  // throws IoError naming the drive and offset.
+  bool next(Filled& out);
+  void release(const Filled& filled);
+
+  const char* backend_name() const { return backend_name_; }
+  const DriveStats& stats(unsigned drive) const { return drive_state_[drive]->stats; }
+  void reset_stats();
+  const IoOptions& options() const { return options_; }
+
+ private:
+  struct Pending {
+    uint64_t offset;
+    uint32_t length;
+  };
+  struct Completion {
+    unsigned drive;
+    uint64_t offset;
+    uint32_t length;
+    int buffer;
+    int64_t result;
+  };
+  struct Drive {
+    moodycamel::BlockingConcurrentQueue<Pending> queue;
+    std::unique_ptr<ReadBackend> backend;
+    DriveStats stats;
+    std::thread thread;
+  };
+
+  void run_drive(unsigned drive);
+
+  const DriveSet& drives_;
+  IoOptions options_;
+  const char* backend_name_ = "";
+  std::vector<AlignedBuffer> buffers_;
+  moodycamel::BlockingConcurrentQueue<int> free_buffers_;
+  moodycamel::BlockingConcurrentQueue<Completion> filled_;
+  std::atomic<uint64_t> outstanding_{0};  // queued, in flight, or filled and not yet taken
+  std::atomic<bool> stopping_{false};
+  std::vector<std::unique_ptr<Drive>> drive_state_;
+};
+
+}  // namespace sluice::io

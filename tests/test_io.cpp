@@ -1,0 +1,270 @@
+// The IO layer: every backend returns exactly the bytes pread returns, with
+// one and several drives; requests merge and split as documented; errors
+// (past the end, EIO, short reads, a file truncated under us) surface as
+// IoError naming the drive and offset; shutdown with reads in flight
+// neither hangs nor leaks.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <random>
+
+#include "io/device_profile.hpp"
+#include "io/io_service.hpp"
+#include "io/read_benchmark.hpp"
+#include "tests/test_support.hpp"
+
+namespace sluice::test {
+namespace {
+
+using namespace sluice::io;
+
+// Files whose every 8-byte word holds (file index, byte offset), so any
+// misplaced byte shows.
+std::vector<std::string> make_drive_files(const TempDir& dir, unsigned count, uint64_t bytes) {
+  std::vector<std::string> paths;
+  for (unsigned f = 0; f < count; ++f) {
+    std::string path = dir / ("drive" + std::to_string(f));
+    std::vector<uint64_t> words(bytes / 8);
+    for (uint64_t i = 0; i < words.size(); ++i) words[i] = (uint64_t(f) << 56) | (i * 8);
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<char*>(words.data()), std::streamsize(bytes));
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+void expect_content(unsigned drive, uint64_t offset, const char* data, uint64_t length) {
+  for (uint64_t i = 0; i < length; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, data + i, 8);
+    ASSERT_EQ(word, (uint64_t(drive) << 56) | (offset + i)) << "drive " << drive << " offset " << offset + i;
+  }
+}
+
+const BackendKind all_backends[] = {BackendKind::uring, BackendKind::aio, BackendKind::psync};
+
+IoOptions options_for(BackendKind backend) {
+  IoOptions options;
+  options.backend = backend;
+  return options;
+}
+
+TEST(DriveSet, PageInterleaving) {
+  TempDir dir;
+  DriveSet drives(make_drive_files(dir, 3, 8192), false);
+  EXPECT_EQ(drives.drives(), 3u);
+  EXPECT_EQ(drives.drive_of(0), 0u);
+  EXPECT_EQ(drives.drive_of(4), 1u);
+  EXPECT_EQ(drives.offset_on_drive(4), 4096u);
+  EXPECT_EQ(drives.offset_on_drive(7), 2 * 4096u);
+  EXPECT_THROW(DriveSet({dir / "missing"}), std::runtime_error);
+}
+
+TEST(IoService, EveryBackendReadsExactlyTheRightBytes) {
+  TempDir dir;
+  const uint64_t size = 4 << 20;
+  for (unsigned drive_count : {1u, 3u}) {
+    auto paths = make_drive_files(dir, drive_count, size);
+    for (BackendKind backend : all_backends) {
+      for (bool direct : {true, false}) {
+        DriveSet drives(paths, direct);
+        IoOptions options;
+        options.backend = backend;
+        options.queue_depth = 8;
+        options.max_request_bytes = 64 << 10;
+        options.buffers = 12;
+        IoService service(drives, options);
+        std::mt19937_64 random(7);
+        uint64_t expected_bytes = 0;
+        for (unsigned d = 0; d < drive_count; ++d) {
+          std::vector<Extent> extents;
+          for (int i = 0; i < 200; ++i) {
+            uint64_t pages = 1 + random() % 40;  // up to 160 KiB: split at 64 KiB
+            uint64_t offset = (random() % (size / 4096 - pages)) * 4096;
+            extents.push_back({offset, pages * 4096});
+            expected_bytes += pages * 4096;
+          }
+          service.read(d, extents);
+        }
+        uint64_t bytes = 0;
+        Filled f;
+        while (service.next(f)) {
+          EXPECT_LE(f.length, options.max_request_bytes);
+          expect_content(f.drive, f.offset, f.data, f.length);
+          bytes += f.length;
+          service.release(f);
+        }
+        EXPECT_EQ(bytes, expected_bytes) << backend_name(backend);
+      }
+    }
+  }
+}
+
+TEST(IoService, AdjacentExtentsMergeUpToTheMaximum) {
+  TempDir dir;
+  DriveSet drives(make_drive_files(dir, 1, 1 << 20));
+  IoOptions options;
+  options.max_request_bytes = 32 << 10;
+  IoService service(drives, options);
+  std::vector<Extent> extents;
+  for (uint64_t p = 0; p < 20; ++p) extents.push_back({p * 4096, 4096});  // 80 KiB contiguous
+  extents.push_back({100 * 4096, 4096});                                  // a gap, then one page
+  service.read(0, extents);
+  std::vector<uint64_t> lengths;
+  Filled f;
+  while (service.next(f)) {
+    expect_content(0, f.offset, f.data, f.length);
+    lengths.push_back(f.length);
+    service.release(f);
+  }
+  std::sort(lengths.begin(), lengths.end());
+  EXPECT_EQ(lengths, (std::vector<uint64_t>{4096, 16384, 32768, 32768}));
+  EXPECT_EQ(service.stats(0).requests.load(), 4u);
+  EXPECT_EQ(service.stats(0).bytes.load(), 21u * 4096);
+}
+
+template <class F>
+void expect_io_error(F&& f, unsigned drive, const std::string& piece) {
+  try {
+    f();
+    ADD_FAILURE() << "no IoError";
+  } catch (const IoError& e) {
+    EXPECT_EQ(e.drive(), drive) << e.what();
+    EXPECT_NE(std::string(e.what()).find(piece), std::string::npos) << e.what();
+  }
+}
+
+void drain(IoService& service) {
+  Filled f;
+  while (service.next(f)) service.release(f);
+}
+
+TEST(IoService, ErrorsNameTheDriveAndOffset) {
+  TempDir dir;
+  auto paths = make_drive_files(dir, 2, 1 << 20);
+  for (BackendKind backend : all_backends) {
+    DriveSet drives(paths);
+    {
+      IoService service(drives, options_for(backend));
+      std::vector<Extent> past_end = {{(1 << 20) - 4096, 8192}};
+      expect_io_error([&] { service.read(1, past_end); }, 1, "past the end of the drive file");
+    }
+    {
+      IoOptions options = options_for(backend);
+      options.faults.fail_every = 3;
+      IoService service(drives, options);
+      std::vector<Extent> extents = {{0, 4096}, {8192, 4096}, {16384, 4096}, {32768, 4096}};
+      service.read(1, extents);
+      expect_io_error([&] { drain(service); }, 1, "read failed: Input/output error");
+      drain(service);  // the rest still arrives and the service stays usable
+    }
+    {
+      IoOptions options = options_for(backend);
+      options.faults.shorten_every = 2;
+      options.faults.delay_us = 200;
+      IoService service(drives, options);
+      std::vector<Extent> extents = {{0, 8192}, {65536, 8192}};
+      service.read(0, extents);
+      expect_io_error([&] { drain(service); }, 0, "short read: 4096 of 8192 bytes");
+    }
+  }
+}
+
+TEST(IoService, FileTruncatedAfterOpenIsAShortRead) {
+  TempDir dir;
+  auto paths = make_drive_files(dir, 1, 1 << 20);
+  DriveSet drives(paths);
+  ASSERT_EQ(::truncate(paths[0].c_str(), 1 << 19), 0);
+  for (BackendKind backend : all_backends) {
+    IoService service(drives, options_for(backend));
+    std::vector<Extent> extents = {{(1 << 19) - 4096, 16384}};
+    service.read(0, extents);
+    expect_io_error([&] { drain(service); }, 0, "short read");
+  }
+}
+
+TEST(IoService, ShutdownWithReadsInFlight) {
+  TempDir dir;
+  DriveSet drives(make_drive_files(dir, 2, 4 << 20));
+  for (BackendKind backend : all_backends) {
+    IoOptions options = options_for(backend);
+    options.queue_depth = 4;
+    options.buffers = 3;  // fewer buffers than the queue: the IO threads block on the pool
+    options.faults.delay_us = 100;
+    IoService service(drives, options);
+    std::vector<Extent> extents;
+    for (uint64_t p = 0; p < 500; ++p) extents.push_back({p * 8192, 4096});
+    service.read(0, extents);
+    service.read(1, extents);
+    Filled f;
+    ASSERT_TRUE(service.next(f));  // hold one buffer, take nothing else
+  }  // destructor: drops the queue, waits for what is in flight, joins
+}
+
+// tmpfs refuses O_DIRECT on older kernels (the fallback path) and accepts
+// it on newer ones; either way the drive must read correctly.
+TEST(IoService, ReadsFromTmpfsWithOrWithoutODirect) {
+  if (!std::filesystem::exists("/dev/shm")) GTEST_SKIP();
+  std::string path = "/dev/shm/sluice-io-test-" + std::to_string(::getpid());
+  {
+    std::vector<uint64_t> words(4096 / 8);
+    for (uint64_t i = 0; i < words.size(); ++i) words[i] = i * 8;
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<char*>(words.data()), 4096);
+  }
+  DriveSet drives({path});
+  IoService service(drives, IoOptions());
+  std::vector<Extent> extents = {{0, 4096}};
+  service.read(0, extents);
+  Filled f;
+  ASSERT_TRUE(service.next(f));
+  expect_content(0, 0, f.data, 4096);
+  service.release(f);
+  std::filesystem::remove(path);
+}
+
+TEST(ReadBenchmark, RunsOnEveryBackend) {
+  TempDir dir;
+  DriveSet drives(make_drive_files(dir, 2, 2 << 20));
+  for (BackendKind backend : all_backends) {
+    for (bool random : {true, false}) {
+      BenchSpec spec;
+      spec.backend = backend;
+      spec.random = random;
+      spec.seconds = 0.2;
+      spec.queue_depth = 4;
+      BenchResult r = run_read_benchmark(drives, spec);
+      EXPECT_GT(r.requests, 0u);
+      EXPECT_EQ(r.bytes, r.requests * 4096);
+      EXPECT_GT(r.p50_ns, 0u);
+      EXPECT_LE(r.p50_ns, r.p99_ns);
+    }
+  }
+}
+
+TEST(DeviceProfile, RedioRuleFromAFittedCostModel) {
+  // t(s) = 20 us + s / (1 GB/s): λ = 20 us * 1 GB/s = 20000 bytes -> 20480 (5 pages).
+  std::vector<SizePoint> points;
+  for (uint64_t s = 4096; s <= (1 << 20); s *= 2) points.push_back({s, 1e9 / (20000.0 + double(s)), 0, 0});
+  DeviceProfile p = DeviceProfile::fit(42, 32, points);
+  EXPECT_NEAR(p.request_cost_ns, 20000, 1);
+  EXPECT_NEAR(p.bandwidth, 1e9, 1e3);
+  EXPECT_EQ(p.skip_threshold, 20480u);
+  TempDir dir;
+  p.save(dir / "sub/p.profile");
+  auto back = DeviceProfile::load(dir / "sub/p.profile");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->skip_threshold, 20480u);
+  EXPECT_EQ(back->points.size(), points.size());
+  EXPECT_FALSE(DeviceProfile::load(dir / "none.profile"));
+}
+
+TEST(LatencyHistogram, PercentilesWithinABucket) {
+  LatencyHistogram h;
+  for (uint64_t i = 1; i <= 1000; ++i) h.record(i * 1000);  // 1 us .. 1 ms
+  EXPECT_NEAR(double(h.percentile(0.5)), 500e3, 500e3 * 0.07);
+  EXPECT_NEAR(double(h.percentile(0.99)), 990e3, 990e3 * 0.07);
+  EXPECT_EQ(h.count(), 1000u);
+}
+
+}  // namespace
+}  // namespace sluice::test

@@ -1,0 +1,57 @@
+// sluice calibrate: per drive, random reads from 4 KiB to 1 MiB at the
+// engine's queue depth; fits the cost of a request and derives the
+// skipping threshold λ (io/device_profile.hpp), saved for the engine.
+#include <cstdio>
+#include <iostream>
+
+#include "io/device_profile.hpp"
+#include "io/read_benchmark.hpp"
+#include "tools/command_line.hpp"
+
+namespace sluice::tools {
+
+int cmd_calibrate(int argc, char** argv) {
+  po::options_description options("sluice calibrate --drives FILE[,FILE...]");
+  options.add_options()
+    ("drives", po::value<std::string>()->required(), "comma-separated drive files (existing; at least 64 MiB each gives stable figures)")
+    ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
+    ("queue-depth", po::value<unsigned>()->default_value(32), "requests in flight, as the engine will run")
+    ("seconds", po::value<double>()->default_value(2), "seconds per read size")
+    ("profile", po::value<std::string>()->default_value(""), "where to write the profile (default: per device, see --help)");
+  po::positional_options_description positionals;
+  po::variables_map v;
+  if (!parse_command_line(argc, argv,
+                          "usage: sluice calibrate --drives FILE[,FILE...] [--io uring] [--queue-depth 32] [--seconds 2]\n"
+                          "The profile goes to $SLUICE_PROFILE_DIR, $XDG_CONFIG_HOME/sluice or ~/.config/sluice,\n"
+                          "as device-MAJOR-MINOR.profile, where the engine looks for it.",
+                          options, positionals, v)) {
+    return exit_ok;
+  }
+  const auto paths = split_list(v["drives"].as<std::string>());
+  for (const auto& path : paths) {
+    io::DriveSet drive({path});
+    std::printf("calibrating %s (%s)\n%10s %12s %12s %10s\n", path.c_str(), drive.drive(0).direct() ? "O_DIRECT" : "buffered",
+                "size", "IOPS", "MB/s", "p50_us");
+    std::vector<io::SizePoint> points;
+    for (uint64_t size = 4096; size <= (1 << 20) && size <= drive.drive(0).size(); size *= 2) {
+      io::BenchSpec spec;
+      spec.block_bytes = size;
+      spec.queue_depth = v["queue-depth"].as<unsigned>();
+      spec.seconds = v["seconds"].as<double>();
+      spec.backend = io::parse_backend(v["io"].as<std::string>());
+      io::BenchResult r = io::run_read_benchmark(drive, spec);
+      points.push_back({size, r.iops(), r.bytes_per_second(), r.p50_ns});
+      std::printf("%10llu %12.0f %12.1f %10.1f\n", (unsigned long long)size, r.iops(), r.bytes_per_second() / 1e6, r.p50_ns / 1e3);
+    }
+    io::DeviceProfile profile = io::DeviceProfile::fit(drive.drive(0).device(), v["queue-depth"].as<unsigned>(), points);
+    std::string target = v["profile"].as<std::string>();
+    if (target.empty()) target = io::default_profile_path(profile.device);
+    profile.save(target);
+    std::printf("request cost t0 = %.1f us, bandwidth B = %.1f MB/s -> skip threshold %llu bytes (%.1f KiB)\nprofile: %s\n",
+                profile.request_cost_ns / 1e3, profile.bandwidth / 1e6, (unsigned long long)profile.skip_threshold,
+                profile.skip_threshold / 1024.0, target.c_str());
+  }
+  return exit_ok;
+}
+
+}  // namespace sluice::tools

@@ -1,0 +1,62 @@
+// sluice iobench: fio-style random or sequential reads through sluice's own
+// IO path (IO thread per drive, buffer pool, queues), so the two can be
+// compared on the same files.
+#include <cstdio>
+#include <iostream>
+
+#include "io/read_benchmark.hpp"
+#include "tools/command_line.hpp"
+
+namespace sluice::tools {
+
+uint64_t parse_bytes(const std::string& text) {
+  size_t used = 0;
+  double value = std::stod(text, &used);
+  std::string unit = text.substr(used);
+  double scale = unit.empty() ? 1 : unit == "k" || unit == "K" || unit == "KiB" ? 1024.0
+                                : unit == "m" || unit == "M" || unit == "MiB" ? 1048576.0
+                                : unit == "g" || unit == "G" || unit == "GiB" ? 1073741824.0 : -1;
+  if (scale < 0 || value < 0) throw po::error("cannot read '" + text + "' as a size (e.g. 4096, 4k, 1M)");
+  return uint64_t(value * scale);
+}
+
+int cmd_iobench(int argc, char** argv) {
+  po::options_description options("sluice iobench --drives FILE[,FILE...]");
+  options.add_options()
+    ("drives", po::value<std::string>()->required(), "comma-separated drive files to read (existing, at least one block long)")
+    ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
+    ("pattern", po::value<std::string>()->default_value("random"), "random or sequential")
+    ("block-size", po::value<std::string>()->default_value("4k"), "bytes per read (4096-byte multiples with O_DIRECT)")
+    ("queue-depth", po::value<unsigned>()->default_value(32), "requests in flight per drive")
+    ("duration", po::value<double>()->default_value(10), "seconds")
+    ("buffered", po::bool_switch(), "read through the page cache instead of O_DIRECT");
+  po::positional_options_description positionals;
+  po::variables_map v;
+  if (!parse_command_line(argc, argv, "usage: sluice iobench --drives FILE[,FILE...] [--io uring] [--pattern random] "
+                          "[--block-size 4k] [--queue-depth 32] [--duration 10]", options, positionals, v)) {
+    return exit_ok;
+  }
+  io::BenchSpec spec;
+  std::string pattern = v["pattern"].as<std::string>();
+  if (pattern != "random" && pattern != "sequential") throw po::error("--pattern must be random or sequential");
+  spec.random = pattern == "random";
+  spec.block_bytes = parse_bytes(v["block-size"].as<std::string>());
+  spec.queue_depth = v["queue-depth"].as<unsigned>();
+  spec.seconds = v["duration"].as<double>();
+  spec.backend = io::parse_backend(v["io"].as<std::string>());
+  io::DriveSet drives(split_list(v["drives"].as<std::string>()), !v["buffered"].as<bool>());
+  io::BenchResult r = io::run_read_benchmark(drives, spec);
+  std::printf("iobench: %s, %s read, %llu-byte blocks, queue depth %u, %u drive(s), %s, %.1f s\n", r.backend.c_str(),
+              pattern.c_str(), (unsigned long long)spec.block_bytes, spec.queue_depth, drives.drives(),
+              drives.drive(0).direct() ? "O_DIRECT" : "buffered", r.seconds);
+  std::printf("  read: IOPS=%.1fk, BW=%.1fMiB/s (%.1fMB/s)\n", r.iops() / 1e3, r.bytes_per_second() / 1048576.0,
+              r.bytes_per_second() / 1e6);
+  std::printf("  lat (usec): mean=%.1f, p50=%.1f, p90=%.1f, p99=%.1f, p99.9=%.1f\n", r.mean_ns / 1e3, r.p50_ns / 1e3,
+              r.p90_ns / 1e3, r.p99_ns / 1e3, r.p999_ns / 1e3);
+  for (size_t d = 0; d < r.drive_busy.size(); ++d) {
+    std::printf("  drive %zu: %s, busy %.0f%%\n", d, drives.drive(unsigned(d)).path().c_str(), 100 * r.drive_busy[d]);
+  }
+  return exit_ok;
+}
+
+}  // namespace sluice::tools
