@@ -12,30 +12,6 @@ int resolve_threads(int threads) { return threads > 0 ? threads : omp_get_max_th
 
 namespace {
 
-// Exclusive prefix sum of `counts` into `out` (n + 1 entries), in parallel.
-void parallel_exclusive_scan(const uint64_t* counts, uint64_t* out, uint64_t n, int threads) {
-  std::vector<uint64_t> partial(threads + 1, 0);
-#pragma omp parallel num_threads(threads)
-  {
-    int t = omp_get_thread_num();
-    int nt = omp_get_num_threads();
-    uint64_t begin = n * t / nt, end = n * (t + 1) / nt;
-    uint64_t sum = 0;
-    for (uint64_t v = begin; v < end; ++v) sum += counts[v];
-    partial[t + 1] = sum;
-#pragma omp barrier
-#pragma omp single
-    for (int i = 0; i < nt; ++i) partial[i + 1] += partial[i];
-    uint64_t running = partial[t];
-    for (uint64_t v = begin; v < end; ++v) {
-      uint64_t c = counts[v];
-      out[v] = running;
-      running += c;
-    }
-  }
-  out[n] = std::accumulate(counts, counts + n, uint64_t{0});
-}
-
 }  // namespace
 
 template <class V>
@@ -51,87 +27,101 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   Csr<V> csr;
   csr.vertices = n;
   csr.weighted = weighted;
-  if (n == 0) {
-    csr.offsets = Array<uint64_t>::zeros(1, "CSR offsets");
-    return csr;
-  }
+  csr.offsets = Array<uint64_t>::zeros(n + 1, "CSR offsets");
+  if (n == 0) return csr;
 
-  // One slice of the edge list per thread; counts[t][v] is slice t's
-  // contribution to v's neighbour list, later turned into its write cursor.
-  const int slices = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads, m)));
-  require_memory(uint64_t(slices) * n * sizeof(uint64_t) + 8 * n, "degree counting");
-  std::vector<Array<uint64_t>> counts(slices);
-  auto slice_begin = [&](int s) { return m * s / slices; };
+  // Buckets of 2^16 consecutive vertices: a bucket's degree counts stay in
+  // cache, and a record's owner within its bucket fits in 16 bits.
+  constexpr unsigned shift = 16;
+  const uint64_t buckets = ((n - 1) >> shift) + 1;
+  const int slices = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads, m / 4096 + 1)));
+  auto slice_begin = [&](int s) { return m * uint64_t(s) / uint64_t(slices); };
 
+  // Every record (owner vertex, other end) goes to its owner's bucket.
+  auto for_each_record = [&](uint64_t e, auto&& emit) {
+    V u = edges.sources[e], v = edges.targets[e];
+    if (u == v) {
+      if (!drop_loops) emit(u, v);
+      return;
+    }
+    if (forward) emit(u, v);
+    if (backward) emit(v, u);
+  };
+
+  // Pass 1: records per (slice, bucket).
+  std::vector<uint64_t> counts(uint64_t(slices) * buckets, 0);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int s = 0; s < slices; ++s) {
-    counts[s] = Array<uint64_t>::zeros(n, "degree counts");
-    uint64_t* count = counts[s].data();
+    uint64_t* count = counts.data() + uint64_t(s) * buckets;
     for (uint64_t e = slice_begin(s), end = slice_begin(s + 1); e < end; ++e) {
-      V u = edges.sources[e], v = edges.targets[e];
-      if (u == v) {
-        if (!drop_loops) ++count[u];
-        continue;
-      }
-      if (forward) ++count[u];
-      if (backward) ++count[v];
+      for_each_record(e, [&](V owner, V) { ++count[owner >> shift]; });
     }
   }
-
-  // degree[v] = sum over slices; then each slice's cursor for v.
-  Array<uint64_t> degree(n, "degrees");
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (uint64_t v = 0; v < n; ++v) {
-    uint64_t d = 0;
-    for (int s = 0; s < slices; ++s) d += counts[s][v];
-    degree[v] = d;
-  }
-  csr.offsets = Array<uint64_t>(n + 1, "CSR offsets");
-  parallel_exclusive_scan(degree.data(), csr.offsets.data(), n, threads);
-  degree = Array<uint64_t>();
-  const uint64_t total = csr.offsets[n];
-
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (uint64_t v = 0; v < n; ++v) {
-    uint64_t cursor = csr.offsets[v];
+  // Bucket-major, slice-minor positions keep every vertex's records in
+  // input order; a bucket's records land exactly on its final CSR region.
+  std::vector<uint64_t> bucket_start(buckets + 1, 0);
+  uint64_t total = 0;
+  for (uint64_t b = 0; b < buckets; ++b) {
+    bucket_start[b] = total;
     for (int s = 0; s < slices; ++s) {
-      uint64_t c = counts[s][v];
-      counts[s][v] = cursor;
-      cursor += c;
+      uint64_t c = counts[uint64_t(s) * buckets + b];
+      counts[uint64_t(s) * buckets + b] = total;
+      total += c;
     }
   }
+  bucket_start[buckets] = total;
 
+  require_memory(total * (2 + sizeof(V) + (weighted ? 4 : 0)), "CSR building");
+  Array<uint16_t> owner_in_bucket(total, "CSR building records");
   csr.targets = Array<V>(total, "CSR targets");
   if (weighted) csr.weights = Array<float>(total, "CSR weights");
-  V* targets = csr.targets.data();
-  float* weights = csr.weights.data();
 
+  // Pass 2: each slice scatters its records into their buckets' regions
+  // (targets in bucket order, not yet in vertex order).
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int s = 0; s < slices; ++s) {
-    uint64_t* cursor = counts[s].data();
+    uint64_t* cursor = counts.data() + uint64_t(s) * buckets;
     for (uint64_t e = slice_begin(s), end = slice_begin(s + 1); e < end; ++e) {
-      V u = edges.sources[e], v = edges.targets[e];
       float w = weighted ? edges.weights[e] : 0.0f;
-      if (u == v) {
-        if (drop_loops) continue;
-        uint64_t at = cursor[u]++;
-        targets[at] = v;
-        if (weighted) weights[at] = w;
-        continue;
+      for_each_record(e, [&](V owner, V to) {
+        uint64_t at = cursor[owner >> shift]++;
+        owner_in_bucket[at] = uint16_t(owner);
+        csr.targets[at] = to;
+        if (weighted) csr.weights[at] = w;
+      });
+    }
+  }
+
+  // Pass 3: each bucket counts its degrees, writes its offsets, and orders
+  // its region by vertex through a per-thread scratch copy (stable).
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<uint64_t> cursor;
+    std::vector<V> scratch;
+    std::vector<float> scratch_weights;
+#pragma omp for schedule(dynamic, 1)
+    for (uint64_t b = 0; b < buckets; ++b) {
+      const uint64_t first_vertex = b << shift, begin = bucket_start[b], end = bucket_start[b + 1];
+      const uint64_t width = std::min<uint64_t>(uint64_t(1) << shift, n - first_vertex);
+      cursor.assign(width, 0);
+      for (uint64_t r = begin; r < end; ++r) ++cursor[owner_in_bucket[r]];
+      uint64_t offset = begin;
+      for (uint64_t i = 0; i < width; ++i) {
+        csr.offsets[first_vertex + i] = offset;
+        uint64_t c = cursor[i];
+        cursor[i] = offset;
+        offset += c;
       }
-      if (forward) {
-        uint64_t at = cursor[u]++;
-        targets[at] = v;
-        if (weighted) weights[at] = w;
-      }
-      if (backward) {
-        uint64_t at = cursor[v]++;
-        targets[at] = u;
-        if (weighted) weights[at] = w;
+      scratch.assign(csr.targets.data() + begin, csr.targets.data() + end);
+      if (weighted) scratch_weights.assign(csr.weights.data() + begin, csr.weights.data() + end);
+      for (uint64_t r = begin; r < end; ++r) {
+        uint64_t at = cursor[owner_in_bucket[r]]++;
+        csr.targets[at] = scratch[r - begin];
+        if (weighted) csr.weights[at] = scratch_weights[r - begin];
       }
     }
-    counts[s] = Array<uint64_t>();
   }
+  csr.offsets[n] = total;
 
   if (options.sort_neighbors || options.remove_duplicates) {
     sort_and_deduplicate(csr, options.remove_duplicates, threads);

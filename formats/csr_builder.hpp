@@ -1,8 +1,9 @@
-// Edge list -> CSR by partitioned degree counting (as GVEL does): each
-// thread counts the degrees of its own slice of edges, a scan over
-// (vertex, slice) gives every slice its own write cursor per vertex, and
-// each thread scatters its slice with no atomics. The neighbour order is the
-// input order whatever the thread count, so results never depend on it.
+// Edge list -> CSR by partitioned degree counting (after GVEL), made cache
+// friendly: each thread counts the records of its own slice of edges per
+// bucket of 2^k consecutive vertices and scatters them to the bucket's
+// region (a stable radix pass, no atomics); then each bucket counts its
+// vertices' degrees in cache and places its records. The neighbour order is
+// the input order whatever the thread count, so results never depend on it.
 #pragma once
 
 #include "formats/csr.hpp"

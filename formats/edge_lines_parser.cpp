@@ -50,14 +50,14 @@ void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat
       continue;
     }
     uint64_t u, v;
-    ParseStatus status = parse_unsigned(p, stop, u);
+    ParseStatus status = parse_unsigned_fast(p, stop, u);
     if (status != ParseStatus::ok) {
       return fail(status == ParseStatus::too_large ? "vertex id does not fit in 64 bits"
                                                    : "expected a vertex id (unsigned integer)");
     }
     if (p == stop || !is_blank(*p)) return fail("expected whitespace and a target vertex id after the source id");
     skip_blanks(p, stop);
-    status = parse_unsigned(p, stop, v);
+    status = parse_unsigned_fast(p, stop, v);
     if (status != ParseStatus::ok) {
       return fail(status == ParseStatus::too_large ? "vertex id does not fit in 64 bits"
                                                    : "expected a target vertex id (unsigned integer)");
