@@ -37,11 +37,15 @@ BlockGraph::~BlockGraph() {
   for (auto& thread : threads_) thread.join();
 }
 
-void BlockGraph::read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const {
+void BlockGraph::check_range(uint64_t begin, uint64_t end) const {
   if (begin > end || end > info_.vertices) {
     throw std::out_of_range("vertex range [" + std::to_string(begin) + ", " + std::to_string(end) +
                             ") is outside the graph's " + std::to_string(info_.vertices) + " vertices");
   }
+}
+
+void BlockGraph::read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const {
+  check_range(begin, end);
   source_->read_offsets(begin, end, out);
 }
 
@@ -52,10 +56,7 @@ std::vector<uint64_t> BlockGraph::offsets(uint64_t begin, uint64_t end) const {
 }
 
 void BlockGraph::read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const {
-  if (begin > end || end > info_.vertices) {
-    throw std::out_of_range("vertex range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                            ") is outside the graph's " + std::to_string(info_.vertices) + " vertices");
-  }
+  check_range(begin, end);
   source_->read_edges(begin, end, targets, info_.weighted ? weights : nullptr);
 }
 
@@ -90,10 +91,7 @@ EdgeBlock BlockGraph::fill(int buffer_id, uint64_t begin, uint64_t end) {
 }
 
 EdgeBlock BlockGraph::read_block(uint64_t begin, uint64_t end) {
-  if (begin > end || end > info_.vertices) {
-    throw std::out_of_range("vertex range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                            ") is outside the graph's " + std::to_string(info_.vertices) + " vertices");
-  }
+  check_range(begin, end);
   int buffer;
   {
     std::unique_lock lock(mutex_);
@@ -144,10 +142,7 @@ uint64_t BlockGraph::block_end_locked(uint64_t begin, uint64_t end) const {
 
 BlockGraph::RequestId BlockGraph::request(uint64_t begin, uint64_t end, Callback callback,
                                           std::function<void()> on_done) {
-  if (begin > end || end > info_.vertices) {
-    throw std::out_of_range("vertex range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                            ") is outside the graph's " + std::to_string(info_.vertices) + " vertices");
-  }
+  check_range(begin, end);
   RequestId id;
   std::function<void()> done_now;
   {

@@ -111,6 +111,7 @@ class BlockGraph {
     std::exception_ptr error;
   };
 
+  void check_range(uint64_t begin, uint64_t end) const;
   void worker();
   int take_buffer_locked();
   uint64_t block_end_locked(uint64_t begin, uint64_t end) const;

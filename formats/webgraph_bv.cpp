@@ -134,17 +134,17 @@ struct BvData {
 };
 
 // Per-thread scratch for decoding one list.
+template <class V>
 struct Scratch {
   std::vector<uint64_t> copied, intervals, residuals;
-  std::vector<uint64_t> blocks;
-  std::map<uint64_t, std::vector<uint64_t>> decoded;  // lists decoded by random access
+  std::map<uint64_t, std::vector<V>> decoded;  // lists decoded by random access
 };
 
 // Decodes the successor list of node x at the reader's position into `out`
 // (which has room for `degree` ids). `list_of(y)` gives the successors of a
-// previous node y as a span of uint64_t-convertible ids.
+// previous node y as a span of V.
 template <class V, class ListOf>
-void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t degree, ListOf&& list_of, Scratch& s) {
+void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t degree, ListOf&& list_of, Scratch<V>& s) {
   const BvProperties& p = g.p;
   const uint64_t node_bit = r.position();
   uint64_t d = r.read(p.outdegrees, p.zeta_k);
@@ -214,20 +214,21 @@ void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t deg
 }
 
 // Decodes node y alone, from its bit offset, resolving references the same way.
-const std::vector<uint64_t>& decode_random(const BvData& g, uint64_t y, Scratch& s, unsigned depth) {
+template <class V>
+const std::vector<V>& decode_random(const BvData& g, uint64_t y, Scratch<V>& s, unsigned depth) {
   auto found = s.decoded.find(y);
   if (found != s.decoded.end()) return found->second;
   if (depth > g.p.max_ref_count + 1) {
     BitReader(g.bytes.data(), g.bits, &g.graph_path).fail(g.bit_offsets[y], "reference chain longer than maxrefcount " + std::to_string(g.p.max_ref_count));
   }
   uint64_t degree = g.edge_offsets[y + 1] - g.edge_offsets[y];
-  std::vector<uint64_t> list(degree);
-  Scratch inner;  // the outer scratch is in use by the caller
+  std::vector<V> list(degree);
+  Scratch<V> inner;  // the outer scratch is in use by the caller
   inner.decoded.swap(s.decoded);
   BitReader r = g.reader();
   r.seek(g.bit_offsets[y]);
   decode_node(g, r, y, list.data(), degree,
-              [&](uint64_t z) { return std::span<const uint64_t>(decode_random(g, z, inner, depth + 1)); }, inner);
+              [&](uint64_t z) { return std::span<const V>(decode_random(g, z, inner, depth + 1)); }, inner);
   s.decoded.swap(inner.decoded);
   if (s.decoded.size() > 4096) s.decoded.clear();
   return s.decoded[y] = std::move(list);
@@ -246,20 +247,17 @@ class BvSource : public GraphSource {
     const BvData& g = *g_;
     V* out = static_cast<V*>(targets);
     const uint64_t base = g.edge_offsets[begin];
-    thread_local Scratch scratch;
+    thread_local Scratch<V> scratch;
     scratch.decoded.clear();
-    thread_local std::vector<uint64_t> widened;
     BitReader r = g.reader();
     if (begin < end) r.seek(g.bit_offsets[begin]);
     for (uint64_t x = begin; x < end; ++x) {
       if (r.position() != g.bit_offsets[x]) r.fail(r.position(), "node " + std::to_string(x) + " does not start where the offsets say (bit " + std::to_string(g.bit_offsets[x]) + ")");
       V* list = out + (g.edge_offsets[x] - base);
       decode_node(g, r, x, list, g.edge_offsets[x + 1] - g.edge_offsets[x],
-                  [&](uint64_t y) -> std::span<const uint64_t> {
+                  [&](uint64_t y) -> std::span<const V> {
                     if (y < begin) return decode_random(g, y, scratch, 1);
-                    const V* from = out + (g.edge_offsets[y] - base);
-                    widened.assign(from, from + (g.edge_offsets[y + 1] - g.edge_offsets[y]));
-                    return widened;
+                    return {out + (g.edge_offsets[y] - base), g.edge_offsets[y + 1] - g.edge_offsets[y]};
                   },
                   scratch);
     }
@@ -291,7 +289,7 @@ void build_offsets(BvData& g) {
   const uint64_t n = g.p.nodes;
   const unsigned w = g.p.window;
   std::vector<std::vector<uint64_t>> window(w + 1);
-  Scratch scratch;
+  Scratch<uint64_t> scratch;
   BitReader r = g.reader();
   for (uint64_t x = 0; x < n; ++x) {
     g.bit_offsets[x] = r.position();

@@ -18,7 +18,7 @@ bool parse_command_line(int argc, char** argv, const char* usage, po::options_de
 
 void add_open_options(po::options_description& options) {
   options.add_options()
-    ("format", po::value<std::string>()->default_value(""), "input format (el, wel, mtx, adj, bel, bel64, sluice, blaze); default: from the name")
+    ("format", po::value<std::string>()->default_value(""), "input format (el, wel, mtx, adj, bel, bel64, sluice, blaze, bv); default: from the name")
     ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
     ("base", po::value<int>()->default_value(-1), "ids in text input are 0- or 1-based (default: 0, Matrix Market 1)")
     ("vertices", po::value<uint64_t>()->default_value(0), "declared vertex count (default: from the file, or max id + 1)")
@@ -28,6 +28,7 @@ void add_open_options(po::options_description& options) {
     ("sort", po::bool_switch(), "sort every neighbour list by target")
     ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted")
     ("wide-ids", po::bool_switch(), "use 64-bit vertex ids even when 32 bits suffice")
+    ("save-offsets", po::bool_switch(), "WebGraph BV: write BASENAME.offsets when it had to be built")
     ("block-edges", po::value<uint64_t>()->default_value(uint64_t(1) << 20), "edges per block of the block API")
     ("buffers", po::value<unsigned>()->default_value(4), "buffers of the block API");
 }
@@ -45,6 +46,7 @@ OpenOptions open_options_from(const po::variables_map& v) {
   o.build.threads = o.load.threads;
   o.drop_weights = v["drop-weights"].as<bool>();
   o.load.id_bytes = v["wide-ids"].as<bool>() ? 8 : 0;
+  o.save_offsets = v["save-offsets"].as<bool>();
   o.blocks.block_edges = v["block-edges"].as<uint64_t>();
   o.blocks.buffers = v["buffers"].as<unsigned>();
   o.blocks.threads = o.load.threads;
