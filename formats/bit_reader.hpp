@@ -32,22 +32,27 @@ class BitReader {
     return value;
   }
 
-  uint64_t read_unary() {
-    uint64_t zeros = 0;
-    for (;;) {
-      uint64_t word = peek();
-      if (word != 0) {
-        unsigned leading = unsigned(__builtin_clzll(word));
-        zeros += leading;
-        advance(leading + 1);
-        return zeros;
-      }
-      zeros += 64;
-      advance(64);
+  [[gnu::always_inline]] uint64_t read_unary() {
+    uint64_t word = peek();
+    if (word != 0) [[likely]] {
+      unsigned leading = unsigned(__builtin_clzll(word));
+      advance(leading + 1);
+      return leading;
     }
+    return read_long_unary();
   }
 
-  uint64_t read_gamma() {
+  // Gamma: the position of the highest bit of x + 1 in unary, then the
+  // bits below it. Codes of up to 64 bits come from one peek.
+  [[gnu::always_inline]] uint64_t read_gamma() {
+    uint64_t word = peek();
+    if (word != 0) [[likely]] {
+      unsigned msb = unsigned(__builtin_clzll(word));
+      if (2 * msb + 1 <= 64) [[likely]] {
+        advance(2 * msb + 1);
+        return (word >> (63 - 2 * msb)) - 1;
+      }
+    }
     uint64_t msb = read_unary();
     if (msb > 63) fail(pos_, "gamma code longer than 64 bits");
     return ((uint64_t(1) << msb) | read_bits(unsigned(msb))) - 1;
@@ -59,7 +64,31 @@ class BitReader {
     return ((uint64_t(1) << msb) | read_bits(unsigned(msb))) - 1;
   }
 
-  uint64_t read_zeta(unsigned k) {
+  // Zeta_k: h in unary, then a minimal binary code of h*k + k - 1 or
+  // h*k + k bits. Codes of up to 64 bits come from one peek.
+  [[gnu::always_inline]] uint64_t read_zeta(unsigned k) {
+    uint64_t word = peek();
+    if (word != 0) [[likely]] {
+      unsigned h = unsigned(__builtin_clzll(word));
+      unsigned unary = h + 1, bits = h * k + k - 1;
+      if (unary + bits + 1 <= 64) [[likely]] {
+        uint64_t rest = word << unary;  // unary < 64 here
+        uint64_t m = bits ? rest >> (64 - bits) : 0;
+        uint64_t left = uint64_t(1) << (h * k);
+        if (m < left) {
+          advance(unary + bits);
+          return m + left - 1;
+        }
+        uint64_t extra = (rest << bits) >> 63;
+        advance(unary + bits + 1);
+        return ((m << 1) | extra) - 1;
+      }
+    }
+    return read_long_zeta(k);
+  }
+
+ private:
+  [[gnu::noinline]] uint64_t read_long_zeta(unsigned k) {
     uint64_t h = read_unary();
     if (h * k + k > 63) fail(pos_, "zeta code longer than 64 bits");
     uint64_t left = uint64_t(1) << (h * k);
@@ -68,6 +97,7 @@ class BitReader {
     return ((m << 1) | read_bits(1)) - 1;
   }
 
+ public:
   uint64_t read_nibble() {
     uint64_t x = 0;
     for (int groups = 0;; ++groups) {
@@ -78,35 +108,50 @@ class BitReader {
     }
   }
 
-  uint64_t read(BitCode code, unsigned zeta_k) {
+  [[gnu::always_inline]] uint64_t read(BitCode code, unsigned zeta_k) {
     switch (code) {
       case BitCode::gamma: return read_gamma();
-      case BitCode::delta: return read_delta();
-      case BitCode::unary: return read_unary();
       case BitCode::zeta: return read_zeta(zeta_k);
+      case BitCode::unary: return read_unary();
+      case BitCode::delta: return read_delta();
       case BitCode::nibble: return read_nibble();
     }
     return 0;
   }
 
-  [[noreturn]] void fail(uint64_t bit, const std::string& what) const {
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(uint64_t bit, const std::string& what) const {
     throw InputError(path_ ? *path_ : std::string("bit stream"), "bit " + std::to_string(bit), what);
   }
 
  private:
   // The 64 bits starting at pos_ (zeros beyond the data, thanks to padding).
-  uint64_t peek() const {
-    uint64_t byte = pos_ >> 3;
+  [[gnu::always_inline]] uint64_t peek() const {
+    const uint8_t* p = data_ + (pos_ >> 3);
     unsigned shift = unsigned(pos_ & 7);
-    const uint8_t* p = data_ + byte;
     uint64_t hi;
     std::memcpy(&hi, p, 8);
     hi = __builtin_bswap64(hi);
     return shift ? (hi << shift) | (uint64_t(p[8]) >> (8 - shift)) : hi;
   }
-  void advance(uint64_t count) {
+  [[gnu::always_inline]] void advance(uint64_t count) {
     pos_ += count;
-    if (pos_ > bits_) fail(pos_ - count, "truncated: a code runs past the end of the data (" + std::to_string(bits_) + " bits)");
+    if (pos_ > bits_) [[unlikely]] truncated(count);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void truncated(uint64_t count) const {
+    fail(pos_ - count, "truncated: a code runs past the end of the data (" + std::to_string(bits_) + " bits)");
+  }
+  [[gnu::noinline]] uint64_t read_long_unary() {
+    uint64_t zeros = 0;
+    for (;;) {
+      uint64_t word = peek();
+      if (word != 0) {
+        unsigned leading = unsigned(__builtin_clzll(word));
+        advance(leading + 1);
+        return zeros + leading;
+      }
+      zeros += 64;
+      advance(64);
+    }
   }
 
   const uint8_t* data_;

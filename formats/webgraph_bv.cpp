@@ -133,10 +133,18 @@ struct BvData {
   BitReader reader() const { return BitReader(bytes.data(), bits, &graph_path); }
 };
 
+void merge_sorted(const uint64_t* a, size_t na, const uint64_t* b, size_t nb, std::vector<uint64_t>& out) {
+  out.resize(na + nb);
+  size_t i = 0, j = 0, o = 0;
+  while (i < na && j < nb) out[o++] = a[i] <= b[j] ? a[i++] : b[j++];
+  while (i < na) out[o++] = a[i++];
+  while (j < nb) out[o++] = b[j++];
+}
+
 // Per-thread scratch for decoding one list.
 template <class V>
 struct Scratch {
-  std::vector<uint64_t> copied, intervals, residuals;
+  std::vector<uint64_t> copied, intervals, residuals, merged;
   std::map<uint64_t, std::vector<V>> decoded;  // lists decoded by random access
 };
 
@@ -188,6 +196,19 @@ void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t deg
     }
   }
 
+  // Only residuals (the common case): straight into the output.
+  if (s.copied.empty() && s.intervals.empty()) {
+    int64_t value = int64_t(x) + nat2int(r.read(p.residuals, p.zeta_k));
+    for (uint64_t i = 0;; ++i) {
+      if (value < 0 || uint64_t(value) >= p.nodes) r.fail(node_bit, "node " + std::to_string(x) + ": residual " + std::to_string(value) + " outside the graph");
+      out[i] = V(value);
+      if (i + 1 == d) return;
+      uint64_t gap = r.read(p.residuals, p.zeta_k);
+      if (gap >= p.nodes) r.fail(node_bit, "node " + std::to_string(x) + ": residual gap outside the graph");
+      value += int64_t(gap) + 1;
+    }
+  }
+
   if (extra > 0) {
     int64_t value = int64_t(x) + nat2int(r.read(p.residuals, p.zeta_k));
     for (uint64_t i = 0;; ++i) {
@@ -200,17 +221,20 @@ void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t deg
     }
   }
 
-  // Three sorted sequences, merged.
-  const auto& a = s.copied;
-  const auto& b = s.intervals;
-  const auto& c = s.residuals;
-  size_t i = 0, j = 0, k = 0, o = 0;
-  while (o < d) {
-    uint64_t va = i < a.size() ? a[i] : UINT64_MAX, vb = j < b.size() ? b[j] : UINT64_MAX, vc = k < c.size() ? c[k] : UINT64_MAX;
-    if (va <= vb && va <= vc) out[o++] = V(va), ++i;
-    else if (vb <= vc) out[o++] = V(vb), ++j;
-    else out[o++] = V(vc), ++k;
+  // Copied, interval and residual successors are each sorted: merge them.
+  const std::vector<uint64_t>* extra_list = &s.residuals;
+  if (!s.intervals.empty() && !s.residuals.empty()) {
+    merge_sorted(s.intervals.data(), s.intervals.size(), s.residuals.data(), s.residuals.size(), s.merged);
+    extra_list = &s.merged;
+  } else if (!s.intervals.empty()) {
+    extra_list = &s.intervals;
   }
+  const uint64_t* a = s.copied.data();
+  const uint64_t* b = extra_list->data();
+  size_t na = s.copied.size(), nb = extra_list->size(), i = 0, j = 0, o = 0;
+  while (i < na && j < nb) out[o++] = V(a[i] <= b[j] ? a[i++] : b[j++]);
+  while (i < na) out[o++] = V(a[i++]);
+  while (j < nb) out[o++] = V(b[j++]);
 }
 
 // Decodes node y alone, from its bit offset, resolving references the same way.
