@@ -15,12 +15,12 @@ BenchResult run_read_benchmark(const DriveSet& drives, const BenchSpec& spec) {
   options.backend = spec.backend;
   options.queue_depth = spec.queue_depth;
   options.max_request_bytes = (spec.block_bytes + io_alignment - 1) / io_alignment * io_alignment;
-  options.buffers = 2 * spec.queue_depth * drives.drives();
+  options.buffers = 3 * spec.queue_depth * drives.drives();
   IoService service(drives, options);
 
   std::mt19937_64 random(spec.seed);
   std::vector<uint64_t> next_offset(drives.drives(), 0), queued(drives.drives(), 0);
-  const uint64_t target = spec.queue_depth + spec.queue_depth / 2;  // keep the depth full with a little backlog
+  const uint64_t target = 2 * spec.queue_depth;  // the depth in flight plus as many waiting or being consumed
   std::vector<Extent> batch;
   auto top_up = [&](unsigned d) {
     batch.clear();
