@@ -1,0 +1,83 @@
+#include "engine/chunk_planner.hpp"
+
+#include <stdexcept>
+
+namespace sluice::engine {
+
+SkipThreshold SkipThreshold::parse(const std::string& text) {
+  if (text == "inf" || text == "infinity") return {0, true};
+  size_t used = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = used ? text.substr(used) : "?";
+  uint64_t scale = unit.empty() ? 1 : (unit == "k" || unit == "K") ? 1024 : (unit == "m" || unit == "M") ? 1 << 20 : 0;
+  if (scale == 0 || text.empty() || text[0] == '-') {
+    throw std::invalid_argument("skip threshold '" + text + "': expected bytes (e.g. 0, 65536, 64k) or inf");
+  }
+  return {value * scale, false};
+}
+
+std::string SkipThreshold::text() const { return infinite ? "inf" : std::to_string(bytes); }
+
+uint64_t ChunkPlan::requests() const {
+  uint64_t n = 0;
+  for (auto& drive : chunks) n += drive.size();
+  return n;
+}
+
+ChunkPlanner::ChunkPlanner(const DiskGraph& graph) : graph_(graph) {
+  for (unsigned d = 0; d < graph.drives(); ++d) active_.emplace_back(graph.pages_on_drive(d));
+}
+
+ChunkPlan ChunkPlanner::full_scan() const {
+  ChunkPlan plan;
+  plan.full_scan = true;
+  plan.chunks.resize(graph_.drives());
+  for (unsigned d = 0; d < graph_.drives(); ++d) {
+    if (graph_.pages_on_drive(d)) plan.chunks[d].push_back({0, graph_.pages_on_drive(d)});
+  }
+  plan.active_pages = plan.read_pages = graph_.pages();
+  return plan;
+}
+
+ChunkPlan ChunkPlanner::plan(const VertexSubset& frontier, const SkipThreshold& threshold) {
+  if (threshold.infinite) return full_scan();
+  uint64_t active_edges = 0;
+  frontier.for_each([&](uint64_t v) { active_edges += graph_.degree(v); });
+  if (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges())) return full_scan();
+
+  for (auto& drive : active_) drive.clear();
+  const unsigned drives = graph_.drives();
+  frontier.for_each([&](uint64_t v) {
+    uint64_t first, last;
+    if (!graph_.page_range(v, first, last)) return;
+    for (uint64_t p = first; p <= last; ++p) active_[p % drives].set(p / drives);
+  });
+
+  ChunkPlan plan;
+  plan.chunks.resize(drives);
+  const uint64_t page = graph_.page_bytes();
+  for (unsigned d = 0; d < drives; ++d) {
+    auto& chunks = plan.chunks[d];
+    active_[d].for_each([&](uint64_t p) {
+      ++plan.active_pages;
+      if (!chunks.empty()) {
+        Chunk& c = chunks.back();
+        uint64_t gap = p - (c.first_page + c.pages);  // inactive pages in between
+        if (gap == 0 || gap * page < threshold.bytes) {
+          c.pages = p - c.first_page + 1;
+          return;
+        }
+      }
+      chunks.push_back({p, 1});
+    });
+    for (auto& c : chunks) plan.read_pages += c.pages;
+  }
+  return plan;
+}
+
+}  // namespace sluice::engine

@@ -1,0 +1,59 @@
+// Redio's dynamic selective scheduling: before each EDGEMAP, the active
+// vertices become active pages (per drive), and two active page ranges of a
+// drive are merged into one read when the inactive gap between them is
+// smaller than the skipping threshold λ, since reading the gap then costs
+// less than one more request (io/device_profile.hpp derives λ per device).
+// λ = 0 reads exactly the needed pages (Blaze's behaviour); λ = infinity
+// reads every page. When most edges are active anyway, the planner skips
+// building page lists and plans a full scan.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/disk_graph.hpp"
+#include "engine/indexed_bitmap.hpp"
+#include "engine/vertex_subset.hpp"
+
+namespace sluice::engine {
+
+struct SkipThreshold {
+  uint64_t bytes = 0;
+  bool infinite = false;
+  // "inf", or a byte count with an optional k/m suffix (powers of 1024).
+  static SkipThreshold parse(const std::string& text);
+  std::string text() const;
+};
+
+// One read: `pages` consecutive pages of one drive from `first_page`
+// (drive-local page numbers).
+struct Chunk {
+  uint64_t first_page = 0;
+  uint64_t pages = 0;
+};
+
+struct ChunkPlan {
+  std::vector<std::vector<Chunk>> chunks;  // per drive, ascending
+  bool full_scan = false;
+  uint64_t active_pages = 0;   // pages holding an active vertex's edges
+  uint64_t read_pages = 0;     // pages the chunks cover (active + merged gaps)
+  uint64_t requests() const;
+};
+
+class ChunkPlanner {
+ public:
+  // Full scan once the active vertices hold at least this share of the edges.
+  static constexpr double full_scan_share = 0.5;
+
+  explicit ChunkPlanner(const DiskGraph& graph);
+  ChunkPlan plan(const VertexSubset& frontier, const SkipThreshold& threshold);
+
+ private:
+  ChunkPlan full_scan() const;
+
+  const DiskGraph& graph_;
+  std::vector<IndexedBitmap> active_;  // per drive: drive-local active pages (the PageSubset)
+};
+
+}  // namespace sluice::engine

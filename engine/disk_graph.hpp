@@ -1,0 +1,63 @@
+// A graph on disk as the engine sees it: the sluice layout's compact index
+// in DRAM (an offset per 16 vertices plus a 32-bit degree per vertex) and a
+// page-to-vertex map (the vertex in which each page starts, 8 bytes per
+// page), so that a scatter thread handed one page knows which vertices'
+// edges it holds. The edges themselves stay on the drives.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "formats/sluice_layout.hpp"
+
+namespace sluice::engine {
+
+class DiskGraph {
+ public:
+  explicit DiskGraph(const std::string& manifest_path, bool transpose = false);
+
+  uint64_t vertices() const { return info().vertices; }
+  uint64_t edges() const { return info().edges; }
+  const GraphInfo& info() const { return layout_->info(); }
+  const SluiceLayout& layout() const { return *layout_; }
+  const CompactIndex& index() const { return set_->index(); }
+
+  uint32_t degree(uint64_t v) const { return index().degree(v); }
+  uint64_t offset(uint64_t v) const { return index().offset(v); }
+
+  unsigned drives() const { return set_->edges().interleaving().drives; }
+  uint64_t page_bytes() const { return set_->edges().interleaving().page_bytes; }
+  unsigned record_bytes() const { return set_->edges().layout().record_bytes(); }
+  uint64_t pages() const { return set_->edges().pages(); }
+  const std::vector<std::string>& drive_paths() const { return set_->edges().paths(); }
+  // Logical page p lives on drive p mod N at byte (p div N) * page_bytes.
+  unsigned drive_of(uint64_t page) const { return unsigned(page % drives()); }
+  uint64_t offset_on_drive(uint64_t page) const { return page / drives() * page_bytes(); }
+  uint64_t pages_on_drive(unsigned drive) const { return set_->edges().interleaving().pages_on_drive(pages(), drive); }
+
+  // Pages [first, last] holding v's edges; false when v has no edges.
+  bool page_range(uint64_t v, uint64_t& first, uint64_t& last) const {
+    uint32_t d = degree(v);
+    if (d == 0) return false;
+    uint64_t begin = offset(v) * record_bytes();
+    first = begin / page_bytes();
+    last = (begin + uint64_t(d) * record_bytes() - 1) / page_bytes();
+    return true;
+  }
+  // The vertex whose edges include the first record of page p (a vertex
+  // with no edges never owns a page).
+  uint64_t first_vertex_of_page(uint64_t page) const { return page_first_vertex_[page]; }
+  uint64_t first_edge_of_page(uint64_t page) const { return page * page_bytes() / record_bytes(); }
+
+  // DRAM held by the index and the page map.
+  uint64_t memory_bytes() const { return index().memory_bytes() + page_first_vertex_.size() * 8; }
+
+ private:
+  std::shared_ptr<SluiceLayout> layout_;
+  const EdgeSet* set_;
+  std::vector<uint64_t> page_first_vertex_;
+};
+
+}  // namespace sluice::engine

@@ -1,0 +1,77 @@
+// Redio's indexed bitmap: one bit per vertex, plus one index bit per block
+// of 512 bits (a cache line of words) saying whether the block has any bit
+// set, so an almost-empty bitmap is scanned in O(active blocks), not O(n).
+#pragma once
+
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace sluice::engine {
+
+class IndexedBitmap {
+ public:
+  static constexpr uint64_t block_bits = 512;
+  static constexpr uint64_t words_per_block = block_bits / 64;
+
+  explicit IndexedBitmap(uint64_t size = 0)
+      : size_(size), words_((size + 63) / 64, 0), index_(((size + block_bits - 1) / block_bits + 63) / 64, 0) {}
+
+  uint64_t size() const { return size_; }
+  bool test(uint64_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  // Not thread-safe; see set_atomic.
+  void set(uint64_t i) {
+    words_[i / 64] |= uint64_t(1) << (i % 64);
+    uint64_t block = i / block_bits;
+    index_[block / 64] |= uint64_t(1) << (block % 64);
+  }
+  // Safe against concurrent set_atomic calls; returns true if the bit was clear.
+  bool set_atomic(uint64_t i) {
+    uint64_t bit = uint64_t(1) << (i % 64);
+    uint64_t before = std::atomic_ref<uint64_t>(words_[i / 64]).fetch_or(bit, std::memory_order_relaxed);
+    uint64_t block = i / block_bits;
+    std::atomic_ref<uint64_t>(index_[block / 64]).fetch_or(uint64_t(1) << (block % 64), std::memory_order_relaxed);
+    return !(before & bit);
+  }
+  void clear() {
+    // Only the blocks the index marks can hold bits.
+    for_each_block([&](uint64_t block) {
+      for (uint64_t w = block * words_per_block; w < std::min<uint64_t>(words_.size(), (block + 1) * words_per_block); ++w) words_[w] = 0;
+    });
+    std::fill(index_.begin(), index_.end(), 0);
+  }
+  uint64_t count() const {
+    uint64_t c = 0;
+    for_each_block([&](uint64_t block) {
+      for (uint64_t w = block * words_per_block; w < std::min<uint64_t>(words_.size(), (block + 1) * words_per_block); ++w) {
+        c += uint64_t(std::popcount(words_[w]));
+      }
+    });
+    return c;
+  }
+  // Calls f(i) for every set bit, ascending.
+  template <class F>
+  void for_each(F&& f) const {
+    for_each_block([&](uint64_t block) {
+      for (uint64_t w = block * words_per_block; w < std::min<uint64_t>(words_.size(), (block + 1) * words_per_block); ++w) {
+        for (uint64_t bits = words_[w]; bits; bits &= bits - 1) f(w * 64 + uint64_t(std::countr_zero(bits)));
+      }
+    });
+  }
+  // Calls f(block) for every block whose index bit is set, ascending.
+  template <class F>
+  void for_each_block(F&& f) const {
+    for (uint64_t i = 0; i < index_.size(); ++i) {
+      for (uint64_t bits = index_[i]; bits; bits &= bits - 1) f(i * 64 + uint64_t(std::countr_zero(bits)));
+    }
+  }
+  uint64_t memory_bytes() const { return (words_.size() + index_.size()) * 8; }
+
+ private:
+  uint64_t size_;
+  std::vector<uint64_t> words_;
+  std::vector<uint64_t> index_;
+};
+
+}  // namespace sluice::engine

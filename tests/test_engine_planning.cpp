@@ -1,0 +1,191 @@
+// The engine's view of a disk graph and its chunk planner, against brute
+// force: the page-to-vertex map, frontiers, and plans that never skip a
+// needed page and merge exactly the gaps shorter than λ.
+#include <random>
+#include <set>
+
+#include "engine/chunk_planner.hpp"
+#include "formats/csr_builder.hpp"
+#include "formats/generators.hpp"
+#include "formats/writers.hpp"
+#include "tests/test_support.hpp"
+
+namespace sluice::test {
+namespace {
+
+using namespace sluice::engine;
+
+// Writes an RMAT graph (weighted or not) as a sluice layout on `drives` drives.
+std::string write_layout(const TempDir& dir, unsigned drives, bool weighted, unsigned scale = 13) {
+  GeneratorOptions gen;
+  gen.scale = scale;
+  gen.edge_factor = 8;
+  gen.weighted = weighted;
+  Csr<uint32_t> csr = build_csr(generate_edge_list<uint32_t>(gen), BuildOptions{});
+  BlockGraph graph(std::make_unique<InMemorySource<uint32_t>>(std::move(csr), "rmat"), BlockOptions{});
+  WriteOptions options;
+  for (unsigned d = 0; d < drives; ++d) {
+    std::string drive = dir / ("d" + std::to_string(drives) + std::to_string(weighted) + "-" + std::to_string(d));
+    std::filesystem::create_directories(drive);
+    options.drive_dirs.push_back(drive);
+  }
+  std::string path = dir / ("g" + std::to_string(drives) + std::to_string(weighted) + ".sluice");
+  write_graph(graph, path, "sluice", options);
+  return path;
+}
+
+TEST(DiskGraph, PageToVertexMapMatchesBruteForce) {
+  TempDir dir;
+  for (unsigned drives : {1u, 3u}) {
+    for (bool weighted : {false, true}) {
+      DiskGraph g(write_layout(dir, drives, weighted));
+      auto reference = BlockGraph::open(g.layout().path());
+      std::vector<uint64_t> offsets = reference->offsets(0, g.vertices());
+      const uint64_t per_page = g.page_bytes() / g.record_bytes();
+      EXPECT_EQ(g.pages(), (g.edges() + per_page - 1) / per_page);
+      for (uint64_t p = 0; p < g.pages(); ++p) {
+        uint64_t e = p * per_page;
+        uint64_t owner = uint64_t(std::upper_bound(offsets.begin(), offsets.end(), e) - offsets.begin()) - 1;
+        ASSERT_EQ(g.first_vertex_of_page(p), owner) << "page " << p;
+        ASSERT_GT(g.degree(owner), 0u);
+      }
+      for (uint64_t v = 0; v < g.vertices(); ++v) {
+        ASSERT_EQ(g.offset(v), offsets[v]);
+        uint64_t first = 0, last = 0;
+        bool has = g.page_range(v, first, last);
+        ASSERT_EQ(has, offsets[v + 1] > offsets[v]);
+        if (has) {
+          EXPECT_EQ(first, offsets[v] / per_page);
+          EXPECT_EQ(last, (offsets[v + 1] - 1) / per_page);
+        }
+      }
+      EXPECT_LT(g.memory_bytes(), g.vertices() * 5 + g.pages() * 8 + 64);
+    }
+  }
+}
+
+TEST(IndexedBitmap, AgreesWithASet) {
+  std::mt19937_64 random(3);
+  for (uint64_t size : {1ull, 63ull, 512ull, 5000ull, 100000ull}) {
+    IndexedBitmap bitmap(size);
+    std::set<uint64_t> expected;
+    for (int i = 0; i < 300; ++i) {
+      uint64_t v = random() % size;
+      expected.insert(v);
+      if (i % 2) bitmap.set(v);
+      else bitmap.set_atomic(v);
+    }
+    std::vector<uint64_t> seen;
+    bitmap.for_each([&](uint64_t v) { seen.push_back(v); });
+    EXPECT_EQ(seen, std::vector<uint64_t>(expected.begin(), expected.end()));
+    EXPECT_EQ(bitmap.count(), expected.size());
+    bitmap.clear();
+    EXPECT_EQ(bitmap.count(), 0u);
+    EXPECT_FALSE(bitmap.test(*expected.begin()));
+  }
+}
+
+TEST(VertexSubset, SwitchesByDensityAndKeepsItsMembers) {
+  VertexSubset few = VertexSubset::from_ids(1000, {5, 3, 5, 999});
+  EXPECT_FALSE(few.is_dense());
+  EXPECT_EQ(few.size(), 3u);
+  std::vector<uint64_t> many;
+  for (uint64_t v = 0; v < 1000; v += 7) many.push_back(v);
+  VertexSubset dense = VertexSubset::from_ids(1000, many);
+  EXPECT_TRUE(dense.is_dense());  // 143 > 1000 / 20
+  EXPECT_TRUE(dense.contains(994));
+  EXPECT_FALSE(dense.contains(995));
+  dense.to_sparse();
+  EXPECT_EQ(dense.ids(), many);
+  dense.to_dense();
+  std::vector<uint64_t> back;
+  dense.for_each([&](uint64_t v) { back.push_back(v); });
+  EXPECT_EQ(back, many);
+  EXPECT_EQ(VertexSubset::all(10).size(), 10u);
+  EXPECT_THROW(VertexSubset::from_ids(10, {10}), std::out_of_range);
+}
+
+TEST(SkipThreshold, Parsing) {
+  EXPECT_TRUE(SkipThreshold::parse("inf").infinite);
+  EXPECT_EQ(SkipThreshold::parse("0").bytes, 0u);
+  EXPECT_EQ(SkipThreshold::parse("64k").bytes, 65536u);
+  EXPECT_EQ(SkipThreshold::parse("2M").bytes, 2u << 20);
+  EXPECT_THROW(SkipThreshold::parse("fast"), std::invalid_argument);
+  EXPECT_THROW(SkipThreshold::parse("-1"), std::invalid_argument);
+}
+
+// The plan a brute force makes: needed pages per drive, merged when the gap
+// is shorter than λ.
+std::vector<std::vector<Chunk>> brute_force_plan(const DiskGraph& g, const std::vector<uint64_t>& active, uint64_t lambda) {
+  std::vector<std::set<uint64_t>> pages(g.drives());
+  for (uint64_t v : active) {
+    uint64_t first, last;
+    if (!g.page_range(v, first, last)) continue;
+    for (uint64_t p = first; p <= last; ++p) pages[g.drive_of(p)].insert(p / g.drives());
+  }
+  std::vector<std::vector<Chunk>> plan(g.drives());
+  for (unsigned d = 0; d < g.drives(); ++d) {
+    for (uint64_t p : pages[d]) {
+      auto& chunks = plan[d];
+      if (!chunks.empty()) {
+        uint64_t end = chunks.back().first_page + chunks.back().pages;
+        if (p == end || (p - end) * g.page_bytes() < lambda) {
+          chunks.back().pages = p - chunks.back().first_page + 1;
+          continue;
+        }
+      }
+      chunks.push_back({p, 1});
+    }
+  }
+  return plan;
+}
+
+TEST(ChunkPlanner, NeverSkipsANeededPageAndMergesExactlyTheShortGaps) {
+  TempDir dir;
+  std::mt19937_64 random(11);
+  for (unsigned drives : {1u, 2u, 4u}) {
+    DiskGraph g(write_layout(dir, drives, drives == 2, 14));
+    ChunkPlanner planner(g);
+    for (double density : {0.0, 0.0001, 0.002, 0.01, 0.05, 0.3, 1.0}) {
+      std::vector<uint64_t> active;
+      for (uint64_t v = 0; v < g.vertices(); ++v) {
+        if (double(random() % 1000000) / 1e6 < density) active.push_back(v);
+      }
+      if (density > 0 && active.empty()) active.push_back(random() % g.vertices());
+      VertexSubset frontier = VertexSubset::from_ids(g.vertices(), active);
+      uint64_t active_edges = 0;
+      for (uint64_t v : active) active_edges += g.degree(v);
+      for (const char* lambda_text : {"0", "4k", "8k", "64k", "inf"}) {
+        SkipThreshold lambda = SkipThreshold::parse(lambda_text);
+        ChunkPlan plan = planner.plan(frontier, lambda);
+        std::string context = std::to_string(drives) + " drives, density " + std::to_string(density) + ", λ " + lambda_text;
+        bool expect_full = lambda.infinite || (active_edges > 0 && double(active_edges) >= 0.5 * double(g.edges()));
+        ASSERT_EQ(plan.full_scan, expect_full) << context;
+        if (plan.full_scan) {
+          for (unsigned d = 0; d < drives; ++d) {
+            ASSERT_EQ(plan.chunks[d].size(), g.pages_on_drive(d) ? 1u : 0u) << context;
+            if (g.pages_on_drive(d)) {
+              EXPECT_EQ(plan.chunks[d][0].pages, g.pages_on_drive(d)) << context;
+            }
+          }
+          continue;
+        }
+        auto expected = brute_force_plan(g, active, lambda.bytes);
+        for (unsigned d = 0; d < drives; ++d) {
+          ASSERT_EQ(plan.chunks[d].size(), expected[d].size()) << context << " drive " << d;
+          for (size_t c = 0; c < expected[d].size(); ++c) {
+            EXPECT_EQ(plan.chunks[d][c].first_page, expected[d][c].first_page) << context;
+            EXPECT_EQ(plan.chunks[d][c].pages, expected[d][c].pages) << context;
+          }
+        }
+        if (std::string(lambda_text) == "0") {
+          EXPECT_EQ(plan.read_pages, plan.active_pages) << context;
+        }
+        EXPECT_GE(plan.read_pages, plan.active_pages) << context;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sluice::test
