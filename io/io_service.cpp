@@ -31,6 +31,12 @@ IoService::IoService(const DriveSet& drives, const IoOptions& options) : drives_
 
 IoService::~IoService() {
   stopping_ = true;
+  // Wake every IO thread at once: an empty read on each drive queue, and an
+  // invalid buffer for a thread waiting on the pool.
+  for (auto& d : drive_state_) {
+    d->queue.enqueue({0, 0});
+    free_buffers_.enqueue(-1);
+  }
   for (auto& d : drive_state_) d->thread.join();
 }
 
@@ -93,6 +99,7 @@ void IoService::run_drive(unsigned d) {
     while (in_flight + batch.size() < depth) {
       if (!have_pending) {
         if (!drive.queue.try_dequeue(pending)) break;
+        if (pending.length == 0) continue;  // a wake-up, not a read
         have_pending = true;
       }
       if (stopping_) {
@@ -100,6 +107,7 @@ void IoService::run_drive(unsigned d) {
         continue;
       }
       if (held_buffer < 0 && !free_buffers_.try_dequeue(held_buffer)) break;
+      if (held_buffer < 0) break;  // a wake-up token from the destructor
       ReadRequest* r = free_slots.back();
       free_slots.pop_back();
       r->offset = pending.offset;
@@ -138,7 +146,9 @@ void IoService::run_drive(unsigned d) {
       continue;
     }
     if (stopping_) {
-      while (drive.queue.try_dequeue(pending)) outstanding_.fetch_sub(1);
+      while (drive.queue.try_dequeue(pending)) {
+        if (pending.length) outstanding_.fetch_sub(1);
+      }
       if (have_pending) drop();
       if (held_buffer >= 0) free_buffers_.enqueue(held_buffer);
       return;
@@ -147,17 +157,27 @@ void IoService::run_drive(unsigned d) {
     if (have_pending) {
       if (held_buffer < 0) free_buffers_.wait_dequeue_timed(held_buffer, idle_wait);
     } else if (drive.queue.wait_dequeue_timed(pending, idle_wait)) {
-      have_pending = true;
+      have_pending = pending.length != 0;
     }
   }
 }
 
 bool IoService::next(Filled& out) {
   for (;;) {
-    if (outstanding_.load() == 0) return false;
+    // Registered as waiting before looking, so that whoever takes the last
+    // read either sees us and wakes us, or we see that nothing is left.
+    waiting_consumers_.fetch_add(1);
+    if (outstanding_.load() == 0) {
+      waiting_consumers_.fetch_sub(1);
+      return false;
+    }
     Completion c;
-    if (!filled_.wait_dequeue_timed(c, idle_wait)) continue;
-    outstanding_.fetch_sub(1);
+    bool got = filled_.wait_dequeue_timed(c, idle_wait);
+    waiting_consumers_.fetch_sub(1);
+    if (!got || c.buffer < 0) continue;  // timeout or wake-up
+    if (outstanding_.fetch_sub(1) == 1) {
+      for (uint64_t n = waiting_consumers_.load(); n > 0; --n) filled_.enqueue({0, 0, 0, -1, 0});
+    }
     const DriveFile& file = drives_.drive(c.drive);
     if (c.result < 0) {
       free_buffers_.enqueue(c.buffer);

@@ -93,6 +93,7 @@ class IoService {
   moodycamel::BlockingConcurrentQueue<int> free_buffers_;
   moodycamel::BlockingConcurrentQueue<Completion> filled_;
   std::atomic<uint64_t> outstanding_{0};  // queued, in flight, or filled and not yet taken
+  std::atomic<uint64_t> waiting_consumers_{0};  // threads inside next(), woken when nothing is left
   std::atomic<bool> stopping_{false};
   std::vector<std::unique_ptr<Drive>> drive_state_;
 };

@@ -1,0 +1,105 @@
+// Blaze's online binning: scatter threads turn (src, dst) into (dst, value)
+// records and append them, through small per-thread buffers, to bin
+// dst mod bin_count; a bin's buffer that fills up goes on an MPMC queue of
+// full bins and the bin continues in its other buffer (double buffering);
+// a bin has only two buffers, so at most one of them is out for gathering
+// at a time: one gather thread applies a bin's records alone, and gather
+// never needs an atomic (every record of one destination is in its bin).
+#pragma once
+
+#include <concurrentqueue/blockingconcurrentqueue.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace sluice::engine {
+
+template <class Value>
+struct BinRecord {
+  uint64_t dst;
+  Value value;
+};
+
+template <class Value>
+class Bins {
+ public:
+  using Record = BinRecord<Value>;
+  struct Full {
+    uint32_t bin;
+    std::vector<Record>* records;
+  };
+
+  Bins(uint32_t count, size_t capacity) : capacity_(capacity), bins_(count) {
+    for (auto& b : bins_) {
+      b.buffers[0].reserve(capacity);
+      b.buffers[1].reserve(capacity);
+      b.current = &b.buffers[0];
+      b.spare = &b.buffers[1];
+    }
+  }
+
+  uint32_t count() const { return uint32_t(bins_.size()); }
+  uint32_t bin_of(uint64_t dst) const { return uint32_t(dst % bins_.size()); }
+
+  // Appends a thread's local buffer to bin `b`; hands full buffers to the
+  // queue. Blocks (never spins) while both of the bin's buffers are full.
+  void append(uint32_t b, const Record* records, size_t count) {
+    Bin& bin = bins_[b];
+    std::unique_lock lock(bin.mutex);
+    while (count > 0) {
+      size_t room = capacity_ - bin.current->size();
+      size_t take = std::min(room, count);
+      bin.current->insert(bin.current->end(), records, records + take);
+      records += take;
+      count -= take;
+      if (bin.current->size() == capacity_) {
+        bin.spare_ready.wait(lock, [&] { return bin.spare != nullptr; });
+        full_.enqueue({b, bin.current});
+        bin.current = bin.spare;
+        bin.spare = nullptr;
+      }
+    }
+  }
+
+  // After scattering: every non-empty current buffer goes to the queue.
+  void flush_all() {
+    for (uint32_t b = 0; b < bins_.size(); ++b) {
+      Bin& bin = bins_[b];
+      std::unique_lock lock(bin.mutex);
+      if (bin.current->empty()) continue;
+      bin.spare_ready.wait(lock, [&] { return bin.spare != nullptr; });
+      full_.enqueue({b, bin.current});
+      bin.current = bin.spare;
+      bin.spare = nullptr;
+    }
+  }
+
+  moodycamel::BlockingConcurrentQueue<Full>& full_queue() { return full_; }
+
+  // The gathered buffer becomes the bin's spare again.
+  void recycle(const Full& full) {
+    Bin& bin = bins_[full.bin];
+    full.records->clear();
+    {
+      std::lock_guard lock(bin.mutex);
+      bin.spare = full.records;
+    }
+    bin.spare_ready.notify_all();
+  }
+
+ private:
+  struct Bin {
+    std::mutex mutex;
+    std::condition_variable spare_ready;
+    std::vector<Record> buffers[2];
+    std::vector<Record>* current = nullptr;
+    std::vector<Record>* spare = nullptr;
+  };
+  size_t capacity_;
+  std::vector<Bin> bins_;
+  moodycamel::BlockingConcurrentQueue<Full> full_;
+};
+
+}  // namespace sluice::engine

@@ -1,0 +1,89 @@
+// EDGEMAP and VERTEXMAP over a disk-resident graph (the Ligra/Blaze API).
+//
+//   Engine engine(graph, options);
+//   VertexSubset next = engine.edge_map<Value>(frontier, functions);
+//
+// `functions` is any object with
+//   bool cond(uint64_t dst)                          may dst still change?
+//   bool scatter(uint64_t src, uint64_t dst, float w, Value& out)
+//                                                    the update along src->dst
+//   bool gather(uint64_t dst, const Value& value)    apply it; true activates dst
+// and, for EdgeMapVariant::atomic, also
+//   bool gather_atomic(uint64_t dst, const Value& value)   the same, thread-safe
+//
+// The path: frontier -> chunk plan (skipping gaps under λ) -> IO threads
+// read the chunks -> scatter threads walk the vertices of each page
+// (page-to-vertex map) and call cond / scatter -> per-thread bin buffers ->
+// bins -> full-bin queue -> gather threads call gather -> next frontier.
+// With the atomic variant scatter threads call gather_atomic directly.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/bins.hpp"
+#include "engine/chunk_planner.hpp"
+#include "engine/disk_graph.hpp"
+#include "engine/vertex_subset.hpp"
+#include "io/io_service.hpp"
+
+namespace sluice::engine {
+
+enum class EdgeMapVariant { binning, atomic };
+
+struct EngineOptions {
+  int threads = 0;                 // scatter threads and gather threads each; 0: cores
+  uint32_t bins = 1024;
+  uint64_t bin_space = 0;          // bytes for all bins; 0: edges * 4 / 20 (Blaze), at least 1 MiB
+  EdgeMapVariant variant = EdgeMapVariant::binning;
+  SkipThreshold skip;              // λ
+  io::IoOptions io;
+};
+
+// What one EDGEMAP did.
+struct EdgeMapStats {
+  uint64_t active_vertices = 0, active_pages = 0, requests = 0, bytes_read = 0, bytes_skipped = 0;
+  bool full_scan = false;
+  double seconds = 0;
+};
+
+class Engine {
+ public:
+  Engine(const DiskGraph& graph, const EngineOptions& options);
+  ~Engine();
+
+  const DiskGraph& graph() const { return graph_; }
+  const EngineOptions& options() const { return options_; }
+  const EdgeMapStats& last_stats() const { return stats_; }
+
+  template <class Value, class Functions>
+  VertexSubset edge_map(const VertexSubset& frontier, Functions& f, bool output = true);
+
+  // Calls f(v) for every member, in parallel; the members for which it
+  // returns true form the result.
+  template <class F>
+  VertexSubset vertex_map(const VertexSubset& frontier, F&& f);
+
+ private:
+  // Reads the planned chunks and calls visit(page, records) for every page,
+  // on `threads` scatter threads.
+  template <class Visit>
+  void stream_pages(const ChunkPlan& plan, int threads, Visit&& visit);
+
+  const DiskGraph& graph_;
+  EngineOptions options_;
+  int threads_;
+  io::DriveSet drives_;
+  std::unique_ptr<io::IoService> io_;
+  ChunkPlanner planner_;
+  EdgeMapStats stats_;
+};
+
+}  // namespace sluice::engine
+
+#include "engine/engine_impl.hpp"

@@ -1,0 +1,198 @@
+// EDGEMAP and VERTEXMAP against a plain in-memory traversal: random
+// frontiers of every density, bin counts from 1 to 4096, 1 to 4 threads,
+// 1 and 3 drives, λ of 0, 64 KiB and infinity, both variants and every IO
+// backend; and a whole BFS built on EDGEMAP.
+#include <atomic>
+#include <queue>
+#include <random>
+
+#include "engine/engine.hpp"
+#include "formats/writers.hpp"
+#include "tests/test_support.hpp"
+
+namespace sluice::test {
+namespace {
+
+using namespace sluice::engine;
+
+std::string write_layout(const TempDir& dir, const RefGraph& g, unsigned drives) {
+  auto graph = open_as_edge_list(dir, g);
+  WriteOptions options;
+  for (unsigned d = 0; d < drives; ++d) {
+    std::string drive = dir / (g.name + "-drive" + std::to_string(drives) + "-" + std::to_string(d));
+    std::filesystem::create_directories(drive);
+    options.drive_dirs.push_back(drive);
+  }
+  std::string path = dir / (g.name + std::to_string(drives) + ".sluice");
+  write_graph(*graph, path, "sluice", options);
+  return path;
+}
+
+// Sums x[src] + w into every destination that passes cond (dst % 3 != 0).
+struct NeighbourSum {
+  const std::vector<uint64_t>& x;
+  std::vector<uint64_t>& sum;
+  bool cond(uint64_t dst) { return dst % 3 != 0; }
+  bool scatter(uint64_t src, uint64_t, float w, uint64_t& out) {
+    out = x[src] + uint64_t(w);
+    return true;
+  }
+  bool gather(uint64_t dst, const uint64_t& value) {
+    sum[dst] += value;
+    return true;
+  }
+  bool gather_atomic(uint64_t dst, const uint64_t& value) {
+    std::atomic_ref<uint64_t>(sum[dst]).fetch_add(value, std::memory_order_relaxed);
+    return true;
+  }
+};
+
+struct Config {
+  EdgeMapVariant variant;
+  uint32_t bins;
+  int threads;
+  const char* lambda;
+  io::BackendKind backend;
+};
+
+TEST(EdgeMap, MatchesAPlainTraversal) {
+  TempDir dir;
+  std::vector<RefGraph> shapes = graph_shapes(true);
+  const uint32_t bin_counts[] = {1, 7, 1024, 4096};
+  const int thread_counts[] = {1, 2, 4};
+  const char* lambdas[] = {"0", "64k", "inf"};
+  const io::BackendKind backends[] = {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync};
+  std::mt19937_64 random(5);
+  int round = 0;
+  for (const RefGraph& g : shapes) {
+    RefGraph csr = g.csr_order();
+    for (unsigned drives : {1u, 3u}) {
+      DiskGraph graph(write_layout(dir, g, drives));
+      for (int k = 0; k < 6; ++k, ++round) {
+        Config c{round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, bin_counts[round % 4],
+                 thread_counts[(round / 2) % 3], lambdas[(round / 3) % 3], backends[(round / 5) % 3]};
+        EngineOptions options;
+        options.variant = c.variant;
+        options.bins = c.bins;
+        options.threads = c.threads;
+        options.skip = SkipThreshold::parse(c.lambda);
+        options.io.backend = c.backend;
+        options.io.queue_depth = 8;
+        Engine engine(graph, options);
+        std::vector<uint64_t> x(g.n);
+        for (auto& value : x) value = random() % 1000;
+        for (double density : {0.0, 0.01, 0.2, 1.0}) {
+          std::vector<uint64_t> ids;
+          for (uint64_t v = 0; v < g.n; ++v) {
+            if (double(random() % 1000) / 1000 < density) ids.push_back(v);
+          }
+          VertexSubset frontier = VertexSubset::from_ids(g.n, ids);
+          std::vector<uint64_t> sum(g.n, 0), expected(g.n, 0);
+          std::vector<bool> reached(g.n, false);
+          for (const Edge& e : csr.edges) {
+            if (!frontier.contains(e.u) || e.v % 3 == 0) continue;
+            expected[e.v] += x[e.u] + uint64_t(e.w);
+            reached[e.v] = true;
+          }
+          NeighbourSum f{x, sum};
+          VertexSubset next = engine.edge_map<uint64_t>(frontier, f);
+          std::string context = g.name + " drives " + std::to_string(drives) + " bins " + std::to_string(c.bins) +
+                                " threads " + std::to_string(c.threads) + " λ " + c.lambda + " " +
+                                io::backend_name(c.backend) + (c.variant == EdgeMapVariant::atomic ? " atomic" : " binning") +
+                                " density " + std::to_string(density);
+          ASSERT_EQ(sum, expected) << context;
+          uint64_t count = 0;
+          for (uint64_t v = 0; v < g.n; ++v) {
+            ASSERT_EQ(next.contains(v), bool(reached[v])) << context << " vertex " << v;
+            count += reached[v];
+          }
+          EXPECT_EQ(next.size(), count) << context;
+          EXPECT_EQ(engine.last_stats().active_vertices, frontier.size());
+          if (std::string(c.lambda) == "inf" && !frontier.empty()) {
+            EXPECT_TRUE(engine.last_stats().full_scan);
+            EXPECT_EQ(engine.last_stats().bytes_skipped, 0u);
+          }
+        }
+      }
+    }
+  }
+}
+
+// BFS written against the engine, compared with a queue-based BFS.
+struct BfsStep {
+  std::vector<int64_t>& parent;
+  bool cond(uint64_t dst) { return parent[dst] < 0; }
+  bool scatter(uint64_t src, uint64_t, float, uint64_t& out) {
+    out = src;
+    return true;
+  }
+  bool gather(uint64_t dst, const uint64_t& src) {
+    if (parent[dst] >= 0) return false;
+    parent[dst] = int64_t(src);
+    return true;
+  }
+  bool gather_atomic(uint64_t dst, const uint64_t& src) {
+    int64_t unset = -1;
+    return std::atomic_ref<int64_t>(parent[dst]).compare_exchange_strong(unset, int64_t(src));
+  }
+};
+
+TEST(EdgeMap, BreadthFirstSearchDepthsMatch) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();  // rmat
+  RefGraph csr = g.csr_order();
+  std::vector<std::vector<uint64_t>> adjacency(g.n);
+  for (const Edge& e : csr.edges) adjacency[e.u].push_back(e.v);
+  std::vector<int64_t> expected(g.n, -1);
+  std::queue<uint64_t> queue;
+  expected[0] = 0;
+  queue.push(0);
+  while (!queue.empty()) {
+    uint64_t u = queue.front();
+    queue.pop();
+    for (uint64_t v : adjacency[u]) {
+      if (expected[v] < 0) expected[v] = expected[u] + 1, queue.push(v);
+    }
+  }
+  DiskGraph graph(write_layout(dir, g, 2));
+  for (EdgeMapVariant variant : {EdgeMapVariant::binning, EdgeMapVariant::atomic}) {
+    EngineOptions options;
+    options.variant = variant;
+    options.threads = 2;
+    options.bins = 64;
+    Engine engine(graph, options);
+    std::vector<int64_t> parent(g.n, -1), depth(g.n, -1);
+    parent[0] = 0;
+    depth[0] = 0;
+    VertexSubset frontier = VertexSubset::single(g.n, 0);
+    for (int64_t level = 1; !frontier.empty(); ++level) {
+      BfsStep step{parent};
+      frontier = engine.edge_map<uint64_t>(frontier, step);
+      frontier = engine.vertex_map(frontier, [&](uint64_t v) {
+        depth[v] = level;
+        return true;
+      });
+    }
+    EXPECT_EQ(depth, expected);
+    for (uint64_t v = 1; v < g.n; ++v) {
+      if (depth[v] > 0) {
+        EXPECT_EQ(depth[uint64_t(parent[v])], depth[v] - 1);
+      }
+    }
+  }
+}
+
+TEST(VertexMap, KeepsWhatTheFunctionAccepts) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false)[6];  // star
+  DiskGraph graph(write_layout(dir, g, 1));
+  Engine engine(graph, EngineOptions{});
+  VertexSubset all = VertexSubset::all(g.n);
+  VertexSubset even = engine.vertex_map(all, [](uint64_t v) { return v % 2 == 0; });
+  EXPECT_EQ(even.size(), (g.n + 1) / 2);
+  EXPECT_TRUE(even.contains(0));
+  EXPECT_FALSE(even.contains(1));
+}
+
+}  // namespace
+}  // namespace sluice::test
