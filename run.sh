@@ -55,7 +55,8 @@ run_tests() {
   # libgomp is not instrumented: OpenMP loops run on one thread under TSan,
   # the block API's own threads are what it checks.
   build build-tsan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=thread -DBUILD_TESTING=ON
-  (cd build-tsan && OMP_NUM_THREADS=1 ctest -j "$(nproc)" --output-on-failure -L concurrency)
+  (cd build-tsan && OMP_NUM_THREADS=1 TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp" \
+    ctest -j "$(nproc)" --output-on-failure -L concurrency)
 }
 
 case "${1:-}" in

@@ -14,6 +14,8 @@
 #include <mutex>
 #include <vector>
 
+#include "io/handoff.hpp"
+
 namespace sluice::engine {
 
 template <class Value>
@@ -56,9 +58,7 @@ class Bins {
       count -= take;
       if (bin.current->size() == capacity_) {
         bin.spare_ready.wait(lock, [&] { return bin.spare != nullptr; });
-        full_.enqueue({b, bin.current});
-        bin.current = bin.spare;
-        bin.spare = nullptr;
+        hand_over(b, bin);
       }
     }
   }
@@ -70,13 +70,19 @@ class Bins {
       std::unique_lock lock(bin.mutex);
       if (bin.current->empty()) continue;
       bin.spare_ready.wait(lock, [&] { return bin.spare != nullptr; });
-      full_.enqueue({b, bin.current});
-      bin.current = bin.spare;
-      bin.spare = nullptr;
+      hand_over(b, bin);
     }
   }
 
-  moodycamel::BlockingConcurrentQueue<Full>& full_queue() { return full_; }
+  // The next full buffer for a gather thread; blocks.
+  Full take() {
+    Full full;
+    full_.wait_dequeue(full);
+    if (full.records) io::handoff_acquire(full.records);
+    return full;
+  }
+  // Wakes one gather thread with "no more work".
+  void stop_one() { full_.enqueue({0, nullptr}); }
 
   // The gathered buffer becomes the bin's spare again.
   void recycle(const Full& full) {
@@ -90,6 +96,14 @@ class Bins {
   }
 
  private:
+  struct Bin;
+  void hand_over(uint32_t b, Bin& bin) {  // with bin.mutex held and a spare present
+    io::handoff_release(bin.current);
+    full_.enqueue({b, bin.current});
+    bin.current = bin.spare;
+    bin.spare = nullptr;
+  }
+
   struct Bin {
     std::mutex mutex;
     std::condition_variable spare_ready;

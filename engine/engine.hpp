@@ -16,6 +16,12 @@
 // (page-to-vertex map) and call cond / scatter -> per-thread bin buffers ->
 // bins -> full-bin queue -> gather threads call gather -> next frontier.
 // With the atomic variant scatter threads call gather_atomic directly.
+//
+// Threads: cond and scatter run on scatter threads while gather runs on
+// gather threads. Gather needs no atomic read-modify-write (a destination's
+// records are all in one bin, gathered by one thread), but vertex state
+// that gather writes and cond reads must use relaxed atomic loads and
+// stores (std::atomic_ref), which compile to plain moves.
 #pragma once
 
 #include <atomic>

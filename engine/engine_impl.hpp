@@ -157,9 +157,8 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     for (int t = 0; t < threads_; ++t) {
       gatherers.emplace_back([&, t] {
         auto& out = activated[threads_ + t];
-        typename Bins<Value>::Full full;
         for (;;) {
-          bins.full_queue().wait_dequeue(full);
+          typename Bins<Value>::Full full = bins.take();
           if (!full.records) return;  // stop
           if (!gather_error.failed()) {
             try {
@@ -175,7 +174,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
       });
     }
     auto stop_gatherers = [&] {
-      for (int t = 0; t < threads_; ++t) bins.full_queue().enqueue({0, nullptr});
+      for (int t = 0; t < threads_; ++t) bins.stop_one();
       for (auto& g : gatherers) g.join();
     };
     try {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "io/handoff.hpp"
+
 namespace sluice::io {
 
 namespace {
@@ -108,6 +110,7 @@ void IoService::run_drive(unsigned d) {
       }
       if (held_buffer < 0 && !free_buffers_.try_dequeue(held_buffer)) break;
       if (held_buffer < 0) break;  // a wake-up token from the destructor
+      handoff_acquire(&buffers_[held_buffer]);
       ReadRequest* r = free_slots.back();
       free_slots.pop_back();
       r->offset = pending.offset;
@@ -133,6 +136,7 @@ void IoService::run_drive(unsigned d) {
         drive.stats.latency_ns.fetch_add(now - r->submitted_ns, std::memory_order_relaxed);
         drive.stats.requests.fetch_add(1, std::memory_order_relaxed);
         if (r->result > 0) drive.stats.bytes.fetch_add(uint64_t(r->result), std::memory_order_relaxed);
+        handoff_release(&buffers_[r->buffer_index]);
         if (stopping_) {
           free_buffers_.enqueue(r->buffer_index);
           outstanding_.fetch_sub(1);
@@ -175,15 +179,18 @@ bool IoService::next(Filled& out) {
     bool got = filled_.wait_dequeue_timed(c, idle_wait);
     waiting_consumers_.fetch_sub(1);
     if (!got || c.buffer < 0) continue;  // timeout or wake-up
+    handoff_acquire(&buffers_[c.buffer]);
     if (outstanding_.fetch_sub(1) == 1) {
       for (uint64_t n = waiting_consumers_.load(); n > 0; --n) filled_.enqueue({0, 0, 0, -1, 0});
     }
     const DriveFile& file = drives_.drive(c.drive);
     if (c.result < 0) {
+      handoff_release(&buffers_[c.buffer]);
       free_buffers_.enqueue(c.buffer);
       throw IoError(file.path(), c.drive, c.offset, std::string("read failed: ") + std::strerror(int(-c.result)));
     }
     if (uint64_t(c.result) != c.length) {
+      handoff_release(&buffers_[c.buffer]);
       free_buffers_.enqueue(c.buffer);
       throw IoError(file.path(), c.drive, c.offset + uint64_t(c.result),
                     "short read: " + std::to_string(c.result) + " of " + std::to_string(c.length) +
@@ -196,6 +203,7 @@ bool IoService::next(Filled& out) {
 
 void IoService::release(const Filled& filled) {
   if (filled.buffer < 0 || size_t(filled.buffer) >= buffers_.size()) throw std::logic_error("release of an unknown IO buffer");
+  handoff_release(&buffers_[filled.buffer]);
   free_buffers_.enqueue(filled.buffer);
 }
 

@@ -119,16 +119,19 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
 }
 
 // BFS written against the engine, compared with a queue-based BFS.
+// cond runs on scatter threads while gather threads write parents: both
+// touch parent[] through relaxed atomics, which cost nothing extra.
 struct BfsStep {
   std::vector<int64_t>& parent;
-  bool cond(uint64_t dst) { return parent[dst] < 0; }
+  int64_t get(uint64_t v) { return std::atomic_ref<int64_t>(parent[v]).load(std::memory_order_relaxed); }
+  bool cond(uint64_t dst) { return get(dst) < 0; }
   bool scatter(uint64_t src, uint64_t, float, uint64_t& out) {
     out = src;
     return true;
   }
   bool gather(uint64_t dst, const uint64_t& src) {
-    if (parent[dst] >= 0) return false;
-    parent[dst] = int64_t(src);
+    if (get(dst) >= 0) return false;
+    std::atomic_ref<int64_t>(parent[dst]).store(int64_t(src), std::memory_order_relaxed);
     return true;
   }
   bool gather_atomic(uint64_t dst, const uint64_t& src) {
