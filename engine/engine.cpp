@@ -1,14 +1,56 @@
 #include "engine/engine.hpp"
 
+#include <cmath>
+#include <cstdio>
+
+#include "io/device_profile.hpp"
+
 namespace sluice::engine {
 
+namespace {
+int compute_threads(int requested) { return requested > 0 ? requested : int(std::max(1u, std::thread::hardware_concurrency())); }
+}  // namespace
+
+// Both pools get at least one thread: on 2 cores that is one each, and
+// nothing spins, so the IO threads fit beside them.
 Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
     : graph_(graph),
       options_(options),
-      threads_(options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()))),
+      threads_(std::max(1, int(std::lround(compute_threads(options.threads) * options.scatter_share)))),
+      gather_threads_(std::max(1, compute_threads(options.threads) - threads_)),
       drives_(graph.drive_paths(), true, graph.page_bytes()),
       planner_(graph) {
+  if (!(options.scatter_share > 0 && options.scatter_share < 1)) {
+    throw std::invalid_argument("the scatter share of the threads must be between 0 and 1");
+  }
   io_ = std::make_unique<io::IoService>(drives_, options_.io);
+}
+
+std::string EdgeMapStats::json() const {
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "{\"active_vertices\":%llu,\"active_pages\":%llu,\"chunks\":%llu,\"bytes_read\":%llu,"
+                "\"bytes_skipped\":%llu,\"full_scan\":%s,\"seconds\":%.6f,\"io_seconds\":%.6f,"
+                "\"scatter_seconds\":%.6f,\"gather_seconds\":%.6f,\"bandwidth_mb_s\":%.1f}",
+                (unsigned long long)active_vertices, (unsigned long long)active_pages, (unsigned long long)requests,
+                (unsigned long long)bytes_read, (unsigned long long)bytes_skipped, full_scan ? "true" : "false", seconds,
+                io_seconds, scatter_seconds, gather_seconds, bandwidth() / 1e6);
+  return line;
+}
+
+SkipThreshold resolve_skip_threshold(const std::string& flag, const DiskGraph& graph, std::string* source) {
+  if (!flag.empty()) {
+    if (source) *source = "--skip-threshold";
+    return SkipThreshold::parse(flag);
+  }
+  io::DriveFile first(graph.drive_paths().at(0), false);
+  std::string path = io::default_profile_path(first.device());
+  if (auto profile = io::DeviceProfile::load(path)) {
+    if (source) *source = path;
+    return {profile->skip_threshold, false};
+  }
+  if (source) *source = "default";
+  return {64 << 10, false};
 }
 
 Engine::~Engine() = default;

@@ -43,7 +43,8 @@ namespace sluice::engine {
 enum class EdgeMapVariant { binning, atomic };
 
 struct EngineOptions {
-  int threads = 0;                 // scatter threads and gather threads each; 0: cores
+  int threads = 0;                 // compute threads; 0: cores
+  double scatter_share = 0.5;      // of the compute threads, the share that scatter (Blaze: equal counts)
   uint32_t bins = 1024;
   uint64_t bin_space = 0;          // bytes for all bins; 0: edges * 4 / 20 (Blaze), at least 1 MiB
   EdgeMapVariant variant = EdgeMapVariant::binning;
@@ -51,12 +52,22 @@ struct EngineOptions {
   io::IoOptions io;
 };
 
-// What one EDGEMAP did.
+// What one EDGEMAP did; json() is one line of the --stats file.
 struct EdgeMapStats {
   uint64_t active_vertices = 0, active_pages = 0, requests = 0, bytes_read = 0, bytes_skipped = 0;
   bool full_scan = false;
-  double seconds = 0;
+  double seconds = 0;          // the whole call
+  double io_seconds = 0;       // drive busy time (summed over drives)
+  double scatter_seconds = 0;  // wall time of the scatter phase (reads overlap it)
+  double gather_seconds = 0;   // busy time of the gather threads, summed
+  double bandwidth() const { return seconds > 0 ? double(bytes_read) / seconds : 0; }  // bytes per second
+  std::string json() const;
 };
+
+// λ for a graph: the flag if given ("inf", "0", "64k"...), else the device
+// profile that `sluice calibrate` wrote for the first drive's device, else
+// 64 KiB (between the 16 KiB and 128 KiB that NVMe drives calibrate to).
+SkipThreshold resolve_skip_threshold(const std::string& flag, const DiskGraph& graph, std::string* source = nullptr);
 
 class Engine {
  public:
@@ -83,7 +94,8 @@ class Engine {
 
   const DiskGraph& graph_;
   EngineOptions options_;
-  int threads_;
+  int threads_;          // scatter threads (and VERTEXMAP's)
+  int gather_threads_;
   io::DriveSet drives_;
   std::unique_ptr<io::IoService> io_;
   ChunkPlanner planner_;

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <stdexcept>
 
 namespace sluice::engine {
@@ -132,7 +133,11 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     }
   };
 
-  std::vector<std::vector<uint64_t>> activated(size_t(2 * threads_));
+  std::vector<std::vector<uint64_t>> activated(size_t(threads_ + gather_threads_));
+  std::vector<uint64_t> busy_before;
+  for (unsigned d = 0; d < graph_.drives(); ++d) busy_before.push_back(io_->stats(d).busy_ns);
+  std::atomic<uint64_t> gather_ns{0};
+  auto scatter_start = std::chrono::steady_clock::now();
 
   if (atomic) {
     if constexpr (has_atomic) {
@@ -154,13 +159,14 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
 
     detail::FirstError gather_error;
     std::vector<std::thread> gatherers;
-    for (int t = 0; t < threads_; ++t) {
+    for (int t = 0; t < gather_threads_; ++t) {
       gatherers.emplace_back([&, t] {
         auto& out = activated[threads_ + t];
         for (;;) {
           typename Bins<Value>::Full full = bins.take();
           if (!full.records) return;  // stop
           if (!gather_error.failed()) {
+            auto busy = std::chrono::steady_clock::now();
             try {
               for (const Record& r : *full.records) {
                 if (f.gather(r.dst, r.value) && output) out.push_back(r.dst);
@@ -168,13 +174,14 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
             } catch (...) {
               gather_error.capture();
             }
+            gather_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - busy).count());
           }
           bins.recycle(full);
         }
       });
     }
     auto stop_gatherers = [&] {
-      for (int t = 0; t < threads_; ++t) bins.stop_one();
+      for (int t = 0; t < gather_threads_; ++t) bins.stop_one();
       for (auto& g : gatherers) g.join();
     };
     try {
@@ -197,6 +204,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
       for (size_t i = 0; i < local.size(); ++i) {
         if (!local[i].empty()) bins.append(uint32_t(i % bin_count), local[i].data(), local[i].size());
       }
+      stats_.scatter_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - scatter_start).count();
       bins.flush_all();
     } catch (...) {
       stop_gatherers();
@@ -206,6 +214,9 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     gather_error.rethrow();
   }
 
+  if (atomic) stats_.scatter_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - scatter_start).count();
+  stats_.gather_seconds = double(gather_ns.load()) / 1e9;
+  for (unsigned d = 0; d < graph_.drives(); ++d) stats_.io_seconds += double(io_->stats(d).busy_ns - busy_before[d]) / 1e9;
   std::vector<uint64_t> ids;
   for (auto& list : activated) ids.insert(ids.end(), list.begin(), list.end());
   VertexSubset next = VertexSubset::from_ids(n, std::move(ids));

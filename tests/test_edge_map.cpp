@@ -7,6 +7,7 @@
 #include <random>
 
 #include "engine/engine.hpp"
+#include "io/device_profile.hpp"
 #include "formats/writers.hpp"
 #include "tests/test_support.hpp"
 
@@ -195,6 +196,45 @@ TEST(VertexMap, KeepsWhatTheFunctionAccepts) {
   EXPECT_EQ(even.size(), (g.n + 1) / 2);
   EXPECT_TRUE(even.contains(0));
   EXPECT_FALSE(even.contains(1));
+}
+
+}  // namespace
+}  // namespace sluice::test
+
+namespace sluice::test {
+namespace {
+
+TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();
+  DiskGraph graph(write_layout(dir, g, 2));
+  EngineOptions options;
+  options.skip = SkipThreshold::parse("0");
+  Engine engine(graph, options);
+  std::vector<uint64_t> x(g.n, 1), sum(g.n, 0);
+  NeighbourSum f{x, sum};
+  engine.edge_map<uint64_t>(VertexSubset::single(g.n, 5), f);
+  const EdgeMapStats& s = engine.last_stats();
+  EXPECT_EQ(s.active_vertices, 1u);
+  EXPECT_FALSE(s.full_scan);
+  EXPECT_EQ(s.bytes_read + s.bytes_skipped, graph.pages() * graph.page_bytes());
+  std::string json = s.json();
+  for (const char* key : {"\"active_vertices\":1", "\"bytes_read\":", "\"io_seconds\":", "\"bandwidth_mb_s\":"}) {
+    EXPECT_NE(json.find(key), std::string::npos) << json;
+  }
+
+  std::string source;
+  EXPECT_EQ(resolve_skip_threshold("16k", graph, &source).bytes, 16384u);
+  EXPECT_EQ(source, "--skip-threshold");
+  ::setenv("SLUICE_PROFILE_DIR", dir.path().c_str(), 1);
+  EXPECT_EQ(resolve_skip_threshold("", graph, &source).bytes, 65536u);
+  EXPECT_EQ(source, "default");
+  io::DeviceProfile profile;
+  profile.skip_threshold = 12288;
+  profile.save(io::default_profile_path(io::DriveFile(graph.drive_paths()[0], false).device()));
+  EXPECT_EQ(resolve_skip_threshold("", graph, &source).bytes, 12288u);
+  EXPECT_NE(source.find(dir.path()), std::string::npos);
+  ::unsetenv("SLUICE_PROFILE_DIR");
 }
 
 }  // namespace
