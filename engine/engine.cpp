@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "formats/errors.hpp"
 #include "io/device_profile.hpp"
 
 namespace sluice::engine {
@@ -23,7 +24,31 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
   if (!(options.scatter_share > 0 && options.scatter_share < 1)) {
     throw std::invalid_argument("the scatter share of the threads must be between 0 and 1");
   }
+  budget_ = MemoryBudget::of(graph, options_);
+  uint64_t limit = options_.memory_limit ? options_.memory_limit : available_memory();
+  if (limit && budget_.total() > limit) {
+    auto mib = [](uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; };
+    throw std::runtime_error("the vertex state does not fit in memory: needs " + mib(budget_.total()) + " (index " +
+                             mib(budget_.index) + ", frontiers " + mib(budget_.frontiers) + ", bins " + mib(budget_.bins) +
+                             ", IO buffers " + mib(budget_.io_buffers) + ", algorithm " + mib(budget_.algorithm) +
+                             "), the limit is " + mib(limit) + " (--memory-limit)");
+  }
   io_ = std::make_unique<io::IoService>(drives_, options_.io);
+}
+
+MemoryBudget MemoryBudget::of(const DiskGraph& graph, const EngineOptions& options) {
+  MemoryBudget b;
+  b.index = graph.memory_bytes() + graph.pages() / 8;  // plus the planner's page bitmaps
+  // A frontier in, one out (both possibly dense), and the dense copy EDGEMAP reads.
+  b.frontiers = 3 * (graph.vertices() / 8 + 1) + graph.vertices() * 8 / VertexSubset::dense_divisor;
+  size_t record = 8 + options.value_bytes;
+  const uint64_t bins = std::max<uint32_t>(1, options.bins);
+  // Two buffers per bin, and each scatter thread's small buffer per bin.
+  b.bins = 2 * bins * bin_capacity(graph, options, record) * record + uint64_t(compute_threads(options.threads)) * bins * 32 * record;
+  unsigned buffers = options.io.buffers ? options.io.buffers : 2 * options.io.queue_depth * graph.drives();
+  b.io_buffers = uint64_t(buffers) * options.io.max_request_bytes;
+  b.algorithm = options.algorithm_bytes;
+  return b;
 }
 
 std::string EdgeMapStats::json() const {

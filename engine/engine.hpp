@@ -50,6 +50,16 @@ struct EngineOptions {
   EdgeMapVariant variant = EdgeMapVariant::binning;
   SkipThreshold skip;              // λ
   io::IoOptions io;
+  uint64_t memory_limit = 0;       // bytes; 0: the memory available now
+  uint64_t algorithm_bytes = 0;    // the algorithm's own vertex arrays, counted in the budget
+  unsigned value_bytes = 8;        // size of an EDGEMAP value, for sizing the bins
+};
+
+// What an engine will hold in DRAM, by part.
+struct MemoryBudget {
+  uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, algorithm = 0;
+  uint64_t total() const { return index + frontiers + bins + io_buffers + algorithm; }
+  static MemoryBudget of(const DiskGraph& graph, const EngineOptions& options);
 };
 
 // What one EDGEMAP did; json() is one line of the --stats file.
@@ -71,12 +81,14 @@ SkipThreshold resolve_skip_threshold(const std::string& flag, const DiskGraph& g
 
 class Engine {
  public:
+  // Refuses (std::runtime_error) when the budget exceeds the memory limit.
   Engine(const DiskGraph& graph, const EngineOptions& options);
   ~Engine();
 
   const DiskGraph& graph() const { return graph_; }
   const EngineOptions& options() const { return options_; }
   const EdgeMapStats& last_stats() const { return stats_; }
+  const MemoryBudget& budget() const { return budget_; }
 
   template <class Value, class Functions>
   VertexSubset edge_map(const VertexSubset& frontier, Functions& f, bool output = true);
@@ -100,6 +112,7 @@ class Engine {
   std::unique_ptr<io::IoService> io_;
   ChunkPlanner planner_;
   EdgeMapStats stats_;
+  MemoryBudget budget_;
 };
 
 }  // namespace sluice::engine

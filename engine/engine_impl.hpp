@@ -29,6 +29,16 @@ class FirstError {
   std::atomic<bool> failed_{false};
 };
 
+}  // namespace detail
+
+// Records per bin buffer: the bin space split over bins x 2 buffers.
+inline size_t bin_capacity(const DiskGraph& graph, const EngineOptions& options, size_t record_bytes) {
+  uint64_t space = options.bin_space ? options.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);
+  return std::max<size_t>(64, space / (2 * std::max<uint32_t>(1, options.bins) * record_bytes));
+}
+
+namespace detail {
+
 inline IndexedBitmap dense_copy(const VertexSubset& frontier) {
   if (frontier.bitmap()) return *frontier.bitmap();
   IndexedBitmap bitmap(frontier.vertices());
@@ -152,8 +162,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     }
   } else {
     const uint32_t bin_count = std::max<uint32_t>(1, options_.bins);
-    uint64_t space = options_.bin_space ? options_.bin_space : std::max<uint64_t>(uint64_t(1) << 20, edges * 4 / 20);
-    size_t capacity = std::max<size_t>(64, space / (2 * bin_count * sizeof(Record)));
+    size_t capacity = bin_capacity(graph_, options_, sizeof(Record));
     Bins<Value> bins(bin_count, capacity);
     constexpr size_t local_records = 32;
 

@@ -239,3 +239,34 @@ TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
 
 }  // namespace
 }  // namespace sluice::test
+
+namespace sluice::test {
+namespace {
+
+TEST(Engine, RefusesWhenTheBudgetExceedsTheMemoryLimit) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();
+  DiskGraph graph(write_layout(dir, g, 1));
+  EngineOptions options;
+  options.algorithm_bytes = 100 << 20;
+  options.memory_limit = 64 << 20;
+  try {
+    Engine engine(graph, options);
+    FAIL() << "no refusal";
+  } catch (const std::runtime_error& e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("does not fit in memory"), std::string::npos) << message;
+    EXPECT_NE(message.find("algorithm 100 MiB"), std::string::npos) << message;
+    EXPECT_NE(message.find("--memory-limit"), std::string::npos) << message;
+  }
+  options.memory_limit = 1ull << 40;
+  Engine engine(graph, options);
+  const MemoryBudget& b = engine.budget();
+  EXPECT_GT(b.index, 0u);
+  EXPECT_GT(b.bins, 0u);
+  EXPECT_GT(b.io_buffers, 0u);
+  EXPECT_EQ(b.algorithm, 100u << 20);
+}
+
+}  // namespace
+}  // namespace sluice::test
