@@ -40,5 +40,6 @@ int cmd_scan(int argc, char** argv);
 int cmd_bench_load(int argc, char** argv);
 int cmd_iobench(int argc, char** argv);
 int cmd_calibrate(int argc, char** argv);
+int cmd_bench_edgemap(int argc, char** argv);
 
 }  // namespace sluice::tools
