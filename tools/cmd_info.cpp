@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "engine/disk_graph.hpp"
 #include "formats/sluice_layout.hpp"
 #include "tools/command_line.hpp"
 
@@ -88,6 +89,7 @@ int cmd_info(int argc, char** argv) {
       }
       o << "],\"pages\":" << edges.pages() << ",\"page_bytes\":" << edges.interleaving().page_bytes
         << ",\"index_memory_bytes\":" << layout->out().index().memory_bytes()
+        << ",\"engine_memory_bytes\":" << engine::DiskGraph(path).memory_bytes()
         << ",\"transpose\":" << (layout->in() ? "true" : "false");
       if (verified) o << ",\"verified\":true";
     }
@@ -114,6 +116,9 @@ int cmd_info(int argc, char** argv) {
     std::cout << "index       " << layout->out().index().memory_bytes() << " bytes in memory ("
               << std::setprecision(2) << (info.vertices ? double(layout->out().index().memory_bytes()) / double(info.vertices) : 0.0)
               << " per vertex)\n";
+    engine::DiskGraph disk(path);
+    std::cout << "engine      " << disk.memory_bytes() << " bytes in memory for the index and the page-to-vertex map ("
+              << disk.pages() << " pages x 8 bytes)\n";
     std::cout << "checksums   " << m.out.checksums.size() << " stripe group(s) of " << m.out.checksum_pages << " pages"
               << (verified ? ": verified" : " (check with --verify)") << "\n";
   }
