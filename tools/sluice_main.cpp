@@ -1,5 +1,6 @@
 // `sluice COMMAND ...`: the one entry point for conversion, generation,
 // inspection and benchmarks.
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <system_error>
@@ -22,7 +23,9 @@ static const Command commands[] = {
 
 static void usage(std::ostream& out) {
   out << "usage: sluice COMMAND [options]   (sluice COMMAND --help for its options)\n\ncommands:\n";
-  for (const auto& c : commands) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  size_t width = 0;
+  for (const auto& c : commands) width = std::max(width, std::strlen(c.name));
+  for (const auto& c : commands) out << "  " << c.name << std::string(width + 2 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
 
 int main(int argc, char** argv) {
