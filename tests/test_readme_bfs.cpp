@@ -49,7 +49,10 @@ namespace {
 
 TEST(Readme, BfsReachesTheChainInOrder) {
   TempDir dir;
-  RefGraph chain = graph_shapes(false)[7];
+  RefGraph chain;  // 0 -> 1 -> ... -> 199: one BFS level per vertex
+  chain.name = "chain200";
+  chain.n = 200;
+  for (uint64_t v = 0; v + 1 < chain.n; ++v) chain.edges.push_back({v, v + 1, 1.0f});
   auto graph = open_as_edge_list(dir, chain);
   write_graph(*graph, dir / "chain.sluice", "sluice", {});
   engine::DiskGraph disk(dir / "chain.sluice");
