@@ -3,16 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <numeric>
 #include <vector>
 
 namespace sluice {
 
 int resolve_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
-
-namespace {
-
-}  // namespace
 
 template <class V>
 Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
