@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "formats/block_graph.hpp"
+#include "formats/errors.hpp"
 
 namespace sluice::test {
 
@@ -181,6 +182,17 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// `f` throws an InputError whose message holds every piece.
+template <class F>
+void expect_error_with(F&& f, const std::vector<std::string>& pieces) {
+  try {
+    f();
+    ADD_FAILURE() << "no InputError; expected one with '" << (pieces.empty() ? "" : pieces[0]) << "'";
+  } catch (const InputError& e) {
+    for (auto& piece : pieces) EXPECT_NE(std::string(e.what()).find(piece), std::string::npos) << "'" << piece << "' not in: " << e.what();
+  }
+}
 
 // Opens a hand-made edge-list file of `g` through the block API.
 inline std::unique_ptr<BlockGraph> open_as_edge_list(const TempDir& dir, const RefGraph& g, const OpenOptions& options = {}) {
