@@ -1,6 +1,8 @@
-// sluice bench-edgemap GRAPH.sluice: one full-scan EDGEMAP (every vertex
-// adds its value to its out-neighbours) out of core, with binning and with
-// atomics, against the same traversal over the CSR in memory, in one run.
+// sluice bench-edgemap GRAPH.sluice: one EDGEMAP (every active vertex adds
+// its value to its out-neighbours; by default all are active, a full scan)
+// out of core, with binning and with atomics, against the same traversal
+// over the CSR in memory, in one run. --frontier and --skip-threshold
+// compare skipping thresholds on sparse frontiers.
 #include <omp.h>
 
 #include <atomic>
@@ -41,7 +43,14 @@ int cmd_bench_edgemap(int argc, char** argv) {
     ("graph", po::value<std::string>()->required(), "graph in sluice's layout")
     ("threads,t", po::value<int>()->default_value(0), "compute threads (0: all cores)")
     ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
+    ("edgemap", po::value<std::string>()->default_value("both"), "binning, atomic or both")
     ("bins", po::value<uint32_t>()->default_value(1024), "bins")
+    ("bin-space", po::value<uint64_t>()->default_value(0), "bytes for all bins (0: edges x 4 / 20)")
+    ("scatter-gather-ratio", po::value<double>()->default_value(1.0), "scatter threads per gather thread")
+    ("skip-threshold", po::value<std::string>()->default_value("inf"),
+     "λ in bytes (0, 64k, inf); with --frontier below 1, the device profile if given as \"\"")
+    ("frontier", po::value<double>()->default_value(1.0), "share of vertices active (1: a full scan)")
+    ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the engine may hold (0: the memory available)")
     ("repeat,r", po::value<int>()->default_value(3), "rounds; each round runs all three")
     ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics as JSON lines");
   po::positional_options_description positionals;
@@ -67,40 +76,65 @@ int cmd_bench_edgemap(int argc, char** argv) {
 
   std::vector<uint64_t> x(n), expected(n, 0), sum(n);
   for (uint64_t i = 0; i < n; ++i) x[i] = i % 1000 + 1;
+  const double share = v["frontier"].as<double>();
+  if (!(share > 0 && share <= 1)) throw po::error("--frontier must be in (0, 1]");
+  std::vector<uint64_t> active_ids;
+  std::vector<char> active(n, 0);
+  for (uint64_t i = 0; i < n; ++i) {
+    if (share >= 1 || double((i * 0x9e3779b97f4a7c15ULL) >> 11) / double(1ULL << 53) < share) active_ids.push_back(i), active[i] = 1;
+  }
+  const engine::VertexSubset frontier = engine::VertexSubset::from_ids(n, active_ids);
+  uint64_t work = 0;  // edges of the active vertices: what the rates count
+  for (uint64_t a : active_ids) work += offsets[a + 1] - offsets[a];
+  std::string lambda_source;
+  const engine::SkipThreshold lambda = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, &lambda_source);
+  const std::string which = v["edgemap"].as<std::string>();
+  if (which != "binning" && which != "atomic" && which != "both") throw po::error("--edgemap must be binning, atomic or both");
+  const double ratio = v["scatter-gather-ratio"].as<double>();
+  if (!(ratio > 0)) throw po::error("--scatter-gather-ratio must be positive");
   std::ofstream stats_file;
   if (!v["stats"].as<std::string>().empty()) stats_file.open(v["stats"].as<std::string>());
 
-  std::printf("graph %s: %llu vertices, %llu edges, %u drive(s), %d threads\n", path.c_str(), (unsigned long long)n,
-              (unsigned long long)m, graph.drives(), threads);
+  std::printf("graph %s: %llu vertices, %llu edges, %u drive(s), %d threads, %llu active vertices, skip threshold %s (%s)\n",
+              path.c_str(), (unsigned long long)n, (unsigned long long)m, graph.drives(), threads,
+              (unsigned long long)frontier.size(), lambda.text().c_str(), lambda_source.c_str());
   std::printf("%-10s %9s %12s %10s %12s %10s\n", "traversal", "seconds", "M_edges/s", "vs_memory", "bytes_read", "MB/s");
   for (int round = 0; round < v["repeat"].as<int>(); ++round) {
     std::fill(expected.begin(), expected.end(), 0);
     auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
     for (uint64_t s = 0; s < n; ++s) {
+      if (!active[s]) continue;
       for (uint64_t e = offsets[s]; e < offsets[s + 1]; ++e) {
         std::atomic_ref<uint64_t>(expected[targets[e]]).fetch_add(x[s], std::memory_order_relaxed);
       }
     }
     double memory_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("%-10s %9.3f %12.1f %10.2f %12s %10s\n", "in-memory", memory_s, double(m) / memory_s / 1e6, 1.0, "-", "-");
+    std::printf("%-10s %9.3f %12.1f %10.2f %12s %10s\n", "in-memory", memory_s, double(work) / memory_s / 1e6, 1.0, "-", "-");
 
     for (auto variant : {engine::EdgeMapVariant::binning, engine::EdgeMapVariant::atomic}) {
+      if ((variant == engine::EdgeMapVariant::binning && which == "atomic") ||
+          (variant == engine::EdgeMapVariant::atomic && which == "binning")) {
+        continue;
+      }
       engine::EngineOptions eo;
       eo.threads = threads;
+      eo.scatter_share = ratio / (ratio + 1);
       eo.bins = v["bins"].as<uint32_t>();
+      eo.bin_space = v["bin-space"].as<uint64_t>();
       eo.variant = variant;
-      eo.skip = engine::SkipThreshold::parse("inf");
+      eo.skip = lambda;
       eo.io.backend = io::parse_backend(v["io"].as<std::string>());
+      eo.memory_limit = v["memory-limit"].as<uint64_t>();
       eo.algorithm_bytes = 3 * n * 8;
       engine::Engine engine(graph, eo);
       std::fill(sum.begin(), sum.end(), 0);
       SumOfNeighbours f{x, sum};
-      engine.edge_map<uint64_t>(engine::VertexSubset::all(n), f, false);
+      engine.edge_map<uint64_t>(frontier, f, false);
       const auto& s = engine.last_stats();
       if (sum != expected) throw std::runtime_error("out-of-core sums differ from the in-memory traversal");
       const char* name = variant == engine::EdgeMapVariant::binning ? "binning" : "atomic";
-      std::printf("%-10s %9.3f %12.1f %10.2f %12llu %10.1f\n", name, s.seconds, double(m) / s.seconds / 1e6,
+      std::printf("%-10s %9.3f %12.1f %10.2f %12llu %10.1f\n", name, s.seconds, double(work) / s.seconds / 1e6,
                   s.seconds / memory_s, (unsigned long long)s.bytes_read, s.bandwidth() / 1e6);
       if (stats_file) stats_file << s.json() << "\n";
     }
