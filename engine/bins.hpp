@@ -74,6 +74,16 @@ class Bins {
     }
   }
 
+  // Blocks until every buffer handed over has been gathered and recycled.
+  // Stop tokens may only be sent after this: the queue is not FIFO across
+  // producers, so a stop could otherwise overtake a scatter thread's buffer.
+  void wait_until_gathered() {
+    for (auto& bin : bins_) {
+      std::unique_lock lock(bin.mutex);
+      bin.spare_ready.wait(lock, [&] { return bin.spare != nullptr; });
+    }
+  }
+
   // The next full buffer for a gather thread; blocks.
   Full take() {
     Full full;

@@ -190,6 +190,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
       });
     }
     auto stop_gatherers = [&] {
+      bins.wait_until_gathered();
       for (int t = 0; t < gather_threads_; ++t) bins.stop_one();
       for (auto& g : gatherers) g.join();
     };
