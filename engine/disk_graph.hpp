@@ -27,15 +27,16 @@ class DiskGraph {
   uint32_t degree(uint64_t v) const { return index().degree(v); }
   uint64_t offset(uint64_t v) const { return index().offset(v); }
 
-  unsigned drives() const { return set_->edges().interleaving().drives; }
-  uint64_t page_bytes() const { return set_->edges().interleaving().page_bytes; }
+  const PageInterleaving& interleaving() const { return set_->edges().interleaving(); }
+  unsigned drives() const { return interleaving().drives; }
+  uint64_t page_bytes() const { return interleaving().page_bytes; }
   unsigned record_bytes() const { return set_->edges().layout().record_bytes(); }
   uint64_t pages() const { return set_->edges().pages(); }
   const std::vector<std::string>& drive_paths() const { return set_->edges().paths(); }
   // Logical page p lives on drive p mod N at byte (p div N) * page_bytes.
-  unsigned drive_of(uint64_t page) const { return unsigned(page % drives()); }
-  uint64_t offset_on_drive(uint64_t page) const { return page / drives() * page_bytes(); }
-  uint64_t pages_on_drive(unsigned drive) const { return set_->edges().interleaving().pages_on_drive(pages(), drive); }
+  unsigned drive_of(uint64_t page) const { return interleaving().drive_of(page); }
+  uint64_t offset_on_drive(uint64_t page) const { return interleaving().offset_on_drive(page); }
+  uint64_t pages_on_drive(unsigned drive) const { return interleaving().pages_on_drive(pages(), drive); }
 
   // Pages [first, last] holding v's edges; false when v has no edges.
   bool page_range(uint64_t v, uint64_t& first, uint64_t& last) const {
