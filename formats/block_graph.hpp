@@ -6,6 +6,7 @@
 // release(); a request stalls while every buffer is held.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -77,6 +78,17 @@ class BlockGraph {
 
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const;
   std::vector<uint64_t> offsets(uint64_t begin, uint64_t end) const;
+  // Calls f(v, offset, degree) for every vertex in order, reading the
+  // offsets a window at a time.
+  template <class F>
+  void for_each_vertex(F&& f) const {
+    std::vector<uint64_t> window(65537);
+    for (uint64_t v = 0; v < info_.vertices; v += 65536) {
+      uint64_t end = std::min<uint64_t>(info_.vertices, v + 65536);
+      read_offsets(v, end, window.data());
+      for (uint64_t u = v; u < end; ++u) f(u, window[u - v], window[u - v + 1] - window[u - v]);
+    }
+  }
   // Synchronous read into caller memory, sized from offsets().
   void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const;
   // Synchronous read into a library buffer; release() it when done.

@@ -285,19 +285,13 @@ EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path,
 
   // Degrees, through the block API's offsets.
   Array<uint32_t> degrees(info.vertices, "degrees");
-  std::vector<uint64_t> window;
-  for (uint64_t v = 0; v < info.vertices; v += 1 << 16) {
-    uint64_t end = std::min<uint64_t>(info.vertices, v + (1 << 16));
-    window = graph.offsets(v, end);
-    for (uint64_t u = v; u < end; ++u) {
-      uint64_t degree = window[u - v + 1] - window[u - v];
-      if (degree > std::numeric_limits<uint32_t>::max()) {
-        throw std::runtime_error("vertex " + std::to_string(u) + " has " + std::to_string(degree) +
-                                 " edges; the layout stores degrees in 32 bits");
-      }
-      degrees[u] = uint32_t(degree);
+  graph.for_each_vertex([&](uint64_t u, uint64_t, uint64_t degree) {
+    if (degree > std::numeric_limits<uint32_t>::max()) {
+      throw std::runtime_error("vertex " + std::to_string(u) + " has " + std::to_string(degree) +
+                               " edges; the layout stores degrees in 32 bits");
     }
-  }
+    degrees[u] = uint32_t(degree);
+  });
   CompactIndex index(std::move(degrees));
 
   EdgeSetFiles files;

@@ -68,14 +68,11 @@ void write_adjacency(BlockGraph& graph, AtomicFile& file) {
   line.text("\n");
   line.number(info.edges);
   line.text("\n");
-  for (uint64_t v = 0; v < info.vertices; v += 1 << 16) {
-    std::vector<uint64_t> offsets = graph.offsets(v, std::min<uint64_t>(info.vertices, v + (1 << 16)));
-    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
-      line.number(offsets[i]);
-      line.text("\n");
-      line.flush_if_full(file);
-    }
-  }
+  graph.for_each_vertex([&](uint64_t, uint64_t offset, uint64_t) {
+    line.number(offset);
+    line.text("\n");
+    line.flush_if_full(file);
+  });
   for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
     for (uint64_t e = 0; e < block.edges; ++e) {
       line.number(block.target(e));

@@ -20,17 +20,12 @@ struct DegreeStats {
 
 DegreeStats degree_stats(BlockGraph& graph) {
   DegreeStats s;
-  const uint64_t n = graph.info().vertices;
-  for (uint64_t v = 0; v < n; v += 1 << 16) {
-    std::vector<uint64_t> offsets = graph.offsets(v, std::min<uint64_t>(n, v + (1 << 16)));
-    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
-      uint64_t d = offsets[i + 1] - offsets[i];
-      s.min = std::min(s.min, d);
-      if (d > s.max) s.max = d, s.max_vertex = v + i;
-      s.zero += d == 0;
-    }
-  }
-  if (n == 0) s.min = 0;
+  graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t d) {
+    s.min = std::min(s.min, d);
+    if (d > s.max) s.max = d, s.max_vertex = v;
+    s.zero += d == 0;
+  });
+  if (graph.info().vertices == 0) s.min = 0;
   return s;
 }
 
