@@ -198,11 +198,6 @@ TEST(VertexMap, KeepsWhatTheFunctionAccepts) {
   EXPECT_FALSE(even.contains(1));
 }
 
-}  // namespace
-}  // namespace sluice::test
-
-namespace sluice::test {
-namespace {
 
 TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   TempDir dir;
@@ -237,11 +232,6 @@ TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   ::unsetenv("SLUICE_PROFILE_DIR");
 }
 
-}  // namespace
-}  // namespace sluice::test
-
-namespace sluice::test {
-namespace {
 
 TEST(Engine, RefusesWhenTheBudgetExceedsTheMemoryLimit) {
   TempDir dir;
@@ -268,11 +258,6 @@ TEST(Engine, RefusesWhenTheBudgetExceedsTheMemoryLimit) {
   EXPECT_EQ(b.algorithm, 100u << 20);
 }
 
-}  // namespace
-}  // namespace sluice::test
-
-namespace sluice::test {
-namespace {
 
 // Tiny bins hand over thousands of buffers per EDGEMAP; none may be lost
 // (a stop token must never overtake a full bin in the queue).
