@@ -30,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <typeinfo>
 #include <vector>
 
 #include "engine/bins.hpp"
@@ -104,8 +105,18 @@ class Engine {
   template <class Visit>
   void stream_pages(const ChunkPlan& plan, int threads, Visit&& visit);
 
+  // The bins and the scatter threads' local buffers of the last EDGEMAP's
+  // value type, kept for the next call: allocating 2 x bins buffers per
+  // call would dominate the short EDGEMAPs of high-diameter graphs.
+  template <class Value>
+  struct BinSet;
+  template <class Value>
+  BinSet<Value>& bin_set();
+
   const DiskGraph& graph_;
   EngineOptions options_;
+  std::shared_ptr<void> bin_set_;
+  const std::type_info* bin_set_type_ = nullptr;
   int threads_;          // scatter threads (and VERTEXMAP's)
   int gather_threads_;
   io::DriveSet drives_;

@@ -48,6 +48,24 @@ inline IndexedBitmap dense_copy(const VertexSubset& frontier) {
 
 }  // namespace detail
 
+template <class Value>
+struct Engine::BinSet {
+  BinSet(uint32_t count, size_t capacity, size_t threads) : bins(count, capacity), local(threads * count) {}
+  Bins<Value> bins;
+  std::vector<std::vector<BinRecord<Value>>> local;  // per scatter thread, per bin; empty between calls
+};
+
+template <class Value>
+Engine::BinSet<Value>& Engine::bin_set() {
+  if (!bin_set_ || *bin_set_type_ != typeid(Value)) {
+    bin_set_.reset();
+    const uint32_t count = std::max<uint32_t>(1, options_.bins);
+    bin_set_ = std::make_shared<BinSet<Value>>(count, bin_capacity(graph_, options_, sizeof(BinRecord<Value>)), size_t(threads_));
+    bin_set_type_ = &typeid(Value);
+  }
+  return *static_cast<BinSet<Value>*>(bin_set_.get());
+}
+
 template <class Visit>
 void Engine::stream_pages(const ChunkPlan& plan, int threads, Visit&& visit) {
   const uint64_t page = graph_.page_bytes();
@@ -161,9 +179,9 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
       });
     }
   } else {
-    const uint32_t bin_count = std::max<uint32_t>(1, options_.bins);
-    size_t capacity = bin_capacity(graph_, options_, sizeof(Record));
-    Bins<Value> bins(bin_count, capacity);
+    BinSet<Value>& set = bin_set<Value>();
+    Bins<Value>& bins = set.bins;
+    const uint32_t bin_count = bins.count();
     constexpr size_t local_records = 32;
 
     detail::FirstError gather_error;
@@ -196,7 +214,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     };
     try {
       // Per scatter thread: a small buffer per bin, flushed whole.
-      std::vector<std::vector<Record>> local(size_t(threads_) * bin_count);
+      auto& local = set.local;
       stream_pages(plan, threads_, [&](int t, uint64_t logical, const char* data) {
         std::vector<Record>* mine = local.data() + size_t(t) * bin_count;
         for_each_edge_of_page(logical, data, [&](uint64_t src, uint64_t dst, float w) {
@@ -213,11 +231,13 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
       });
       for (size_t i = 0; i < local.size(); ++i) {
         if (!local[i].empty()) bins.append(uint32_t(i % bin_count), local[i].data(), local[i].size());
+        local[i].clear();
       }
       stats_.scatter_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - scatter_start).count();
       bins.flush_all();
     } catch (...) {
       stop_gatherers();
+      bin_set_.reset();  // a failed call may leave records behind
       throw;
     }
     stop_gatherers();

@@ -1,5 +1,6 @@
 #include "engine/vertex_subset.hpp"
 
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +23,22 @@ VertexSubset VertexSubset::from_ids(uint64_t vertices, std::vector<uint64_t> ids
   VertexSubset s(vertices);
   s.count_ = ids.size();
   s.sparse_ = std::move(ids);
+  s.normalize();
+  return s;
+}
+
+VertexSubset VertexSubset::unite(const VertexSubset& a, const VertexSubset& b) {
+  if (a.vertices_ != b.vertices_) throw std::invalid_argument("uniting frontiers of different graphs");
+  VertexSubset s(a.vertices_);
+  if (!a.dense_ && !b.dense_) {
+    std::set_union(a.sparse_.begin(), a.sparse_.end(), b.sparse_.begin(), b.sparse_.end(), std::back_inserter(s.sparse_));
+    s.count_ = s.sparse_.size();
+  } else {
+    s.dense_.emplace(a.vertices_);
+    a.for_each([&](uint64_t v) { s.dense_->set(v); });
+    b.for_each([&](uint64_t v) { s.dense_->set(v); });
+    s.count_ = s.dense_->count();
+  }
   s.normalize();
   return s;
 }

@@ -26,6 +26,8 @@ class VertexSubset {
   static VertexSubset all(uint64_t vertices);
   // From any list of ids (sorted and deduplicated here).
   static VertexSubset from_ids(uint64_t vertices, std::vector<uint64_t> ids);
+  // The members of either.
+  static VertexSubset unite(const VertexSubset& a, const VertexSubset& b);
 
   uint64_t vertices() const { return vertices_; }
   uint64_t size() const { return count_; }

@@ -1,7 +1,7 @@
 // EDGEMAP and VERTEXMAP against a plain in-memory traversal: random
 // frontiers of every density, bin counts from 1 to 4096, 1 to 4 threads,
 // 1 and 3 drives, λ of 0, 64 KiB and infinity, both variants and every IO
-// backend; and a whole BFS built on EDGEMAP.
+// backend. (Whole algorithms on EDGEMAP: test_algorithms.cpp.)
 #include <atomic>
 #include <queue>
 #include <random>
@@ -15,19 +15,6 @@ namespace sluice::test {
 namespace {
 
 using namespace sluice::engine;
-
-std::string write_layout(const TempDir& dir, const RefGraph& g, unsigned drives) {
-  auto graph = open_as_edge_list(dir, g);
-  WriteOptions options;
-  for (unsigned d = 0; d < drives; ++d) {
-    std::string drive = dir / (g.name + "-drive" + std::to_string(drives) + "-" + std::to_string(d));
-    std::filesystem::create_directories(drive);
-    options.drive_dirs.push_back(drive);
-  }
-  std::string path = dir / (g.name + std::to_string(drives) + ".sluice");
-  write_graph(*graph, path, "sluice", options);
-  return path;
-}
 
 // Sums x[src] + w into every destination that passes cond (dst % 3 != 0).
 struct NeighbourSum {
@@ -68,7 +55,7 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
   for (const RefGraph& g : shapes) {
     RefGraph csr = g.csr_order();
     for (unsigned drives : {1u, 2u, 3u, 4u}) {
-      DiskGraph graph(write_layout(dir, g, drives));
+      DiskGraph graph(layout_on_drives(dir, g, drives));
       for (int k = 0; k < 3; ++k, ++round) {
         Config c{round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, bin_counts[round % 4],
                  thread_counts[(round / 2) % 3], lambdas[(round / 3) % 3], backends[(round / 5) % 3]};
@@ -119,77 +106,10 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
   }
 }
 
-// BFS written against the engine, compared with a queue-based BFS.
-// cond runs on scatter threads while gather threads write parents: both
-// touch parent[] through relaxed atomics, which cost nothing extra.
-struct BfsStep {
-  std::vector<int64_t>& parent;
-  int64_t get(uint64_t v) { return std::atomic_ref<int64_t>(parent[v]).load(std::memory_order_relaxed); }
-  bool cond(uint64_t dst) { return get(dst) < 0; }
-  bool scatter(uint64_t src, uint64_t, float, uint64_t& out) {
-    out = src;
-    return true;
-  }
-  bool gather(uint64_t dst, const uint64_t& src) {
-    if (get(dst) >= 0) return false;
-    std::atomic_ref<int64_t>(parent[dst]).store(int64_t(src), std::memory_order_relaxed);
-    return true;
-  }
-  bool gather_atomic(uint64_t dst, const uint64_t& src) {
-    int64_t unset = -1;
-    return std::atomic_ref<int64_t>(parent[dst]).compare_exchange_strong(unset, int64_t(src));
-  }
-};
-
-TEST(EdgeMap, BreadthFirstSearchDepthsMatch) {
-  TempDir dir;
-  RefGraph g = graph_shapes(false).back();  // rmat
-  RefGraph csr = g.csr_order();
-  std::vector<std::vector<uint64_t>> adjacency(g.n);
-  for (const Edge& e : csr.edges) adjacency[e.u].push_back(e.v);
-  std::vector<int64_t> expected(g.n, -1);
-  std::queue<uint64_t> queue;
-  expected[0] = 0;
-  queue.push(0);
-  while (!queue.empty()) {
-    uint64_t u = queue.front();
-    queue.pop();
-    for (uint64_t v : adjacency[u]) {
-      if (expected[v] < 0) expected[v] = expected[u] + 1, queue.push(v);
-    }
-  }
-  DiskGraph graph(write_layout(dir, g, 2));
-  for (EdgeMapVariant variant : {EdgeMapVariant::binning, EdgeMapVariant::atomic}) {
-    EngineOptions options;
-    options.variant = variant;
-    options.threads = 2;
-    options.bins = 64;
-    Engine engine(graph, options);
-    std::vector<int64_t> parent(g.n, -1), depth(g.n, -1);
-    parent[0] = 0;
-    depth[0] = 0;
-    VertexSubset frontier = VertexSubset::single(g.n, 0);
-    for (int64_t level = 1; !frontier.empty(); ++level) {
-      BfsStep step{parent};
-      frontier = engine.edge_map<uint64_t>(frontier, step);
-      frontier = engine.vertex_map(frontier, [&](uint64_t v) {
-        depth[v] = level;
-        return true;
-      });
-    }
-    EXPECT_EQ(depth, expected);
-    for (uint64_t v = 1; v < g.n; ++v) {
-      if (depth[v] > 0) {
-        EXPECT_EQ(depth[uint64_t(parent[v])], depth[v] - 1);
-      }
-    }
-  }
-}
-
 TEST(VertexMap, KeepsWhatTheFunctionAccepts) {
   TempDir dir;
   RefGraph g = graph_shapes(false)[6];  // star
-  DiskGraph graph(write_layout(dir, g, 1));
+  DiskGraph graph(layout_on_drives(dir, g, 1));
   Engine engine(graph, EngineOptions{});
   VertexSubset all = VertexSubset::all(g.n);
   VertexSubset even = engine.vertex_map(all, [](uint64_t v) { return v % 2 == 0; });
@@ -202,7 +122,7 @@ TEST(VertexMap, KeepsWhatTheFunctionAccepts) {
 TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   TempDir dir;
   RefGraph g = graph_shapes(false).back();
-  DiskGraph graph(write_layout(dir, g, 2));
+  DiskGraph graph(layout_on_drives(dir, g, 2));
   EngineOptions options;
   options.skip = SkipThreshold::parse("0");
   Engine engine(graph, options);
@@ -236,7 +156,7 @@ TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
 TEST(Engine, RefusesWhenTheBudgetExceedsTheMemoryLimit) {
   TempDir dir;
   RefGraph g = graph_shapes(false).back();
-  DiskGraph graph(write_layout(dir, g, 1));
+  DiskGraph graph(layout_on_drives(dir, g, 1));
   EngineOptions options;
   options.algorithm_bytes = 100 << 20;
   options.memory_limit = 64 << 20;
@@ -265,7 +185,7 @@ TEST(EdgeMap, BinsLoseNothingUnderPressure) {
   TempDir dir;
   RefGraph g = graph_shapes(true).back();
   RefGraph csr = g.csr_order();
-  DiskGraph graph(write_layout(dir, g, 2));
+  DiskGraph graph(layout_on_drives(dir, g, 2));
   EngineOptions options;
   options.threads = 4;
   options.bins = 7;

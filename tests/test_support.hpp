@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "formats/block_graph.hpp"
+#include "formats/writers.hpp"
 #include "formats/errors.hpp"
 
 namespace sluice::test {
@@ -199,6 +200,27 @@ inline std::unique_ptr<BlockGraph> open_as_edge_list(const TempDir& dir, const R
   std::string path = dir / (g.name + (g.weighted ? ".wel" : ".el"));
   write_text(path, edge_list_text(g, g.weighted));
   return BlockGraph::open(path, options);
+}
+
+// Writes `g` in sluice's layout over `drives` drive directories (and its
+// transpose when asked); returns the manifest's path.
+inline std::string layout_on_drives(const TempDir& dir, const RefGraph& g, unsigned drives, bool transpose = false) {
+  auto graph = open_as_edge_list(dir, g);
+  WriteOptions options;
+  const std::string name = g.name + (transpose ? "-t" : "") + std::to_string(drives);
+  for (unsigned d = 0; d < drives; ++d) {
+    std::string drive = dir / (name + "-drive" + std::to_string(d));
+    std::filesystem::create_directories(drive);
+    options.drive_dirs.push_back(drive);
+  }
+  std::unique_ptr<BlockGraph> reversed;
+  if (transpose) {
+    reversed = transpose_of(*graph, 2);
+    options.transpose = reversed.get();
+  }
+  std::string path = dir / (name + ".sluice");
+  write_graph(*graph, path, "sluice", options);
+  return path;
 }
 
 }  // namespace sluice::test

@@ -54,6 +54,30 @@ OpenOptions open_options_from(const po::variables_map& v) {
   return o;
 }
 
+int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv) {
+  try {
+    return command(argc, argv);
+  } catch (const po::error& e) {
+    std::cerr << program << ": " << e.what() << " (see " << program << " --help)\n";
+    return exit_usage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    return exit_usage;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return exit_error;
+  }
+}
+
+const Command algorithm_commands[6] = {
+    {"bfs", "breadth-first search: depth and parent of every vertex", cmd_bfs},
+    {"pagerank", "PageRank, delta (Ligra/Blaze) or classic (GAPBS)", cmd_pagerank},
+    {"wcc", "weakly connected components by label propagation (uses the transpose)", cmd_wcc},
+    {"jtcc", "connected components by concurrent union-find, one pass through the block API", cmd_jtcc},
+    {"spmv", "sparse matrix-vector product over the edge weights", cmd_spmv},
+    {"bc", "betweenness centrality (Brandes) from one or more sources (uses the transpose)", cmd_bc},
+};
+
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> parts;
   size_t start = 0;

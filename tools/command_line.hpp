@@ -33,6 +33,10 @@ OpenOptions open_options_from(const po::variables_map& values);
 
 std::vector<std::string> split_list(const std::string& text);
 
+// Runs one command with the shared error handling: usage errors exit 2
+// with a hint, anything else prints "PROGRAM: error: ..." and exits 1.
+int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv);
+
 int cmd_convert(int argc, char** argv);
 int cmd_generate(int argc, char** argv);
 int cmd_info(int argc, char** argv);
@@ -41,5 +45,14 @@ int cmd_bench_load(int argc, char** argv);
 int cmd_iobench(int argc, char** argv);
 int cmd_calibrate(int argc, char** argv);
 int cmd_bench_edgemap(int argc, char** argv);
+int cmd_bfs(int argc, char** argv);
+int cmd_pagerank(int argc, char** argv);
+int cmd_wcc(int argc, char** argv);
+int cmd_jtcc(int argc, char** argv);
+int cmd_spmv(int argc, char** argv);
+int cmd_bc(int argc, char** argv);
+
+// The algorithm programs, each also built as its own executable.
+extern const Command algorithm_commands[6];
 
 }  // namespace sluice::tools

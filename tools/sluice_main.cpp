@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
-#include <system_error>
 
 #include "formats/errors.hpp"
 #include "tools/command_line.hpp"
@@ -25,7 +24,11 @@ static void usage(std::ostream& out) {
   out << "usage: sluice COMMAND [options]   (sluice COMMAND --help for its options)\n\ncommands:\n";
   size_t width = 0;
   for (const auto& c : commands) width = std::max(width, std::strlen(c.name));
-  for (const auto& c : commands) out << "  " << c.name << std::string(width + 2 - std::strlen(c.name), ' ') << c.summary << "\n";
+  for (const auto& c : algorithm_commands) width = std::max(width, std::strlen(c.name));
+  auto list = [&](const Command& c) { out << "  " << c.name << std::string(width + 2 - std::strlen(c.name), ' ') << c.summary << "\n"; };
+  for (const auto& c : commands) list(c);
+  out << "\nalgorithms (also installed as programs of their own: bfs GRAPH.sluice ...):\n";
+  for (const auto& c : algorithm_commands) list(c);
 }
 
 int main(int argc, char** argv) {
@@ -39,19 +42,10 @@ int main(int argc, char** argv) {
     return exit_ok;
   }
   for (const auto& c : commands) {
-    if (name != c.name) continue;
-    try {
-      return c.run(argc - 1, argv + 1);
-    } catch (const po::error& e) {
-      std::cerr << "sluice " << name << ": " << e.what() << " (see sluice " << name << " --help)\n";
-      return exit_usage;
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "sluice " << name << ": " << e.what() << "\n";
-      return exit_usage;
-    } catch (const std::exception& e) {
-      std::cerr << "sluice " << name << ": error: " << e.what() << "\n";
-      return exit_error;
-    }
+    if (name == c.name) return run_command("sluice " + name, c.run, argc - 1, argv + 1);
+  }
+  for (const auto& c : algorithm_commands) {
+    if (name == c.name) return run_command("sluice " + name, c.run, argc - 1, argv + 1);
   }
   std::cerr << "sluice: unknown command '" << name << "'\n";
   usage(std::cerr);

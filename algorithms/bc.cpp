@@ -1,0 +1,109 @@
+#include "algorithms/bc.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "algorithms/relaxed.hpp"
+
+namespace sluice::algorithms {
+
+namespace {
+
+// Forward: counts shortest paths into the next level.
+struct CountPaths {
+  int64_t* depth;
+  double* sigma;
+  int64_t next_depth;
+
+  bool cond(uint64_t dst) const {
+    int64_t d = relaxed_load(depth[dst]);
+    return d < 0 || d == next_depth;
+  }
+  bool scatter(uint64_t src, uint64_t, float, double& out) const {
+    out = sigma[src];
+    return true;
+  }
+  bool gather(uint64_t dst, const double& paths) {
+    if (depth[dst] < 0) {
+      relaxed_store(depth[dst], next_depth);
+      sigma[dst] = paths;
+      return true;
+    }
+    if (depth[dst] == next_depth) sigma[dst] += paths;
+    return false;
+  }
+  bool gather_atomic(uint64_t dst, const double& paths) {
+    int64_t unvisited = -1;
+    bool first = std::atomic_ref<int64_t>(depth[dst]).compare_exchange_strong(unvisited, next_depth, std::memory_order_relaxed);
+    if (!first && unvisited != next_depth) return false;
+    atomic_add(sigma[dst], paths);
+    return first;
+  }
+};
+
+// Backward, over the transpose: a vertex w at depth L pushes to its
+// predecessors v (edges v -> w) at depth L - 1.
+struct AccumulateDependencies {
+  const int64_t* depth;
+  const double* sigma;
+  double* delta;
+  int64_t predecessor_depth;
+
+  bool cond(uint64_t v) const { return depth[v] == predecessor_depth; }
+  bool scatter(uint64_t w, uint64_t, float, double& out) const {
+    out = (1 + delta[w]) / sigma[w];
+    return true;
+  }
+  bool gather(uint64_t v, const double& value) {
+    delta[v] += value;
+    return false;
+  }
+  bool gather_atomic(uint64_t v, const double& value) {
+    atomic_add(delta[v], value);
+    return false;
+  }
+};
+
+}  // namespace
+
+BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>& sources, RunTrace& trace) {
+  const uint64_t n = out.graph().vertices();
+  if (in && in->graph().vertices() != n) throw std::invalid_argument("the transpose has another vertex count");
+  engine::Engine& backward = in ? *in : out;
+  BcResult result;
+  result.score.assign(n, 0.0);
+  std::vector<int64_t> depth(n);
+  std::vector<double> sigma(n), delta(n);
+  for (uint64_t source : sources) {
+    if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
+    std::fill(depth.begin(), depth.end(), -1);
+    std::fill(sigma.begin(), sigma.end(), 0.0);
+    std::fill(delta.begin(), delta.end(), 0.0);
+    depth[source] = 0;
+    sigma[source] = 1;
+    std::vector<engine::VertexSubset> levels;
+    levels.push_back(engine::VertexSubset::single(n, source));
+    for (;;) {
+      CountPaths count{depth.data(), sigma.data(), int64_t(levels.size())};
+      engine::VertexSubset next = out.edge_map<double>(levels.back(), count);
+      trace.record(out, "forward", levels.size() - 1);
+      if (next.empty()) break;
+      levels.push_back(std::move(next));
+    }
+    result.levels += levels.size();
+    for (size_t level = levels.size() - 1; level > 0; --level) {
+      AccumulateDependencies accumulate{depth.data(), sigma.data(), delta.data(), int64_t(level) - 1};
+      backward.edge_map<double>(levels[level], accumulate, false);
+      trace.record(backward, "backward", level);
+      // The level above now holds sum (1 + delta[w]) / sigma[w]; scale it.
+      levels[level - 1].for_each([&](uint64_t v) { delta[v] *= sigma[v]; });
+    }
+    for (size_t level = 1; level < levels.size(); ++level) {
+      levels[level].for_each([&](uint64_t v) { result.score[v] += delta[v]; });
+    }
+    ++result.sources;
+  }
+  return result;
+}
+
+}  // namespace sluice::algorithms

@@ -1,0 +1,61 @@
+#include "algorithms/bfs.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "algorithms/relaxed.hpp"
+
+namespace sluice::algorithms {
+
+namespace {
+
+// One level: the value sent along src -> dst is src, the would-be parent.
+struct BfsLevel {
+  int64_t* parent;
+  int64_t* depth;
+  int64_t next_depth;
+
+  bool cond(uint64_t dst) const { return relaxed_load(parent[dst]) < 0; }
+  bool scatter(uint64_t src, uint64_t, float, uint64_t& out) const {
+    out = src;
+    return true;
+  }
+  bool gather(uint64_t dst, const uint64_t& src) {
+    if (parent[dst] >= 0) return false;  // claimed by an earlier record of this bin
+    relaxed_store(parent[dst], int64_t(src));
+    depth[dst] = next_depth;
+    return true;
+  }
+  bool gather_atomic(uint64_t dst, const uint64_t& src) {
+    int64_t unvisited = -1;
+    if (!std::atomic_ref<int64_t>(parent[dst]).compare_exchange_strong(unvisited, int64_t(src), std::memory_order_relaxed)) {
+      return false;
+    }
+    depth[dst] = next_depth;
+    return true;
+  }
+};
+
+}  // namespace
+
+BfsResult bfs(engine::Engine& engine, uint64_t source, RunTrace& trace) {
+  const uint64_t n = engine.graph().vertices();
+  if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
+  BfsResult result;
+  result.parent.assign(n, -1);
+  result.depth.assign(n, -1);
+  result.parent[source] = int64_t(source);
+  result.depth[source] = 0;
+  result.reached = 1;
+  engine::VertexSubset frontier = engine::VertexSubset::single(n, source);
+  while (!frontier.empty()) {
+    BfsLevel level{result.parent.data(), result.depth.data(), int64_t(result.levels) + 1};
+    frontier = engine.edge_map<uint64_t>(frontier, level);
+    trace.record(engine, "level", result.levels);
+    ++result.levels;
+    result.reached += frontier.size();
+  }
+  return result;
+}
+
+}  // namespace sluice::algorithms

@@ -1,0 +1,120 @@
+// Deliberately simple in-memory versions of every algorithm, written from
+// the textbook definitions and sharing nothing with algorithms/: a queue
+// BFS, sequential union-find, power iteration, a dense loop for SpMV and
+// Brandes's stack-and-queue betweenness.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <queue>
+#include <stack>
+#include <vector>
+
+#include "tests/test_support.hpp"
+
+namespace sluice::test {
+
+inline std::vector<std::vector<uint64_t>> adjacency_of(const RefGraph& g) {
+  std::vector<std::vector<uint64_t>> adjacency(g.n);
+  for (const Edge& e : g.edges) adjacency[e.u].push_back(e.v);
+  return adjacency;
+}
+
+inline std::vector<int64_t> reference_bfs(const RefGraph& g, uint64_t source) {
+  auto adjacency = adjacency_of(g);
+  std::vector<int64_t> depth(g.n, -1);
+  std::queue<uint64_t> queue;
+  depth[source] = 0;
+  queue.push(source);
+  while (!queue.empty()) {
+    uint64_t u = queue.front();
+    queue.pop();
+    for (uint64_t v : adjacency[u]) {
+      if (depth[v] < 0) depth[v] = depth[u] + 1, queue.push(v);
+    }
+  }
+  return depth;
+}
+
+// Component of each vertex, named by its smallest member.
+inline std::vector<uint64_t> reference_components(const RefGraph& g) {
+  std::vector<uint64_t> parent(g.n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](uint64_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const Edge& e : g.edges) {
+    uint64_t a = find(e.u), b = find(e.v);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the smaller id stays root
+  }
+  std::vector<uint64_t> label(g.n);
+  for (uint64_t v = 0; v < g.n; ++v) label[v] = find(v);
+  return label;
+}
+
+// Power iteration to a fixed point (or `iterations`), dangling rank dropped
+// or spread evenly.
+inline std::vector<double> reference_pagerank(const RefGraph& g, double damping, bool spread, int iterations = 500) {
+  std::vector<uint64_t> degree(g.n, 0);
+  for (const Edge& e : g.edges) ++degree[e.u];
+  std::vector<double> rank(g.n, 1.0 / double(g.n)), next(g.n);
+  for (int it = 0; it < iterations; ++it) {
+    double dangling = 0;
+    for (uint64_t v = 0; v < g.n; ++v) {
+      if (degree[v] == 0) dangling += rank[v];
+    }
+    std::fill(next.begin(), next.end(), (1 - damping) / double(g.n) + (spread ? damping * dangling / double(g.n) : 0.0));
+    for (const Edge& e : g.edges) next[e.v] += damping * rank[e.u] / double(degree[e.u]);
+    double change = 0;
+    for (uint64_t v = 0; v < g.n; ++v) change += std::fabs(next[v] - rank[v]);
+    rank.swap(next);
+    if (change < 1e-15) break;
+  }
+  return rank;
+}
+
+// y = A x (A[i][j] = weight of i -> j), or A^T x.
+inline std::vector<double> reference_spmv(const RefGraph& g, const std::vector<double>& x, bool transposed) {
+  std::vector<double> y(g.n, 0.0);
+  for (const Edge& e : g.edges) {
+    if (transposed) y[e.v] += double(e.w) * x[e.u];
+    else y[e.u] += double(e.w) * x[e.v];
+  }
+  return y;
+}
+
+// Brandes (2001), unweighted, summed over `sources`.
+inline std::vector<double> reference_bc(const RefGraph& g, const std::vector<uint64_t>& sources) {
+  auto adjacency = adjacency_of(g);
+  std::vector<double> score(g.n, 0.0);
+  for (uint64_t s : sources) {
+    std::vector<std::vector<uint64_t>> predecessors(g.n);
+    std::vector<double> sigma(g.n, 0.0), delta(g.n, 0.0);
+    std::vector<int64_t> distance(g.n, -1);
+    std::stack<uint64_t> order;
+    std::queue<uint64_t> queue;
+    sigma[s] = 1;
+    distance[s] = 0;
+    queue.push(s);
+    while (!queue.empty()) {
+      uint64_t v = queue.front();
+      queue.pop();
+      order.push(v);
+      for (uint64_t w : adjacency[v]) {
+        if (distance[w] < 0) distance[w] = distance[v] + 1, queue.push(w);
+        if (distance[w] == distance[v] + 1) sigma[w] += sigma[v], predecessors[w].push_back(v);
+      }
+    }
+    while (!order.empty()) {
+      uint64_t w = order.top();
+      order.pop();
+      for (uint64_t v : predecessors[w]) delta[v] += sigma[v] / sigma[w] * (1 + delta[w]);
+      if (w != s) score[w] += delta[w];
+    }
+  }
+  return score;
+}
+
+}  // namespace sluice::test

@@ -1,0 +1,315 @@
+// Every algorithm against the simple implementations of
+// reference_algorithms.hpp: on every graph shape (plus an empty graph and
+// two components), over 1 and 3 drives, both EDGEMAP variants, every IO
+// backend and several skipping thresholds; and on cnr-2000, whose weak
+// components must come out as one and whose strong components are given.
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "algorithms/bc.hpp"
+#include "algorithms/bfs.hpp"
+#include "algorithms/jtcc.hpp"
+#include "algorithms/pagerank.hpp"
+#include "algorithms/spmv.hpp"
+#include "algorithms/wcc.hpp"
+#include "tests/reference_algorithms.hpp"
+
+namespace sluice::test {
+namespace {
+
+using namespace sluice::engine;
+using namespace sluice::algorithms;
+
+struct Config {
+  EdgeMapVariant variant;
+  io::BackendKind backend;
+  const char* lambda;
+  int threads;
+  std::string text() const {
+    return std::string(variant == EdgeMapVariant::atomic ? "atomic" : "binning") + " " + io::backend_name(backend) +
+           " λ " + lambda + " threads " + std::to_string(threads);
+  }
+};
+
+// Rotates through the settings so that every pairing turns up across shapes.
+Config config_for(int round) {
+  static const io::BackendKind backends[] = {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync};
+  static const char* lambdas[] = {"0", "64k", "inf"};
+  return {round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, backends[(round / 2) % 3], lambdas[round % 3],
+          1 + round % 3};
+}
+
+EngineOptions options_for(const Config& c) {
+  EngineOptions o;
+  o.variant = c.variant;
+  o.io.backend = c.backend;
+  o.io.queue_depth = 8;
+  o.skip = SkipThreshold::parse(c.lambda);
+  o.threads = c.threads;
+  o.bins = 64;
+  return o;
+}
+
+std::vector<RefGraph> algorithm_shapes() {
+  std::vector<RefGraph> shapes = graph_shapes(true);
+  RefGraph empty;
+  empty.name = "empty";
+  empty.weighted = true;
+  shapes.insert(shapes.begin(), empty);
+  RefGraph two;  // two cycles with chords, no edge between them
+  two.name = "two_components";
+  two.weighted = true;
+  two.n = 40;
+  for (uint64_t i = 0; i < 20; ++i) {
+    two.edges.push_back({i, (i + 1) % 20, 1.5f});
+    two.edges.push_back({20 + i, 20 + (i + 7) % 20, 2.0f});
+  }
+  shapes.push_back(two);
+  return shapes;
+}
+
+void expect_near_all(const std::vector<double>& expected, const std::vector<double>& actual, double tolerance,
+                     const std::string& context) {
+  ASSERT_EQ(expected.size(), actual.size()) << context;
+  for (size_t v = 0; v < expected.size(); ++v) {
+    ASSERT_NEAR(expected[v], actual[v], tolerance * std::max(1.0, std::fabs(expected[v]))) << context << " vertex " << v;
+  }
+}
+
+double l1_distance(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (size_t v = 0; v < a.size(); ++v) sum += std::fabs(a[v] - b[v]);
+  return sum;
+}
+
+uint64_t highest_degree(const RefGraph& g) {
+  std::vector<uint64_t> degree(g.n, 0);
+  for (const Edge& e : g.edges) ++degree[e.u];
+  return uint64_t(std::max_element(degree.begin(), degree.end()) - degree.begin());
+}
+
+// Runs every engine algorithm on one layout with one configuration.
+void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
+  const std::string context = g.name + " " + layout + " " + c.text();
+  const RefGraph csr = g.csr_order();
+  DiskGraph out_graph(layout), in_graph(layout, true);
+  Engine out(out_graph, options_for(c)), in(in_graph, options_for(c));
+  RunTrace trace("test");
+
+  // WCC: the same partition as union-find, labelled by smallest id.
+  ComponentsResult components = wcc(out, &in, trace);
+  ASSERT_EQ(components.label, reference_components(csr)) << context;
+
+  // PageRank: classic to a tight tolerance matches power iteration.
+  for (bool spread : {false, true}) {
+    if (g.n == 0) break;
+    PageRankOptions o;
+    o.method = PageRankMethod::classic;
+    o.dangling = spread ? Dangling::spread : Dangling::drop;
+    o.tolerance = 1e-13;
+    o.max_iterations = 500;
+    expect_near_all(reference_pagerank(csr, 0.85, spread), pagerank(out, o, trace).rank, 1e-9, context + " classic PageRank");
+  }
+  if (g.n > 0) {
+    // Delta with no threshold is exact; with Ligra's defaults (threshold
+    // 0.01) changes below 1% are dropped: within 5% in relative L1 (RMAT
+    // 2^16 gives 2.7%).
+    PageRankOptions o;
+    o.tolerance = 1e-13;
+    o.max_iterations = 500;
+    o.delta_threshold = 0;
+    std::vector<double> expected = reference_pagerank(csr, 0.85, false);
+    expect_near_all(expected, pagerank(out, o, trace).rank, 1e-9, context + " PageRank-delta");
+    o = PageRankOptions{};
+    const double total = std::accumulate(expected.begin(), expected.end(), 0.0);
+    EXPECT_LT(l1_distance(expected, pagerank(out, o, trace).rank), 0.05 * total) << context << " PageRank-delta, defaults";
+  }
+
+  // SpMV both ways, weighted.
+  std::vector<double> x(g.n);
+  for (uint64_t v = 0; v < g.n; ++v) x[v] = double(v % 13) - 4.5;
+  expect_near_all(reference_spmv(csr, x, false), spmv(in, x, trace), 1e-12, context + " A x");
+  expect_near_all(reference_spmv(csr, x, true), spmv(out, x, trace), 1e-12, context + " A^T x");
+
+  if (g.n == 0) return;
+  // BFS from vertex 0 and from the highest degree: depths exact, parents
+  // one level up along a real edge.
+  std::set<std::pair<uint64_t, uint64_t>> edge_set;
+  for (const Edge& e : csr.edges) edge_set.insert({e.u, e.v});
+  for (uint64_t source : {uint64_t(0), highest_degree(csr)}) {
+    BfsResult result = bfs(out, source, trace);
+    std::vector<int64_t> expected = reference_bfs(csr, source);
+    ASSERT_EQ(result.depth, expected) << context << " source " << source;
+    uint64_t reached = 0;
+    for (uint64_t v = 0; v < g.n; ++v) {
+      if (expected[v] < 0) {
+        EXPECT_EQ(result.parent[v], -1);
+        continue;
+      }
+      ++reached;
+      if (v == source) continue;
+      uint64_t p = uint64_t(result.parent[v]);
+      ASSERT_EQ(expected[p], expected[v] - 1) << context << " vertex " << v;
+      ASSERT_TRUE(edge_set.count({p, v})) << context << " parent " << p << " of " << v << " is not an in-neighbour";
+    }
+    EXPECT_EQ(result.reached, reached) << context;
+  }
+
+  // BC from two sources.
+  std::vector<uint64_t> sources = {0, g.n / 2};
+  expect_near_all(reference_bc(csr, sources), bc(out, &in, sources, trace).score, 1e-9, context + " BC");
+}
+
+TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
+  TempDir dir;
+  int round = 0;
+  for (const RefGraph& g : algorithm_shapes()) {
+    for (unsigned drives : {1u, 3u}) {
+      std::string layout = layout_on_drives(dir, g, drives, true);
+      check_all(g, layout, config_for(round++));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(Algorithms, JtccGivesTheSamePartitionFromAnyFormat) {
+  TempDir dir;
+  for (const RefGraph& g : algorithm_shapes()) {
+    std::vector<uint64_t> expected = reference_components(g.csr_order());
+    for (int buffers : {1, 4}) {
+      OpenOptions options;
+      options.blocks.block_edges = 97;  // many blocks, decoded on several threads
+      options.blocks.buffers = unsigned(buffers);
+      auto text = open_as_edge_list(dir, g, options);
+      JtccResult from_text = jtcc(*text, uint64_t(buffers));
+      EXPECT_EQ(from_text.label, expected) << g.name;
+      EXPECT_EQ(from_text.edges, g.edges.size());
+      auto layout = BlockGraph::open(layout_on_drives(dir, g, 3), options);
+      EXPECT_EQ(jtcc(*layout).label, expected) << g.name;
+    }
+  }
+}
+
+// A symmetric graph needs no transpose: WCC and BC take the out-edges twice.
+TEST(Algorithms, SymmetricGraphsRunWithoutATranspose) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();  // rmat
+  RefGraph symmetric = g;
+  for (const Edge& e : g.edges) symmetric.edges.push_back({e.v, e.u, e.w});
+  symmetric.name = "rmat_symmetric";
+  const RefGraph csr = symmetric.csr_order();
+  DiskGraph graph(layout_on_drives(dir, symmetric, 2));
+  Engine engine(graph, EngineOptions{});
+  RunTrace trace("test");
+  EXPECT_EQ(wcc(engine, nullptr, trace).label, reference_components(csr));
+  expect_near_all(reference_bc(csr, {1, 2}), bc(engine, nullptr, {1, 2}, trace).score, 1e-9, "symmetric BC");
+}
+
+TEST(Algorithms, RejectBadArguments) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false)[4];  // duplicates, 3 vertices
+  DiskGraph graph(layout_on_drives(dir, g, 1));
+  Engine engine(graph, EngineOptions{});
+  RunTrace trace("test");
+  EXPECT_THROW(bfs(engine, 3, trace), std::invalid_argument);
+  EXPECT_THROW(bc(engine, nullptr, {7}, trace), std::invalid_argument);
+  EXPECT_THROW(spmv(engine, std::vector<double>(2), trace), std::invalid_argument);
+  PageRankOptions o;
+  o.dangling = Dangling::spread;  // delta cannot spread
+  EXPECT_THROW(pagerank(engine, o, trace), std::invalid_argument);
+  o = PageRankOptions{};
+  o.damping = 1.5;
+  EXPECT_THROW(pagerank(engine, o, trace), std::invalid_argument);
+  EXPECT_THROW(PageRankOptions::parse_method("pull"), std::invalid_argument);
+  expect_error_with([&] { DiskGraph(layout_on_drives(dir, g, 1), true); }, {"without a transpose", "--transpose"});
+}
+
+// The --stats lines: one per EDGEMAP, tagged, with the engine's fields.
+TEST(Algorithms, TraceWritesOneJsonLinePerEdgeMap) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false)[7];  // chain
+  DiskGraph graph(layout_on_drives(dir, g, 2));
+  Engine engine(graph, EngineOptions{});
+  std::ostringstream lines;
+  RunTrace trace("bfs", &lines);
+  BfsResult result = bfs(engine, 0, trace);
+  EXPECT_EQ(result.levels, g.n);  // the last level finds nothing new
+  EXPECT_EQ(trace.edge_maps(), g.n);
+  std::istringstream in(lines.str());
+  std::string line;
+  uint64_t count = 0;
+  while (std::getline(in, line)) {
+    ASSERT_EQ(line.rfind("{\"algorithm\":\"bfs\",\"phase\":\"level\",\"iteration\":" + std::to_string(count) + ",", 0), 0u) << line;
+    EXPECT_NE(line.find("\"bytes_read\":"), std::string::npos);
+    ++count;
+  }
+  EXPECT_EQ(count, g.n);
+}
+
+#ifdef SLUICE_SHARED_DATA
+// cnr-2000: one weak component of 325,557 vertices (WCC and JT-CC, from
+// the BV file and from a 3-drive layout), BFS depths against the queue
+// BFS, and the strong component of a vertex equals the vertices that both
+// a BFS and a BFS over the transpose reach from it.
+TEST(Algorithms, Cnr2000) {
+  const std::string base = std::string(SLUICE_SHARED_DATA) + "/cnr-2000/cnr-2000";
+  TempDir dir;
+  auto bv = BlockGraph::open(base + ".graph");
+  const uint64_t n = bv->info().vertices;
+  ASSERT_EQ(n, 325557u);
+  JtccResult from_bv = jtcc(*bv);
+  EXPECT_EQ(from_bv.components, 1u);
+  EXPECT_EQ(from_bv.largest, n);
+
+  std::string layout = dir / "cnr.sluice";
+  {
+    WriteOptions options;
+    for (int d = 0; d < 3; ++d) {
+      options.drive_dirs.push_back(dir / ("drive" + std::to_string(d)));
+      std::filesystem::create_directories(options.drive_dirs.back());
+    }
+    auto reversed = BlockGraph::open(base + "-t.graph");
+    options.transpose = reversed.get();
+    write_graph(*bv, layout, "sluice", options);
+  }
+  RefGraph g = read_all(*bv);
+  DiskGraph out_graph(layout), in_graph(layout, true);
+
+  std::ifstream scc_file(base + ".scc", std::ios::binary);
+  std::vector<unsigned char> raw(n * 4);
+  scc_file.read(reinterpret_cast<char*>(raw.data()), std::streamsize(raw.size()));
+  ASSERT_TRUE(scc_file) << "cannot read " << base << ".scc";
+  auto scc = [&](uint64_t v) { return uint32_t(raw[4 * v]) << 24 | uint32_t(raw[4 * v + 1]) << 16 | uint32_t(raw[4 * v + 2]) << 8 | raw[4 * v + 3]; };
+
+  int round = 0;
+  for (EdgeMapVariant variant : {EdgeMapVariant::binning, EdgeMapVariant::atomic}) {
+    Config c = config_for(round++);
+    c.variant = variant;
+    c.threads = 2;
+    Engine out(out_graph, options_for(c)), in(in_graph, options_for(c));
+    RunTrace trace("test");
+    ComponentsResult components = wcc(out, &in, trace);
+    EXPECT_EQ(components.components, 1u) << c.text();
+    EXPECT_EQ(components.largest, n) << c.text();
+
+    const uint64_t source = variant == EdgeMapVariant::binning ? highest_degree(g) : 0;
+    BfsResult forward = bfs(out, source, trace);
+    ASSERT_EQ(forward.depth, reference_bfs(g, source)) << c.text();
+    BfsResult backward = bfs(in, source, trace);
+    uint64_t both = 0, same_scc = 0;
+    for (uint64_t v = 0; v < n; ++v) {
+      bool mutual = forward.depth[v] >= 0 && backward.depth[v] >= 0;
+      ASSERT_EQ(mutual, scc(v) == scc(source)) << "vertex " << v;
+      both += mutual;
+      same_scc += scc(v) == scc(source);
+    }
+    EXPECT_EQ(both, same_scc);
+    EXPECT_GT(both, 1u);
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace sluice::test

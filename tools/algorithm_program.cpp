@@ -1,0 +1,155 @@
+#include "tools/algorithm_program.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+
+#include "formats/atomic_file.hpp"
+
+namespace sluice::tools {
+
+void add_engine_options(po::options_description& options, const char* skip_default, const char* edgemap_default,
+                        const char* edgemap_help) {
+  options.add_options()
+    ("threads,t", po::value<int>()->default_value(0), "compute threads (0: all cores)")
+    ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync")
+    ("skip-threshold", po::value<std::string>()->default_value(skip_default),
+     "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)")
+    ("bins", po::value<uint32_t>()->default_value(1024), "bins of the binning EDGEMAP")
+    ("bin-space", po::value<uint64_t>()->default_value(0), "bytes for all bins (0: edges x 4 / 20, Blaze's default)")
+    ("scatter-gather-ratio", po::value<double>()->default_value(1.0), "scatter threads per gather thread")
+    ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
+    ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the run may hold in DRAM (0: the memory available)");
+}
+
+engine::EdgeMapVariant parse_edgemap(const std::string& text) {
+  if (text == "binning") return engine::EdgeMapVariant::binning;
+  if (text == "atomic") return engine::EdgeMapVariant::atomic;
+  throw po::error("--edgemap must be binning or atomic, not '" + text + "'");
+}
+
+engine::EngineOptions engine_options_from(const po::variables_map& v, const engine::DiskGraph& graph, std::string* skip_source) {
+  engine::EngineOptions o;
+  o.threads = v["threads"].as<int>();
+  const double ratio = v["scatter-gather-ratio"].as<double>();
+  if (!(ratio > 0)) throw po::error("--scatter-gather-ratio must be positive");
+  o.scatter_share = ratio / (ratio + 1);
+  o.bins = v["bins"].as<uint32_t>();
+  if (o.bins == 0) throw po::error("--bins must be at least 1");
+  o.bin_space = v["bin-space"].as<uint64_t>();
+  const std::string edgemap = v["edgemap"].as<std::string>();
+  if (edgemap != "both") o.variant = parse_edgemap(edgemap);
+  o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
+  o.io.backend = io::parse_backend(v["io"].as<std::string>());
+  o.memory_limit = v["memory-limit"].as<uint64_t>();
+  return o;
+}
+
+void add_program_options(po::options_description& options, const char* output_help) {
+  options.add_options()
+    ("graph", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`)")
+    ("symmetric", po::bool_switch(), "the graph stores every edge both ways (converted with --symmetrize): use the out-edges where the transpose is needed")
+    ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics to this file as JSON lines")
+    ("output,o", po::value<std::string>()->default_value(""), output_help)
+    ("output-format", po::value<std::string>()->default_value("text"), "text (one value per line) or binary (little-endian)");
+  add_engine_options(options);
+}
+
+AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Direction direction, uint64_t bytes_per_vertex)
+    : name_(name), path_(v["graph"].as<std::string>()) {
+  const std::string format = v["output-format"].as<std::string>();
+  if (format != "text" && format != "binary") throw po::error("--output-format must be text or binary");
+  out_graph_ = std::make_unique<engine::DiskGraph>(path_);
+  const bool symmetric = v["symmetric"].as<bool>();
+  if (direction == Direction::out_and_in && !symmetric) {
+    if (!out_graph_->layout().in()) {
+      throw InputError(path_, "", std::string(name) +
+                                      " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
+                                      "stores every edge both ways");
+    }
+    in_graph_ = std::make_unique<engine::DiskGraph>(path_, true);
+  }
+  std::string skip_source;
+  engine::EngineOptions options = engine_options_from(v, *out_graph_, &skip_source);
+  options.algorithm_bytes = bytes_per_vertex * out_graph_->vertices();
+  out_ = std::make_unique<engine::Engine>(*out_graph_, options);
+  if (in_graph_) {
+    options.algorithm_bytes = 0;  // counted once
+    in_ = std::make_unique<engine::Engine>(*in_graph_, options);
+  }
+  const std::string stats = v["stats"].as<std::string>();
+  if (!stats.empty()) {
+    stats_file_.open(stats);
+    if (!stats_file_) throw std::runtime_error("cannot write " + stats);
+  }
+  trace_ = std::make_unique<algorithms::RunTrace>(name, stats.empty() ? nullptr : &stats_file_);
+  std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, skip threshold %s (%s)\n", name,
+               path_.c_str(), (unsigned long long)out_graph_->vertices(), (unsigned long long)out_graph_->edges(),
+               out_graph_->drives(), in_graph_ ? " + transpose" : "",
+               options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic", options.skip.text().c_str(),
+               skip_source.c_str());
+}
+
+void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) const {
+  const double mb = double(trace_->bytes_read()) / 1e6;
+  std::printf("%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
+              (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
+  std::fflush(stdout);
+}
+
+namespace {
+
+template <class T>
+void write_any(const std::string& path, const std::string& format, std::span<const T> data) {
+  AtomicFile file(path);
+  if (format == "binary") {
+    file.write(data.data(), data.size_bytes());
+  } else {
+    char line[64];
+    for (const T& value : data) {
+      auto [end, ec] = std::to_chars(line, line + sizeof(line) - 1, value);
+      *end++ = '\n';
+      file.write(line, size_t(end - line));
+    }
+  }
+  file.commit();
+}
+
+template <class T>
+void write_output_any(const po::variables_map& v, std::span<const T> data) {
+  const std::string path = v["output"].as<std::string>();
+  if (!path.empty()) write_any(path, v["output-format"].as<std::string>(), data);
+}
+
+}  // namespace
+
+void write_values(const std::string& path, const std::string& format, std::span<const int64_t> data) { write_any(path, format, data); }
+void write_values(const std::string& path, const std::string& format, std::span<const uint64_t> data) { write_any(path, format, data); }
+void write_values(const std::string& path, const std::string& format, std::span<const double> data) { write_any(path, format, data); }
+void write_output(const po::variables_map& v, std::span<const int64_t> data) { write_output_any(v, data); }
+void write_output(const po::variables_map& v, std::span<const uint64_t> data) { write_output_any(v, data); }
+void write_output(const po::variables_map& v, std::span<const double> data) { write_output_any(v, data); }
+
+uint64_t pick_source(const engine::DiskGraph& graph, int64_t requested) {
+  const uint64_t n = graph.vertices();
+  if (requested >= 0) {
+    if (uint64_t(requested) >= n) throw po::error("--source " + std::to_string(requested) + " is not below the " + std::to_string(n) + " vertices");
+    return uint64_t(requested);
+  }
+  if (n == 0) throw po::error("the graph has no vertices to start from");
+  uint64_t best = 0;
+  for (uint64_t v = 1; v < n; ++v) {
+    if (graph.degree(v) > graph.degree(best)) best = v;
+  }
+  return best;
+}
+
+std::string components_digest(const algorithms::ComponentsResult& result) {
+  return std::to_string(result.components) + " components, largest " + std::to_string(result.largest) + " vertices";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace sluice::tools

@@ -1,0 +1,81 @@
+// What the algorithm programs (bfs, pagerank, wcc, jtcc, spmv, bc) share:
+// one set of engine flags, opening the graph (and its transpose) into
+// engines, the --stats file, the --output writer and the summary line.
+#pragma once
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "algorithms/run_trace.hpp"
+#include "algorithms/wcc.hpp"
+#include "engine/engine.hpp"
+#include "tools/command_line.hpp"
+
+namespace sluice::tools {
+
+// --threads --io --skip-threshold --bins --bin-space --scatter-gather-ratio
+// --edgemap --memory-limit. bench-edgemap passes its own defaults.
+void add_engine_options(po::options_description& options, const char* skip_default = "",
+                        const char* edgemap_default = "binning", const char* edgemap_help = "binning or atomic");
+// The engine's options from those flags; the variant is set by the caller
+// when --edgemap names more than one.
+engine::EngineOptions engine_options_from(const po::variables_map& values, const engine::DiskGraph& graph,
+                                          std::string* skip_source = nullptr);
+engine::EdgeMapVariant parse_edgemap(const std::string& text);
+
+// The graph, --stats, --output and --output-format, --symmetric.
+void add_program_options(po::options_description& options, const char* output_help);
+
+enum class Direction { out_only, out_and_in };
+
+// One program run: the graph opened as the program needs it and the
+// engines over it, a trace for the summary and --stats.
+class AlgorithmRun {
+ public:
+  // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
+  AlgorithmRun(const char* name, const po::variables_map& values, Direction direction, uint64_t bytes_per_vertex);
+
+  engine::Engine& out() { return *out_; }
+  // The transpose's engine; null when --symmetric said the out-edges serve.
+  engine::Engine* in() { return in_.get(); }
+  // The engine over the transpose, or over the out-edges of a symmetric graph.
+  engine::Engine& in_or_out() { return in_ ? *in_ : *out_; }
+  algorithms::RunTrace& trace() { return *trace_; }
+  const std::string& path() const { return path_; }
+  uint64_t vertices() const { return out_graph_->vertices(); }
+
+  // "bfs r18.sluice: 0.153 s, 9 iterations, 12.3 MB read (80.4 MB/s), <digest>"
+  void print_summary(double seconds, uint64_t iterations, const std::string& digest) const;
+
+ private:
+  std::string name_, path_;
+  std::unique_ptr<engine::DiskGraph> out_graph_, in_graph_;
+  std::unique_ptr<engine::Engine> out_, in_;
+  std::ofstream stats_file_;
+  std::unique_ptr<algorithms::RunTrace> trace_;
+};
+
+// Writes one value per vertex to --output, if given: text (one per line)
+// or binary (the values' bytes, little-endian); nothing is left behind on
+// error.
+void write_output(const po::variables_map& values, std::span<const int64_t> data);
+void write_output(const po::variables_map& values, std::span<const uint64_t> data);
+void write_output(const po::variables_map& values, std::span<const double> data);
+void write_values(const std::string& path, const std::string& format, std::span<const int64_t> data);
+void write_values(const std::string& path, const std::string& format, std::span<const uint64_t> data);
+void write_values(const std::string& path, const std::string& format, std::span<const double> data);
+
+// A vertex given as a number, or by default the vertex of highest
+// out-degree (the smallest such id): a start that reaches something.
+uint64_t pick_source(const engine::DiskGraph& graph, int64_t requested);
+
+// "N components, largest M vertices"
+std::string components_digest(const algorithms::ComponentsResult& result);
+
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+}  // namespace sluice::tools

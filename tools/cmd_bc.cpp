@@ -1,0 +1,57 @@
+// bc GRAPH.sluice: betweenness centrality (Brandes) from one or more sources.
+#include <cstdio>
+
+#include "algorithms/bc.hpp"
+#include "tools/algorithm_program.hpp"
+
+namespace sluice::tools {
+
+int cmd_bc(int argc, char** argv) {
+  po::options_description options("bc GRAPH.sluice");
+  options.add_options()
+    ("sources,s", po::value<std::string>()->default_value(""), "source vertices, comma-separated (default: the vertex of highest out-degree)")
+    ("all-sources", po::bool_switch(), "every vertex a source: exact betweenness");
+  add_program_options(options, "write each vertex's centrality to this file");
+  po::positional_options_description positionals;
+  positionals.add("graph", 1);
+  po::variables_map v;
+  if (!parse_command_line(argc, argv, "usage: bc GRAPH.sluice [--sources V,W,...] [--output FILE] [engine options]\n"
+                          "(needs the transpose: `sluice convert --transpose`, or --symmetric)", options, positionals, v)) {
+    return exit_ok;
+  }
+  AlgorithmRun run("bc", v, Direction::out_and_in, algorithms::bc_bytes_per_vertex);
+  std::vector<uint64_t> sources;
+  if (v["all-sources"].as<bool>()) {
+    for (uint64_t s = 0; s < run.vertices(); ++s) sources.push_back(s);
+  } else if (v["sources"].as<std::string>().empty()) {
+    sources.push_back(pick_source(run.out().graph(), -1));
+  } else {
+    for (const std::string& s : split_list(v["sources"].as<std::string>())) {
+      size_t used = 0;
+      long long id = -1;
+      try {
+        id = std::stoll(s, &used);
+      } catch (const std::exception&) {
+      }
+      if (used != s.size() || id < 0) throw po::error("--sources: '" + s + "' is not a vertex id");
+      sources.push_back(pick_source(run.out().graph(), id));
+    }
+  }
+  auto start = std::chrono::steady_clock::now();
+  algorithms::BcResult result = algorithms::bc(run.out(), run.in(), sources, run.trace());
+  const double seconds = seconds_since(start);
+  double sum = 0, top = 0;
+  uint64_t top_vertex = 0;
+  for (uint64_t i = 0; i < result.score.size(); ++i) {
+    sum += result.score[i];
+    if (result.score[i] > top) top = result.score[i], top_vertex = i;
+  }
+  char digest[160];
+  std::snprintf(digest, sizeof(digest), "%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
+                (unsigned long long)result.sources, sum, (unsigned long long)top_vertex, top);
+  run.print_summary(seconds, result.levels, digest);
+  write_output(v, std::span<const double>(result.score));
+  return exit_ok;
+}
+
+}  // namespace sluice::tools

@@ -1,0 +1,41 @@
+// jtcc GRAPH: connected components by concurrent union-find in one pass
+// over the edges through the block API (any input format).
+#include <cstdio>
+
+#include "algorithms/jtcc.hpp"
+#include "tools/algorithm_program.hpp"
+
+namespace sluice::tools {
+
+int cmd_jtcc(int argc, char** argv) {
+  po::options_description options("jtcc GRAPH");
+  options.add_options()
+    ("graph", po::value<std::string>()->required(), "graph in any format the block API reads")
+    ("output,o", po::value<std::string>()->default_value(""), "write each vertex's component (its smallest vertex id) to this file")
+    ("output-format", po::value<std::string>()->default_value("text"), "text (one value per line) or binary (little-endian)")
+    ("seed", po::value<uint64_t>()->default_value(0x5eed), "seed of the random linking order");
+  add_open_options(options);
+  po::positional_options_description positionals;
+  positionals.add("graph", 1);
+  po::variables_map v;
+  if (!parse_command_line(argc, argv, "usage: jtcc GRAPH [--threads N] [--output FILE] [block API options]", options,
+                          positionals, v)) {
+    return exit_ok;
+  }
+  const std::string format = v["output-format"].as<std::string>();
+  if (format != "text" && format != "binary") throw po::error("--output-format must be text or binary");
+  const std::string path = v["graph"].as<std::string>();
+  auto graph = BlockGraph::open(path, open_options_from(v));
+  require_memory(graph->info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
+  auto start = std::chrono::steady_clock::now();
+  algorithms::JtccResult result = algorithms::jtcc(*graph, v["seed"].as<uint64_t>());
+  const double seconds = seconds_since(start);
+  const double bytes = double(result.edges) * graph->info().id_bytes / 1e6;
+  std::printf("jtcc %s: %.3f s, 1 pass over %llu edges (%.1f M edges/s, %.1f MB of ids), %s\n", path.c_str(), seconds,
+              (unsigned long long)result.edges, seconds > 0 ? double(result.edges) / seconds / 1e6 : 0.0, bytes,
+              components_digest(result).c_str());
+  write_output(v, std::span<const uint64_t>(result.label));
+  return exit_ok;
+}
+
+}  // namespace sluice::tools

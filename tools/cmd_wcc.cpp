@@ -1,0 +1,25 @@
+// wcc GRAPH.sluice: weakly connected components by label propagation.
+#include "algorithms/wcc.hpp"
+#include "tools/algorithm_program.hpp"
+
+namespace sluice::tools {
+
+int cmd_wcc(int argc, char** argv) {
+  po::options_description options("wcc GRAPH.sluice");
+  add_program_options(options, "write each vertex's component (its smallest vertex id) to this file");
+  po::positional_options_description positionals;
+  positionals.add("graph", 1);
+  po::variables_map v;
+  if (!parse_command_line(argc, argv, "usage: wcc GRAPH.sluice [--output FILE] [engine options]\n"
+                          "(needs the transpose: `sluice convert --transpose`, or --symmetric)", options, positionals, v)) {
+    return exit_ok;
+  }
+  AlgorithmRun run("wcc", v, Direction::out_and_in, algorithms::wcc_bytes_per_vertex);
+  auto start = std::chrono::steady_clock::now();
+  algorithms::ComponentsResult result = algorithms::wcc(run.out(), run.in(), run.trace());
+  run.print_summary(seconds_since(start), result.rounds, components_digest(result));
+  write_output(v, std::span<const uint64_t>(result.label));
+  return exit_ok;
+}
+
+}  // namespace sluice::tools
