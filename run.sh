@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sluice's two entry points on a fresh Debian machine:
 #   ./run.sh example   install what is missing, build, run the built-in example
+#                      (an RMAT graph onto two drive files; BFS, PageRank, WCC)
 #   ./run.sh test      install what is missing, build, run every test (plain,
 #                      AddressSanitizer+UBSan, and ThreadSanitizer for the
 #                      concurrency suites)
@@ -42,9 +43,10 @@ example() {
   $sluice convert "$work/rmat18.el" "$work/rmat18.sluice" --drives "$work/drive0,$work/drive1" --transpose
   echo "== info"
   $sluice info "$work/rmat18.sluice" --verify
-  echo "== scan every edge through the block API"
-  $sluice scan "$work/rmat18.sluice"
-  $sluice scan "$work/rmat18.el"
+  echo "== BFS, PageRank and WCC out of core (O_DIRECT reads from the two drive files)"
+  build/tools/bfs "$work/rmat18.sluice"
+  build/tools/pagerank "$work/rmat18.sluice"
+  build/tools/wcc "$work/rmat18.sluice"
 }
 
 run_tests() {

@@ -1,14 +1,16 @@
 // Blaze's online binning: scatter threads turn (src, dst) into (dst, value)
-// records and append them, through small per-thread buffers, to bin
-// dst mod bin_count; a bin's buffer that fills up goes on an MPMC queue of
+// records and append them, through small per-thread buffers, to the bin of
+// dst's vertex range (a power-of-two range, so the bin is a shift, and a
+// gather thread touches one slice of the vertex state at a time); a bin's buffer that fills up goes on an MPMC queue of
 // full bins and the bin continues in its other buffer (double buffering);
 // a bin has only two buffers, so at most one of them is out for gathering
 // at a time: one gather thread applies a bin's records alone, and gather
 // never needs an atomic (every record of one destination is in its bin).
 #pragma once
 
-#include <concurrentqueue/blockingconcurrentqueue.h>
+#include "io/blocking_queue.hpp"
 
+#include <bit>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -33,7 +35,11 @@ class Bins {
     std::vector<Record>* records;
   };
 
-  Bins(uint32_t count, size_t capacity) : capacity_(capacity), bins_(count) {
+  // At most `count` bins over vertices [0, vertices).
+  Bins(uint32_t count, uint64_t vertices, size_t capacity) : capacity_(capacity) {
+    const uint64_t width = std::max<uint64_t>(1, (vertices + count - 1) / std::max<uint32_t>(1, count));
+    shift_ = unsigned(std::bit_width(width - 1));  // the next power of two >= width
+    bins_ = std::vector<Bin>(std::max<uint64_t>(1, (vertices + (uint64_t(1) << shift_) - 1) >> shift_));
     for (auto& b : bins_) {
       b.buffers[0].reserve(capacity);
       b.buffers[1].reserve(capacity);
@@ -43,7 +49,7 @@ class Bins {
   }
 
   uint32_t count() const { return uint32_t(bins_.size()); }
-  uint32_t bin_of(uint64_t dst) const { return uint32_t(dst % bins_.size()); }
+  uint32_t bin_of(uint64_t dst) const { return uint32_t(dst >> shift_); }
 
   // Appends a thread's local buffer to bin `b`; hands full buffers to the
   // queue. Blocks (never spins) while both of the bin's buffers are full.
@@ -122,8 +128,9 @@ class Bins {
     std::vector<Record>* spare = nullptr;
   };
   size_t capacity_;
+  unsigned shift_ = 0;
   std::vector<Bin> bins_;
-  moodycamel::BlockingConcurrentQueue<Full> full_;
+  io::BlockingQueue<Full> full_;
 };
 
 }  // namespace sluice::engine

@@ -50,9 +50,14 @@ inline IndexedBitmap dense_copy(const VertexSubset& frontier) {
 
 template <class Value>
 struct Engine::BinSet {
-  BinSet(uint32_t count, size_t capacity, size_t threads) : bins(count, capacity), local(threads * count) {}
+  BinSet(uint32_t count, uint64_t vertices, size_t capacity, size_t threads)
+      : bins(count, vertices, capacity), local(threads * bins.count() * local_records), used(threads * bins.count(), 0) {}
+  static constexpr uint32_t local_records = 32;
   Bins<Value> bins;
-  std::vector<std::vector<BinRecord<Value>>> local;  // per scatter thread, per bin; empty between calls
+  // Per scatter thread, per bin: room for local_records records, of which
+  // `used` are filled (all zero between calls).
+  std::vector<BinRecord<Value>> local;
+  std::vector<uint32_t> used;
 };
 
 template <class Value>
@@ -60,7 +65,8 @@ Engine::BinSet<Value>& Engine::bin_set() {
   if (!bin_set_ || *bin_set_type_ != typeid(Value)) {
     bin_set_.reset();
     const uint32_t count = std::max<uint32_t>(1, options_.bins);
-    bin_set_ = std::make_shared<BinSet<Value>>(count, bin_capacity(graph_, options_, sizeof(BinRecord<Value>)), size_t(threads_));
+    bin_set_ = std::make_shared<BinSet<Value>>(count, graph_.vertices(), bin_capacity(graph_, options_, sizeof(BinRecord<Value>)),
+                                               size_t(threads_));
     bin_set_type_ = &typeid(Value);
   }
   return *static_cast<BinSet<Value>*>(bin_set_.get());
@@ -182,7 +188,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     BinSet<Value>& set = bin_set<Value>();
     Bins<Value>& bins = set.bins;
     const uint32_t bin_count = bins.count();
-    constexpr size_t local_records = 32;
+    constexpr uint32_t local_records = BinSet<Value>::local_records;
 
     detail::FirstError gather_error;
     std::vector<std::thread> gatherers;
@@ -214,24 +220,24 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     };
     try {
       // Per scatter thread: a small buffer per bin, flushed whole.
-      auto& local = set.local;
       stream_pages(plan, threads_, [&](int t, uint64_t logical, const char* data) {
-        std::vector<Record>* mine = local.data() + size_t(t) * bin_count;
+        Record* mine = set.local.data() + size_t(t) * bin_count * local_records;
+        uint32_t* used = set.used.data() + size_t(t) * bin_count;
         for_each_edge_of_page(logical, data, [&](uint64_t src, uint64_t dst, float w) {
           Value value;
           if (!f.cond(dst) || !f.scatter(src, dst, w, value)) return;
-          uint32_t b = bins.bin_of(dst);
-          auto& buffer = mine[b];
-          buffer.push_back({dst, value});
-          if (buffer.size() == local_records) {
-            bins.append(b, buffer.data(), buffer.size());
-            buffer.clear();
+          const uint32_t b = bins.bin_of(dst);
+          Record* buffer = mine + size_t(b) * local_records;
+          buffer[used[b]++] = {dst, value};
+          if (used[b] == local_records) {
+            bins.append(b, buffer, local_records);
+            used[b] = 0;
           }
         });
       });
-      for (size_t i = 0; i < local.size(); ++i) {
-        if (!local[i].empty()) bins.append(uint32_t(i % bin_count), local[i].data(), local[i].size());
-        local[i].clear();
+      for (size_t i = 0; i < set.used.size(); ++i) {
+        if (set.used[i]) bins.append(uint32_t(i % bin_count), set.local.data() + i * local_records, set.used[i]);
+        set.used[i] = 0;
       }
       stats_.scatter_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - scatter_start).count();
       bins.flush_all();

@@ -8,7 +8,7 @@
 #pragma once
 
 #include <atomic>
-#include <concurrentqueue/blockingconcurrentqueue.h>
+#include "io/blocking_queue.hpp"
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -78,7 +78,7 @@ class IoService {
     int64_t result;
   };
   struct Drive {
-    moodycamel::BlockingConcurrentQueue<Pending> queue;
+    BlockingQueue<Pending> queue;
     std::unique_ptr<ReadBackend> backend;
     DriveStats stats;
     std::thread thread;
@@ -90,8 +90,8 @@ class IoService {
   IoOptions options_;
   const char* backend_name_ = "";
   std::vector<AlignedBuffer> buffers_;
-  moodycamel::BlockingConcurrentQueue<int> free_buffers_;
-  moodycamel::BlockingConcurrentQueue<Completion> filled_;
+  BlockingQueue<int> free_buffers_;
+  BlockingQueue<Completion> filled_;
   std::atomic<uint64_t> outstanding_{0};  // queued, in flight, or filled and not yet taken
   std::atomic<uint64_t> waiting_consumers_{0};  // threads inside next(), woken when nothing is left
   std::atomic<bool> stopping_{false};

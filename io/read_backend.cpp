@@ -15,6 +15,7 @@ namespace sluice::io {
 
 std::unique_ptr<ReadBackend> make_uring_backend(int fd, unsigned depth, std::span<const AlignedBuffer> buffers);
 std::unique_ptr<ReadBackend> make_aio_backend(int fd, unsigned depth);
+std::unique_ptr<ReadBackend> make_memory_backend(int fd);
 
 uint64_t now_ns() {
   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
@@ -89,7 +90,8 @@ BackendKind parse_backend(const std::string& name) {
   if (name == "uring") return BackendKind::uring;
   if (name == "aio") return BackendKind::aio;
   if (name == "psync") return BackendKind::psync;
-  throw std::invalid_argument("--io must be auto, uring, aio or psync, not '" + name + "'");
+  if (name == "memory") return BackendKind::memory;
+  throw std::invalid_argument("--io must be auto, uring, aio, psync or memory, not '" + name + "'");
 }
 
 const char* backend_name(BackendKind kind) {
@@ -98,6 +100,7 @@ const char* backend_name(BackendKind kind) {
     case BackendKind::uring: return "uring";
     case BackendKind::aio: return "aio";
     case BackendKind::psync: return "psync";
+    case BackendKind::memory: return "memory";
   }
   return "?";
 }
@@ -110,6 +113,7 @@ std::unique_ptr<ReadBackend> make_backend(BackendKind kind, int fd, unsigned dep
     case BackendKind::uring: backend = make_uring_backend(fd, depth, buffers); break;
     case BackendKind::aio: backend = make_aio_backend(fd, depth); break;
     case BackendKind::psync: backend = std::make_unique<PsyncBackend>(fd); break;
+    case BackendKind::memory: backend = make_memory_backend(fd); break;
     case BackendKind::automatic:
       try {
         backend = make_uring_backend(fd, depth, buffers);

@@ -1,6 +1,7 @@
 // One drive's asynchronous reads behind one interface, with three
 // implementations: io_uring (batched submission, registered file and
-// buffers), libaio, and psync (pread on the calling thread). A backend is
+// buffers), libaio, and psync (pread on the calling thread); and a fourth,
+// memory, that serves the file from DRAM (the in-memory baseline). A backend is
 // used by one thread, the drive's IO thread.
 #pragma once
 
@@ -33,9 +34,9 @@ class ReadBackend {
   virtual size_t wait(std::span<ReadRequest*> done, size_t min) = 0;
 };
 
-enum class BackendKind { automatic, uring, aio, psync };
+enum class BackendKind { automatic, uring, aio, psync, memory };
 
-BackendKind parse_backend(const std::string& name);  // auto, uring, aio, psync
+BackendKind parse_backend(const std::string& name);  // auto, uring, aio, psync, memory
 const char* backend_name(BackendKind kind);
 
 // Fault injection for tests: every Nth completed request fails with EIO or

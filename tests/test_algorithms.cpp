@@ -35,9 +35,10 @@ struct Config {
 
 // Rotates through the settings so that every pairing turns up across shapes.
 Config config_for(int round) {
-  static const io::BackendKind backends[] = {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync};
+  static const io::BackendKind backends[] = {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync,
+                                             io::BackendKind::memory};
   static const char* lambdas[] = {"0", "64k", "inf"};
-  return {round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, backends[(round / 2) % 3], lambdas[round % 3],
+  return {round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, backends[(round / 2) % 4], lambdas[round % 3],
           1 + round % 3};
 }
 
@@ -172,6 +173,21 @@ TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
+}
+
+// The suite the ThreadSanitizer build runs: every algorithm with 4 threads
+// (2 scatter, 2 gather) and both variants, on the RMAT shape.
+TEST(AlgorithmThreads, EveryAlgorithmOnRmat) {
+  TempDir dir;
+  RefGraph g = graph_shapes(true).back();
+  std::string layout = layout_on_drives(dir, g, 2, true);
+  for (EdgeMapVariant variant : {EdgeMapVariant::binning, EdgeMapVariant::atomic}) {
+    check_all(g, layout, Config{variant, io::BackendKind::uring, "64k", 4});
+  }
+  OpenOptions blocks;
+  blocks.blocks = {.block_edges = 500, .buffers = 4, .threads = 4};
+  auto text = open_as_edge_list(dir, g, blocks);
+  EXPECT_EQ(jtcc(*text).label, reference_components(g.csr_order()));
 }
 
 TEST(Algorithms, JtccGivesTheSamePartitionFromAnyFormat) {

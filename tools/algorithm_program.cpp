@@ -12,7 +12,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
                         const char* edgemap_help) {
   options.add_options()
     ("threads,t", po::value<int>()->default_value(0), "compute threads (0: all cores)")
-    ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync")
+    ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)")
     ("skip-threshold", po::value<std::string>()->default_value(skip_default),
      "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)")
     ("bins", po::value<uint32_t>()->default_value(1024), "bins of the binning EDGEMAP")

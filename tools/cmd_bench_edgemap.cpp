@@ -11,7 +11,7 @@
 #include <fstream>
 
 #include "engine/engine.hpp"
-#include "tools/command_line.hpp"
+#include "tools/algorithm_program.hpp"
 
 namespace sluice::tools {
 
@@ -41,18 +41,10 @@ int cmd_bench_edgemap(int argc, char** argv) {
   po::options_description options("sluice bench-edgemap GRAPH.sluice");
   options.add_options()
     ("graph", po::value<std::string>()->required(), "graph in sluice's layout")
-    ("threads,t", po::value<int>()->default_value(0), "compute threads (0: all cores)")
-    ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
-    ("edgemap", po::value<std::string>()->default_value("both"), "binning, atomic or both")
-    ("bins", po::value<uint32_t>()->default_value(1024), "bins")
-    ("bin-space", po::value<uint64_t>()->default_value(0), "bytes for all bins (0: edges x 4 / 20)")
-    ("scatter-gather-ratio", po::value<double>()->default_value(1.0), "scatter threads per gather thread")
-    ("skip-threshold", po::value<std::string>()->default_value("inf"),
-     "λ in bytes (0, 64k, inf); with --frontier below 1, the device profile if given as \"\"")
     ("frontier", po::value<double>()->default_value(1.0), "share of vertices active (1: a full scan)")
-    ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the engine may hold (0: the memory available)")
     ("repeat,r", po::value<int>()->default_value(3), "rounds; each round runs all three")
     ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics as JSON lines");
+  add_engine_options(options, "inf", "both", "binning, atomic or both");
   po::positional_options_description positionals;
   positionals.add("graph", 1);
   po::variables_map v;
@@ -87,11 +79,20 @@ int cmd_bench_edgemap(int argc, char** argv) {
   uint64_t work = 0;  // edges of the active vertices: what the rates count
   for (uint64_t a : active_ids) work += offsets[a + 1] - offsets[a];
   std::string lambda_source;
-  const engine::SkipThreshold lambda = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, &lambda_source);
+  const engine::EngineOptions base = engine_options_from(v, graph, &lambda_source);
+  const engine::SkipThreshold lambda = base.skip;
   const std::string which = v["edgemap"].as<std::string>();
-  if (which != "binning" && which != "atomic" && which != "both") throw po::error("--edgemap must be binning, atomic or both");
-  const double ratio = v["scatter-gather-ratio"].as<double>();
-  if (!(ratio > 0)) throw po::error("--scatter-gather-ratio must be positive");
+  if (which != "both") parse_edgemap(which);
+  // One engine per variant for all rounds, as an algorithm keeps one.
+  std::vector<std::pair<const char*, std::unique_ptr<engine::Engine>>> engines;
+  for (auto variant : {engine::EdgeMapVariant::binning, engine::EdgeMapVariant::atomic}) {
+    const char* name = variant == engine::EdgeMapVariant::binning ? "binning" : "atomic";
+    if (which != "both" && which != name) continue;
+    engine::EngineOptions eo = base;
+    eo.variant = variant;
+    eo.algorithm_bytes = 3 * n * 8;
+    engines.emplace_back(name, std::make_unique<engine::Engine>(graph, eo));
+  }
   std::ofstream stats_file;
   if (!v["stats"].as<std::string>().empty()) stats_file.open(v["stats"].as<std::string>());
 
@@ -112,28 +113,12 @@ int cmd_bench_edgemap(int argc, char** argv) {
     double memory_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%-10s %9.3f %12.1f %10.2f %12s %10s\n", "in-memory", memory_s, double(work) / memory_s / 1e6, 1.0, "-", "-");
 
-    for (auto variant : {engine::EdgeMapVariant::binning, engine::EdgeMapVariant::atomic}) {
-      if ((variant == engine::EdgeMapVariant::binning && which == "atomic") ||
-          (variant == engine::EdgeMapVariant::atomic && which == "binning")) {
-        continue;
-      }
-      engine::EngineOptions eo;
-      eo.threads = threads;
-      eo.scatter_share = ratio / (ratio + 1);
-      eo.bins = v["bins"].as<uint32_t>();
-      eo.bin_space = v["bin-space"].as<uint64_t>();
-      eo.variant = variant;
-      eo.skip = lambda;
-      eo.io.backend = io::parse_backend(v["io"].as<std::string>());
-      eo.memory_limit = v["memory-limit"].as<uint64_t>();
-      eo.algorithm_bytes = 3 * n * 8;
-      engine::Engine engine(graph, eo);
+    for (auto& [name, engine] : engines) {
       std::fill(sum.begin(), sum.end(), 0);
       SumOfNeighbours f{x, sum};
-      engine.edge_map<uint64_t>(frontier, f, false);
-      const auto& s = engine.last_stats();
+      engine->edge_map<uint64_t>(frontier, f, false);
+      const auto& s = engine->last_stats();
       if (sum != expected) throw std::runtime_error("out-of-core sums differ from the in-memory traversal");
-      const char* name = variant == engine::EdgeMapVariant::binning ? "binning" : "atomic";
       std::printf("%-10s %9.3f %12.1f %10.2f %12llu %10.1f\n", name, s.seconds, double(work) / s.seconds / 1e6,
                   s.seconds / memory_s, (unsigned long long)s.bytes_read, s.bandwidth() / 1e6);
       if (stats_file) stats_file << s.json() << "\n";
