@@ -77,40 +77,36 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
   const uint64_t n = engine.graph().vertices();
   const auto& graph = engine.graph();
   PageRankResult result;
-  // rank starts at 0 with a pending change of 1/n everywhere: the first
-  // round pushes the uniform start, later rounds push only changes.
-  result.rank.assign(n, 0.0);
-  std::vector<double> change(n, 1.0 / double(n)), share(n), received(n, 0.0);
+  // rank: the current estimate; pending: the part of it not yet pushed to
+  // the out-neighbours. Everything starts at 1/n, all of it pending, so the
+  // first round pushes the uniform start and later rounds push changes.
+  // A change too small to push stays pending (Ligra drops it) and goes out
+  // once it has grown past the threshold, so nothing is lost.
+  result.rank.assign(n, 1.0 / double(n));
+  std::vector<double> pending(n, 1.0 / double(n)), share(n), received(n, 0.0);
   engine::VertexSubset frontier = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   while (result.iterations < o.max_iterations && !frontier.empty()) {
     frontier.for_each([&](uint64_t v) {
       uint32_t degree = graph.degree(v);
-      share[v] = degree ? change[v] / degree : 0.0;
+      share[v] = degree ? pending[v] / degree : 0.0;
+      pending[v] = 0;
     });
     PushShares push{share.data(), received.data()};
     engine.edge_map<double>(frontier, push, false);
     trace.record(engine, "iteration", result.iterations);
-    const bool first = result.iterations == 0;
+    // In the first round the estimate moves from the start 1/n to
+    // base + d x received; afterwards by d x received.
+    const double offset = result.iterations == 0 ? base - 1.0 / double(n) : 0.0;
     double total = 0;
     std::vector<uint64_t> active;
     for (uint64_t v = 0; v < n; ++v) {
-      double c;
-      if (first) {
-        // rank = base + d * received; its change against the 1/n start.
-        double start = base + o.damping * received[v];
-        result.rank[v] = start;
-        c = start - 1.0 / double(n);
-      } else {
-        c = o.damping * received[v];
-      }
+      const double change = offset + o.damping * received[v];
       received[v] = 0;
-      change[v] = c;
-      if (std::fabs(c) > o.delta_threshold * result.rank[v]) {
-        if (!first) result.rank[v] += c;
-        total += std::fabs(c);
-        active.push_back(v);
-      }
+      result.rank[v] += change;
+      pending[v] += change;
+      total += std::fabs(change);
+      if (std::fabs(pending[v]) > o.delta_threshold * result.rank[v]) active.push_back(v);
     }
     ++result.iterations;
     result.last_change = total;

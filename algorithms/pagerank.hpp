@@ -9,9 +9,10 @@
 // delta (Ligra's PageRankDelta, as Blaze runs it): only vertices whose
 // change exceeds delta_threshold x their rank stay active and push their
 // change; the run ends when the summed |change| falls below the tolerance,
-// when no vertex is active, or at the cap. It approximates the classic
-// ranks (changes under the threshold are dropped), closely for small
-// thresholds.
+// when no vertex is active, or at the cap. Unlike Ligra, a change too small
+// to push is kept and pushed once it has accumulated past the threshold,
+// so the ranks stay close to the classic ones (the unpushed remainder is
+// below the threshold x rank at every vertex).
 //
 // Vertices with no out-edges (dangling): with Dangling::drop (GAPBS, Ligra,
 // Blaze) their rank flows nowhere, and the ranks sum to less than 1; with

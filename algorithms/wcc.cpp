@@ -12,10 +12,9 @@ struct MinLabel {
   uint64_t* label;
 
   bool cond(uint64_t) const { return true; }
-  // Only a smaller label is worth a record.
-  bool scatter(uint64_t src, uint64_t dst, float, uint64_t& out) const {
+  bool scatter(uint64_t src, uint64_t, float, uint64_t& out) const {
     out = relaxed_load(label[src]);
-    return out < relaxed_load(label[dst]);
+    return true;
   }
   bool gather(uint64_t dst, const uint64_t& value) {
     if (value >= label[dst]) return false;

@@ -17,8 +17,10 @@
 // bins -> full-bin queue -> gather threads call gather -> next frontier.
 // With the atomic variant scatter threads call gather_atomic directly.
 //
-// Threads: cond and scatter run on scatter threads while gather runs on
-// gather threads. Gather needs no atomic read-modify-write (a destination's
+// Threads: scatter runs on scatter threads and gather on gather threads;
+// cond runs just before gather (binning: on the gather thread, where dst's
+// state is in the bin's slice of memory rather than a random read per
+// edge) or just before scatter (atomic). Gather needs no atomic read-modify-write (a destination's
 // records are all in one bin, gathered by one thread), but vertex state
 // that gather writes and cond reads must use relaxed atomic loads and
 // stores (std::atomic_ref), which compile to plain moves.

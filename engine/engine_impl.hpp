@@ -202,7 +202,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
             auto busy = std::chrono::steady_clock::now();
             try {
               for (const Record& r : *full.records) {
-                if (f.gather(r.dst, r.value) && output) out.push_back(r.dst);
+                if (f.cond(r.dst) && f.gather(r.dst, r.value) && output) out.push_back(r.dst);
               }
             } catch (...) {
               gather_error.capture();
@@ -224,8 +224,10 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
         Record* mine = set.local.data() + size_t(t) * bin_count * local_records;
         uint32_t* used = set.used.data() + size_t(t) * bin_count;
         for_each_edge_of_page(logical, data, [&](uint64_t src, uint64_t dst, float w) {
+          // cond is left to the gather side: there dst's state is in the
+          // bin's slice of the vertex arrays, here it is a random read.
           Value value;
-          if (!f.cond(dst) || !f.scatter(src, dst, w, value)) return;
+          if (!f.scatter(src, dst, w, value)) return;
           const uint32_t b = bins.bin_of(dst);
           Record* buffer = mine + size_t(b) * local_records;
           buffer[used[b]++] = {dst, value};

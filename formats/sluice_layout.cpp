@@ -88,7 +88,7 @@ CompactIndex read_index(const std::string& path, const GraphInfo& info, uint64_t
   Array<uint64_t> offsets(groups, "index offsets");
   Array<uint32_t> degrees(n, "degrees");
   std::memcpy(offsets.data(), bytes.data() + index_header_bytes, groups * 8);
-  std::memcpy(degrees.data(), bytes.data() + align64(index_header_bytes + groups * 8), n * 4);
+  if (n) std::memcpy(degrees.data(), bytes.data() + align64(index_header_bytes + groups * 8), n * 4);  // an empty graph has no array
   CompactIndex index(std::move(offsets), std::move(degrees));
   uint64_t bad = index.first_inconsistency();
   if (bad != UINT64_MAX) {
