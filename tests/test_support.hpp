@@ -215,7 +215,7 @@ inline std::string layout_on_drives(const TempDir& dir, const RefGraph& g, unsig
   }
   std::unique_ptr<BlockGraph> reversed;
   if (transpose) {
-    reversed = transpose_of(*graph, 2);
+    reversed = transpose_of(*graph, 0);  // OpenMP's threads: one under TSan (OMP_NUM_THREADS=1)
     options.transpose = reversed.get();
   }
   std::string path = dir / (name + ".sluice");
