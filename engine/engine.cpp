@@ -36,13 +36,18 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
   io_ = std::make_unique<io::IoService>(drives_, options_.io);
 }
 
+uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
+  if (options.bins) return options.bins;
+  return uint32_t(std::clamp<uint64_t>((graph.vertices() + 8191) / 8192, 1, 1024));
+}
+
 MemoryBudget MemoryBudget::of(const DiskGraph& graph, const EngineOptions& options) {
   MemoryBudget b;
   b.index = graph.memory_bytes() + graph.pages() / 8;  // plus the planner's page bitmaps
   // A frontier in, one out (both possibly dense), and the dense copy EDGEMAP reads.
   b.frontiers = 3 * (graph.vertices() / 8 + 1) + graph.vertices() * 8 / VertexSubset::dense_divisor;
   size_t record = 8 + options.value_bytes;
-  const uint64_t bins = std::max<uint32_t>(1, options.bins);
+  const uint64_t bins = bin_count(graph, options);
   // Two buffers per bin, and each scatter thread's small buffer per bin.
   b.bins = 2 * bins * bin_capacity(graph, options, record) * record + uint64_t(compute_threads(options.threads)) * bins * 32 * record;
   unsigned buffers = options.io.buffers ? options.io.buffers : 2 * options.io.queue_depth * graph.drives();

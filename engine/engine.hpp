@@ -48,7 +48,7 @@ enum class EdgeMapVariant { binning, atomic };
 struct EngineOptions {
   int threads = 0;                 // compute threads; 0: cores
   double scatter_share = 0.5;      // of the compute threads, the share that scatter (Blaze: equal counts)
-  uint32_t bins = 1024;
+  uint32_t bins = 0;               // 0: one per 8192 vertices (64 KiB of 8-byte state), at most 1024
   uint64_t bin_space = 0;          // bytes for all bins; 0: edges * 4 / 20 (Blaze), at least 1 MiB
   EdgeMapVariant variant = EdgeMapVariant::binning;
   SkipThreshold skip;              // λ
@@ -57,6 +57,12 @@ struct EngineOptions {
   uint64_t algorithm_bytes = 0;    // the algorithm's own vertex arrays, counted in the budget
   unsigned value_bytes = 8;        // size of an EDGEMAP value, for sizing the bins
 };
+
+// The bin count an engine uses: the option, or by default one bin per
+// 8192 vertices up to 1024, so that a gather thread works on a slice of the
+// vertex state that stays in cache while the scatter threads' per-bin
+// buffers stay few.
+uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options);
 
 // What an engine will hold in DRAM, by part.
 struct MemoryBudget {

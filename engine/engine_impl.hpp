@@ -1,6 +1,7 @@
 // The templates of engine.hpp: EDGEMAP's scatter/gather pipeline.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -31,10 +32,13 @@ class FirstError {
 
 }  // namespace detail
 
-// Records per bin buffer: the bin space split over bins x 2 buffers.
+// Records per bin buffer: the bin space split over bins x 2 buffers, at
+// most 64 KiB a buffer, so that full buffers reach the gather threads while
+// scattering goes on.
 inline size_t bin_capacity(const DiskGraph& graph, const EngineOptions& options, size_t record_bytes) {
   uint64_t space = options.bin_space ? options.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);
-  return std::max<size_t>(64, space / (2 * std::max<uint32_t>(1, options.bins) * record_bytes));
+  size_t records = space / (2 * uint64_t(bin_count(graph, options)) * record_bytes);
+  return std::clamp<size_t>(records, 64, std::max<size_t>(64, (64 << 10) / record_bytes));
 }
 
 namespace detail {
@@ -64,7 +68,7 @@ template <class Value>
 Engine::BinSet<Value>& Engine::bin_set() {
   if (!bin_set_ || *bin_set_type_ != typeid(Value)) {
     bin_set_.reset();
-    const uint32_t count = std::max<uint32_t>(1, options_.bins);
+    const uint32_t count = bin_count(graph_, options_);
     bin_set_ = std::make_shared<BinSet<Value>>(count, graph_.vertices(), bin_capacity(graph_, options_, sizeof(BinRecord<Value>)),
                                                size_t(threads_));
     bin_set_type_ = &typeid(Value);

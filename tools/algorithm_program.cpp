@@ -15,7 +15,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
     ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)")
     ("skip-threshold", po::value<std::string>()->default_value(skip_default),
      "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)")
-    ("bins", po::value<uint32_t>()->default_value(1024), "bins of the binning EDGEMAP")
+    ("bins", po::value<uint32_t>()->default_value(0), "bins of the binning EDGEMAP (0: one per 8192 vertices, at most 1024)")
     ("bin-space", po::value<uint64_t>()->default_value(0), "bytes for all bins (0: edges x 4 / 20, Blaze's default)")
     ("scatter-gather-ratio", po::value<double>()->default_value(1.0), "scatter threads per gather thread")
     ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
@@ -35,7 +35,6 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
   if (!(ratio > 0)) throw po::error("--scatter-gather-ratio must be positive");
   o.scatter_share = ratio / (ratio + 1);
   o.bins = v["bins"].as<uint32_t>();
-  if (o.bins == 0) throw po::error("--bins must be at least 1");
   o.bin_space = v["bin-space"].as<uint64_t>();
   const std::string edgemap = v["edgemap"].as<std::string>();
   if (edgemap != "both") o.variant = parse_edgemap(edgemap);
