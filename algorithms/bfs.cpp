@@ -20,8 +20,8 @@ struct BfsLevel {
     out = src;
     return true;
   }
+  // The engine calls cond(dst) just before, on this thread: dst is unvisited.
   bool gather(uint64_t dst, const uint64_t& src) {
-    if (parent[dst] >= 0) return false;  // claimed by an earlier record of this bin
     relaxed_store(parent[dst], int64_t(src));
     depth[dst] = next_depth;
     return true;

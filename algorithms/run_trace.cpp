@@ -6,8 +6,6 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   const engine::EdgeMapStats& s = engine.last_stats();
   ++edge_maps_;
   bytes_read_ += s.bytes_read;
-  requests_ += s.requests;
-  seconds_ += s.seconds;
   if (stats_) {
     std::string json = s.json();  // "{...}": prefix our fields
     *stats_ << "{\"algorithm\":\"" << algorithm_ << "\",\"phase\":\"" << phase << "\",\"iteration\":" << iteration << ","

@@ -20,14 +20,11 @@ class RunTrace {
 
   uint64_t edge_maps() const { return edge_maps_; }
   uint64_t bytes_read() const { return bytes_read_; }
-  uint64_t requests() const { return requests_; }
-  double edge_map_seconds() const { return seconds_; }
 
  private:
   std::string algorithm_;
   std::ostream* stats_;
-  uint64_t edge_maps_ = 0, bytes_read_ = 0, requests_ = 0;
-  double seconds_ = 0;
+  uint64_t edge_maps_ = 0, bytes_read_ = 0;
 };
 
 }  // namespace sluice::algorithms

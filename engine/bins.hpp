@@ -20,6 +20,9 @@
 
 namespace sluice::engine {
 
+// Records a scatter thread gathers per bin before appending them to the bin.
+constexpr uint32_t local_bin_records = 32;
+
 template <class Value>
 struct BinRecord {
   uint64_t dst;

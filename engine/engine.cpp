@@ -49,7 +49,7 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const EngineOptions& optio
   size_t record = 8 + options.value_bytes;
   const uint64_t bins = bin_count(graph, options);
   // Two buffers per bin, and each scatter thread's small buffer per bin.
-  b.bins = 2 * bins * bin_capacity(graph, options, record) * record + uint64_t(compute_threads(options.threads)) * bins * 32 * record;
+  b.bins = 2 * bins * bin_capacity(graph, options, record) * record + uint64_t(compute_threads(options.threads)) * bins * local_bin_records * record;
   unsigned buffers = options.io.buffers ? options.io.buffers : 2 * options.io.queue_depth * graph.drives();
   b.io_buffers = uint64_t(buffers) * options.io.max_request_bytes;
   b.algorithm = options.algorithm_bytes;

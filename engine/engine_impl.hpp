@@ -55,10 +55,9 @@ inline IndexedBitmap dense_copy(const VertexSubset& frontier) {
 template <class Value>
 struct Engine::BinSet {
   BinSet(uint32_t count, uint64_t vertices, size_t capacity, size_t threads)
-      : bins(count, vertices, capacity), local(threads * bins.count() * local_records), used(threads * bins.count(), 0) {}
-  static constexpr uint32_t local_records = 32;
+      : bins(count, vertices, capacity), local(threads * bins.count() * local_bin_records), used(threads * bins.count(), 0) {}
   Bins<Value> bins;
-  // Per scatter thread, per bin: room for local_records records, of which
+  // Per scatter thread, per bin: room for local_bin_records records, of which
   // `used` are filled (all zero between calls).
   std::vector<BinRecord<Value>> local;
   std::vector<uint32_t> used;
@@ -192,7 +191,6 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     BinSet<Value>& set = bin_set<Value>();
     Bins<Value>& bins = set.bins;
     const uint32_t bin_count = bins.count();
-    constexpr uint32_t local_records = BinSet<Value>::local_records;
 
     detail::FirstError gather_error;
     std::vector<std::thread> gatherers;
@@ -225,7 +223,7 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
     try {
       // Per scatter thread: a small buffer per bin, flushed whole.
       stream_pages(plan, threads_, [&](int t, uint64_t logical, const char* data) {
-        Record* mine = set.local.data() + size_t(t) * bin_count * local_records;
+        Record* mine = set.local.data() + size_t(t) * bin_count * local_bin_records;
         uint32_t* used = set.used.data() + size_t(t) * bin_count;
         for_each_edge_of_page(logical, data, [&](uint64_t src, uint64_t dst, float w) {
           // cond is left to the gather side: there dst's state is in the
@@ -233,16 +231,16 @@ VertexSubset Engine::edge_map(const VertexSubset& frontier, Functions& f, bool o
           Value value;
           if (!f.scatter(src, dst, w, value)) return;
           const uint32_t b = bins.bin_of(dst);
-          Record* buffer = mine + size_t(b) * local_records;
+          Record* buffer = mine + size_t(b) * local_bin_records;
           buffer[used[b]++] = {dst, value};
-          if (used[b] == local_records) {
-            bins.append(b, buffer, local_records);
+          if (used[b] == local_bin_records) {
+            bins.append(b, buffer, local_bin_records);
             used[b] = 0;
           }
         });
       });
       for (size_t i = 0; i < set.used.size(); ++i) {
-        if (set.used[i]) bins.append(uint32_t(i % bin_count), set.local.data() + i * local_records, set.used[i]);
+        if (set.used[i]) bins.append(uint32_t(i % bin_count), set.local.data() + i * local_bin_records, set.used[i]);
         set.used[i] = 0;
       }
       stats_.scatter_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - scatter_start).count();

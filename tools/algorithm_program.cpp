@@ -48,16 +48,26 @@ void add_program_options(po::options_description& options, const char* output_he
   options.add_options()
     ("graph", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`)")
     ("symmetric", po::bool_switch(), "the graph stores every edge both ways (converted with --symmetrize): use the out-edges where the transpose is needed")
-    ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics to this file as JSON lines")
+    ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics to this file as JSON lines");
+  add_output_options(options, output_help);
+  add_engine_options(options);
+}
+
+void add_output_options(po::options_description& options, const char* output_help) {
+  options.add_options()
     ("output,o", po::value<std::string>()->default_value(""), output_help)
     ("output-format", po::value<std::string>()->default_value("text"), "text (one value per line) or binary (little-endian)");
-  add_engine_options(options);
+}
+
+std::string output_format(const po::variables_map& v) {
+  std::string format = v["output-format"].as<std::string>();
+  if (format != "text" && format != "binary") throw po::error("--output-format must be text or binary");
+  return format;
 }
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Direction direction, uint64_t bytes_per_vertex)
     : name_(name), path_(v["graph"].as<std::string>()) {
-  const std::string format = v["output-format"].as<std::string>();
-  if (format != "text" && format != "binary") throw po::error("--output-format must be text or binary");
+  output_format(v);  // a bad format fails before the run, not after it
   out_graph_ = std::make_unique<engine::DiskGraph>(path_);
   const bool symmetric = v["symmetric"].as<bool>();
   if (direction == Direction::out_and_in && !symmetric) {
@@ -96,10 +106,8 @@ void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std:
   std::fflush(stdout);
 }
 
-namespace {
-
 template <class T>
-void write_any(const std::string& path, const std::string& format, std::span<const T> data) {
+void write_values(const std::string& path, const std::string& format, std::span<const T> data) {
   AtomicFile file(path);
   if (format == "binary") {
     file.write(data.data(), data.size_bytes());
@@ -113,21 +121,18 @@ void write_any(const std::string& path, const std::string& format, std::span<con
   }
   file.commit();
 }
+template void write_values(const std::string&, const std::string&, std::span<const int64_t>);
+template void write_values(const std::string&, const std::string&, std::span<const uint64_t>);
+template void write_values(const std::string&, const std::string&, std::span<const double>);
 
-template <class T>
-void write_output_any(const po::variables_map& v, std::span<const T> data) {
-  const std::string path = v["output"].as<std::string>();
-  if (!path.empty()) write_any(path, v["output-format"].as<std::string>(), data);
+ValueDigest digest_of(std::span<const double> values) {
+  ValueDigest d;
+  for (uint64_t i = 0; i < values.size(); ++i) {
+    d.sum += values[i];
+    if (values[i] > d.top) d.top = values[i], d.top_vertex = i;
+  }
+  return d;
 }
-
-}  // namespace
-
-void write_values(const std::string& path, const std::string& format, std::span<const int64_t> data) { write_any(path, format, data); }
-void write_values(const std::string& path, const std::string& format, std::span<const uint64_t> data) { write_any(path, format, data); }
-void write_values(const std::string& path, const std::string& format, std::span<const double> data) { write_any(path, format, data); }
-void write_output(const po::variables_map& v, std::span<const int64_t> data) { write_output_any(v, data); }
-void write_output(const po::variables_map& v, std::span<const uint64_t> data) { write_output_any(v, data); }
-void write_output(const po::variables_map& v, std::span<const double> data) { write_output_any(v, data); }
 
 uint64_t pick_source(const engine::DiskGraph& graph, int64_t requested) {
   const uint64_t n = graph.vertices();

@@ -45,7 +45,6 @@ class AlgorithmRun {
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return in_ ? *in_ : *out_; }
   algorithms::RunTrace& trace() { return *trace_; }
-  const std::string& path() const { return path_; }
   uint64_t vertices() const { return out_graph_->vertices(); }
 
   // "bfs r18.sluice: 0.153 s, 9 iterations, 12.3 MB read (80.4 MB/s), <digest>"
@@ -59,15 +58,31 @@ class AlgorithmRun {
   std::unique_ptr<algorithms::RunTrace> trace_;
 };
 
-// Writes one value per vertex to --output, if given: text (one per line)
-// or binary (the values' bytes, little-endian); nothing is left behind on
-// error.
-void write_output(const po::variables_map& values, std::span<const int64_t> data);
-void write_output(const po::variables_map& values, std::span<const uint64_t> data);
-void write_output(const po::variables_map& values, std::span<const double> data);
-void write_values(const std::string& path, const std::string& format, std::span<const int64_t> data);
-void write_values(const std::string& path, const std::string& format, std::span<const uint64_t> data);
-void write_values(const std::string& path, const std::string& format, std::span<const double> data);
+// --output FILE and --output-format text|binary (add_program_options adds
+// them; jtcc, which has no engine, adds them alone).
+void add_output_options(po::options_description& options, const char* output_help);
+// --output-format, checked: "text" or "binary".
+std::string output_format(const po::variables_map& values);
+
+// Writes one value per vertex: text (one per line) or binary (the values'
+// bytes, little-endian); nothing is left behind on error. T is int64_t,
+// uint64_t or double.
+template <class T>
+void write_values(const std::string& path, const std::string& format, std::span<const T> data);
+// The same to --output, if given.
+template <class T>
+void write_output(const po::variables_map& values, std::span<const T> data) {
+  const std::string path = values["output"].as<std::string>();
+  if (!path.empty()) write_values(path, output_format(values), data);
+}
+
+// The sum of a result and its largest value (first vertex holding it), for
+// the summary lines.
+struct ValueDigest {
+  double sum = 0, top = 0;
+  uint64_t top_vertex = 0;
+};
+ValueDigest digest_of(std::span<const double> values);
 
 // A vertex given as a number, or by default the vertex of highest
 // out-degree (the smallest such id): a start that reaches something.

@@ -40,15 +40,10 @@ int cmd_bc(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   algorithms::BcResult result = algorithms::bc(run.out(), run.in(), sources, run.trace());
   const double seconds = seconds_since(start);
-  double sum = 0, top = 0;
-  uint64_t top_vertex = 0;
-  for (uint64_t i = 0; i < result.score.size(); ++i) {
-    sum += result.score[i];
-    if (result.score[i] > top) top = result.score[i], top_vertex = i;
-  }
+  const ValueDigest d = digest_of(result.score);
   char digest[160];
   std::snprintf(digest, sizeof(digest), "%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
-                (unsigned long long)result.sources, sum, (unsigned long long)top_vertex, top);
+                (unsigned long long)result.sources, d.sum, (unsigned long long)d.top_vertex, d.top);
   run.print_summary(seconds, result.levels, digest);
   write_output(v, std::span<const double>(result.score));
   return exit_ok;

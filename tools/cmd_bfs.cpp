@@ -29,7 +29,7 @@ int cmd_bfs(int argc, char** argv) {
                         std::to_string(run.vertices()) + " vertices, depth " + std::to_string(deepest));
   write_output(v, std::span<const int64_t>(result.depth));
   if (!v["parents"].as<std::string>().empty()) {
-    write_values(v["parents"].as<std::string>(), v["output-format"].as<std::string>(), std::span<const int64_t>(result.parent));
+    write_values(v["parents"].as<std::string>(), output_format(v), std::span<const int64_t>(result.parent));
   }
   return exit_ok;
 }

@@ -11,9 +11,8 @@ int cmd_jtcc(int argc, char** argv) {
   po::options_description options("jtcc GRAPH");
   options.add_options()
     ("graph", po::value<std::string>()->required(), "graph in any format the block API reads")
-    ("output,o", po::value<std::string>()->default_value(""), "write each vertex's component (its smallest vertex id) to this file")
-    ("output-format", po::value<std::string>()->default_value("text"), "text (one value per line) or binary (little-endian)")
     ("seed", po::value<uint64_t>()->default_value(0x5eed), "seed of the random linking order");
+  add_output_options(options, "write each vertex's component (its smallest vertex id) to this file");
   add_open_options(options);
   po::positional_options_description positionals;
   positionals.add("graph", 1);
@@ -22,8 +21,7 @@ int cmd_jtcc(int argc, char** argv) {
                           positionals, v)) {
     return exit_ok;
   }
-  const std::string format = v["output-format"].as<std::string>();
-  if (format != "text" && format != "binary") throw po::error("--output-format must be text or binary");
+  output_format(v);  // a bad format fails before the run, not after it
   const std::string path = v["graph"].as<std::string>();
   auto graph = BlockGraph::open(path, open_options_from(v));
   require_memory(graph->info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");

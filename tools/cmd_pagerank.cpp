@@ -35,15 +35,10 @@ int cmd_pagerank(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   algorithms::PageRankResult result = algorithms::pagerank(run.out(), o, run.trace());
   const double seconds = seconds_since(start);
-  double sum = 0, top = 0;
-  uint64_t top_vertex = 0;
-  for (uint64_t i = 0; i < result.rank.size(); ++i) {
-    sum += result.rank[i];
-    if (result.rank[i] > top) top = result.rank[i], top_vertex = i;
-  }
+  const ValueDigest d = digest_of(result.rank);
   char digest[160];
-  std::snprintf(digest, sizeof(digest), "sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g", sum,
-                (unsigned long long)top_vertex, top, result.last_change);
+  std::snprintf(digest, sizeof(digest), "sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g", d.sum,
+                (unsigned long long)d.top_vertex, d.top, result.last_change);
   run.print_summary(seconds, result.iterations, digest);
   write_output(v, std::span<const double>(result.rank));
   return exit_ok;

@@ -64,7 +64,7 @@ int cmd_spmv(int argc, char** argv) {
   const uint64_t n = run.vertices();
   std::vector<double> x = v["x"].as<std::string>().empty()
                               ? std::vector<double>(n, 1.0)
-                              : read_vector(v["x"].as<std::string>(), v["output-format"].as<std::string>(), n);
+                              : read_vector(v["x"].as<std::string>(), output_format(v), n);
   auto start = std::chrono::steady_clock::now();
   std::vector<double> y = algorithms::spmv(transposed ? run.out() : run.in_or_out(), x, run.trace());
   const double seconds = seconds_since(start);
