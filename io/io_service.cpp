@@ -86,11 +86,24 @@ void IoService::run_drive(unsigned d) {
   std::vector<ReadRequest*> free_slots;
   for (auto& s : slots) free_slots.push_back(&s);
   std::vector<ReadRequest*> batch, done(depth);
+  // At most completion_batch completions per wait, then refill: requests
+  // go back to the device one by one, not in bursts of the queue depth.
+  const std::span<ReadRequest*> reap = std::span<ReadRequest*>(done).first(std::clamp(options_.completion_batch, 1u, depth));
   uint64_t in_flight = 0, busy_since = 0;
   Pending pending{};
   bool have_pending = false;
   int held_buffer = -1;
 
+  // Completions are handed to the consumers in groups: one wake-up per
+  // group instead of one per request.
+  const size_t handoff_batch = std::max(1u, options_.handoff_batch);
+  std::vector<Completion> ready;
+  ready.reserve(depth);
+  auto hand_off = [&] {
+    if (ready.empty()) return;
+    filled_.enqueue_bulk(ready.data(), ready.size());
+    ready.clear();
+  };
   auto drop = [&] {
     outstanding_.fetch_sub(1);
     have_pending = false;
@@ -128,7 +141,13 @@ void IoService::run_drive(unsigned d) {
       in_flight += batch.size();
     }
     if (in_flight > 0) {
-      size_t n = drive.backend->wait(done, 1);
+      // Take what has completed without blocking; before blocking, hand
+      // over what is held so that no consumer waits on a sleeping IO thread.
+      size_t n = drive.backend->wait(reap, 0);
+      if (n == 0) {
+        hand_off();
+        n = drive.backend->wait(reap, 1);
+      }
       uint64_t now = now_ns();
       for (size_t i = 0; i < n; ++i) {
         ReadRequest* r = done[i];
@@ -141,14 +160,16 @@ void IoService::run_drive(unsigned d) {
           free_buffers_.enqueue(r->buffer_index);
           outstanding_.fetch_sub(1);
         } else {
-          filled_.enqueue({d, r->offset, r->length, r->buffer_index, r->result});
+          ready.push_back({d, r->offset, r->length, r->buffer_index, r->result});
         }
         free_slots.push_back(r);
       }
+      if (ready.size() >= handoff_batch) hand_off();
       in_flight -= n;
       if (in_flight == 0) drive.stats.busy_ns.fetch_add(now - busy_since, std::memory_order_relaxed);
       continue;
     }
+    hand_off();
     if (stopping_) {
       while (drive.queue.try_dequeue(pending)) {
         if (pending.length) outstanding_.fetch_sub(1);

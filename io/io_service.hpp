@@ -28,6 +28,13 @@ struct IoOptions {
   unsigned queue_depth = 32;
   uint64_t max_request_bytes = 256 << 10;
   unsigned buffers = 0;  // 0: queue_depth per drive, plus as many again for the consumers
+  // Completions taken per wait before the IO thread refills the device. 1
+  // (fio's default) keeps the device's queue full: taking the whole depth
+  // at once sends requests back in bursts, and the device idles between.
+  unsigned completion_batch = 1;
+  // Completions handed to the consumers at once (and always before the IO
+  // thread blocks): fewer wake-ups of sleeping consumers.
+  unsigned handoff_batch = 8;
   FaultOptions faults;
 };
 

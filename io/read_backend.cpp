@@ -30,6 +30,7 @@ class PsyncBackend : public ReadBackend {
   const char* name() const override { return "psync"; }
   void submit(std::span<ReadRequest* const> requests) override { pending_.insert(pending_.end(), requests.begin(), requests.end()); }
   size_t wait(std::span<ReadRequest*> done, size_t min) override {
+    if (min == 0) return 0;  // nothing completes here without reading
     size_t count = 0;
     while (count < done.size() && !pending_.empty()) {
       ReadRequest* r = pending_.front();
@@ -48,7 +49,7 @@ class PsyncBackend : public ReadBackend {
       }
       r->result = result < 0 ? result : int64_t(got);
       done[count++] = r;
-      if (count >= std::max<size_t>(min, 1)) break;
+      if (count >= min) break;
     }
     return count;
   }

@@ -30,7 +30,8 @@ class ReadBackend {
   // Starts the requests (at most depth() in flight at once).
   virtual void submit(std::span<ReadRequest* const> requests) = 0;
   // Blocks until at least `min` requests have completed; stores up to
-  // done.size() of them in `done` and returns how many.
+  // done.size() of them in `done` and returns how many. With min 0 it
+  // never blocks: only what has already completed.
   virtual size_t wait(std::span<ReadRequest*> done, size_t min) = 0;
 };
 

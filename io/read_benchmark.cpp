@@ -16,6 +16,8 @@ BenchResult run_read_benchmark(const DriveSet& drives, const BenchSpec& spec) {
   options.queue_depth = spec.queue_depth;
   options.max_request_bytes = (spec.block_bytes + io_alignment - 1) / io_alignment * io_alignment;
   options.buffers = 3 * spec.queue_depth * drives.drives();
+  options.completion_batch = spec.completion_batch;
+  options.handoff_batch = spec.handoff_batch;
   IoService service(drives, options);
 
   std::mt19937_64 random(spec.seed);

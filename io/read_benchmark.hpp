@@ -19,6 +19,8 @@ struct BenchSpec {
   double seconds = 5;
   BackendKind backend = BackendKind::automatic;
   uint64_t seed = 1;
+  unsigned completion_batch = IoOptions{}.completion_batch;
+  unsigned handoff_batch = IoOptions{}.handoff_batch;
 };
 
 struct BenchResult {

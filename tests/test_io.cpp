@@ -66,35 +66,41 @@ TEST(IoService, EveryBackendReadsExactlyTheRightBytes) {
   for (unsigned drive_count : {1u, 3u}) {
     auto paths = make_drive_files(dir, drive_count, size);
     for (BackendKind backend : {BackendKind::uring, BackendKind::aio, BackendKind::psync, BackendKind::memory}) {
-      for (bool direct : {true, false}) {
-        DriveSet drives(paths, direct);
-        IoOptions options;
-        options.backend = backend;
-        options.queue_depth = 8;
-        options.max_request_bytes = 64 << 10;
-        options.buffers = 12;
-        IoService service(drives, options);
-        std::mt19937_64 random(7);
-        uint64_t expected_bytes = 0;
-        for (unsigned d = 0; d < drive_count; ++d) {
-          std::vector<Extent> extents;
-          for (int i = 0; i < 200; ++i) {
-            uint64_t pages = 1 + random() % 40;  // up to 160 KiB: split at 64 KiB
-            uint64_t offset = (random() % (size / 4096 - pages)) * 4096;
-            extents.push_back({offset, pages * 4096});
-            expected_bytes += pages * 4096;
+      // (completions per wait, completions per hand-off): the defaults,
+      // the whole depth one by one, and a hand-off larger than the depth.
+      for (auto [completion_batch, handoff_batch] : {std::pair{1u, 8u}, {8u, 1u}, {3u, 64u}}) {
+        for (bool direct : {true, false}) {
+          DriveSet drives(paths, direct);
+          IoOptions options;
+          options.backend = backend;
+          options.completion_batch = completion_batch;
+          options.handoff_batch = handoff_batch;
+          options.queue_depth = 8;
+          options.max_request_bytes = 64 << 10;
+          options.buffers = 12;
+          IoService service(drives, options);
+          std::mt19937_64 random(7);
+          uint64_t expected_bytes = 0;
+          for (unsigned d = 0; d < drive_count; ++d) {
+            std::vector<Extent> extents;
+            for (int i = 0; i < 200; ++i) {
+              uint64_t pages = 1 + random() % 40;  // up to 160 KiB: split at 64 KiB
+              uint64_t offset = (random() % (size / 4096 - pages)) * 4096;
+              extents.push_back({offset, pages * 4096});
+              expected_bytes += pages * 4096;
+            }
+            service.read(d, extents);
           }
-          service.read(d, extents);
+          uint64_t bytes = 0;
+          Filled f;
+          while (service.next(f)) {
+            EXPECT_LE(f.length, options.max_request_bytes);
+            expect_content(f.drive, f.offset, f.data, f.length);
+            bytes += f.length;
+            service.release(f);
+          }
+          EXPECT_EQ(bytes, expected_bytes) << backend_name(backend);
         }
-        uint64_t bytes = 0;
-        Filled f;
-        while (service.next(f)) {
-          EXPECT_LE(f.length, options.max_request_bytes);
-          expect_content(f.drive, f.offset, f.data, f.length);
-          bytes += f.length;
-          service.release(f);
-        }
-        EXPECT_EQ(bytes, expected_bytes) << backend_name(backend);
       }
     }
   }

@@ -29,6 +29,11 @@ int cmd_iobench(int argc, char** argv) {
     ("block-size", po::value<std::string>()->default_value("4k"), "bytes per read (4096-byte multiples with O_DIRECT)")
     ("queue-depth", po::value<unsigned>()->default_value(32), "requests in flight per drive")
     ("duration", po::value<double>()->default_value(10), "seconds")
+    ("seed", po::value<uint64_t>()->default_value(1), "seed of the random offsets (the same seed reads the same blocks)")
+    ("completion-batch", po::value<unsigned>()->default_value(io::IoOptions{}.completion_batch),
+     "completions the IO thread takes per wait before refilling (fio's iodepth_batch_complete_max)")
+    ("handoff-batch", po::value<unsigned>()->default_value(io::IoOptions{}.handoff_batch),
+     "completions handed to the consumer at once (always before the IO thread blocks)")
     ("buffered", po::bool_switch(), "read through the page cache instead of O_DIRECT");
   po::positional_options_description positionals;
   po::variables_map v;
@@ -43,13 +48,17 @@ int cmd_iobench(int argc, char** argv) {
   spec.block_bytes = parse_bytes(v["block-size"].as<std::string>());
   spec.queue_depth = v["queue-depth"].as<unsigned>();
   spec.seconds = v["duration"].as<double>();
+  spec.seed = v["seed"].as<uint64_t>();
+  spec.completion_batch = v["completion-batch"].as<unsigned>();
+  spec.handoff_batch = v["handoff-batch"].as<unsigned>();
+  if (spec.completion_batch == 0 || spec.handoff_batch == 0) throw po::error("--completion-batch and --handoff-batch must be at least 1");
   spec.backend = io::parse_backend(v["io"].as<std::string>());
   io::DriveSet drives(split_list(v["drives"].as<std::string>()), !v["buffered"].as<bool>());
   io::BenchResult r = io::run_read_benchmark(drives, spec);
   std::printf("iobench: %s, %s read, %llu-byte blocks, queue depth %u, %u drive(s), %s, %.1f s\n", r.backend.c_str(),
               pattern.c_str(), (unsigned long long)spec.block_bytes, spec.queue_depth, drives.drives(),
               drives.drive(0).direct() ? "O_DIRECT" : "buffered", r.seconds);
-  std::printf("  read: IOPS=%.1fk, BW=%.1fMiB/s (%.1fMB/s)\n", r.iops() / 1e3, r.bytes_per_second() / 1048576.0,
+  std::printf("  read: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s)\n", r.iops(), r.bytes_per_second() / 1048576.0,
               r.bytes_per_second() / 1e6);
   std::printf("  lat (usec): mean=%.1f, p50=%.1f, p90=%.1f, p99=%.1f, p99.9=%.1f\n", r.mean_ns / 1e3, r.p50_ns / 1e3,
               r.p90_ns / 1e3, r.p99_ns / 1e3, r.p999_ns / 1e3);
