@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # sluice iobench against fio on the same file, same pattern, O_DIRECT,
 # queue depth 32. Every round runs fio, sluice, and fio again, in that
-# order, so the drift of a shared disk hits all three; each gets a fresh
-# seed (re-reading the blocks of an earlier run, fio's randrepeat default,
-# finds some of them in the host's cache). Prints the median IOPS and the
-# medians of the per-round ratios sluice/fio and, as the noise floor of
-# the method, fio/fio (the second fio run against the first).
+# order, so the drift of a shared disk hits all three. Prints the median
+# IOPS and the medians of the per-round ratios sluice/fio and, as the noise
+# floor of the method, fio/fio (the second fio run against the first).
+#
+# Blocks must be equally warm for both: this machine's virtual disk is
+# backed by the host's page cache, where a block read before comes back
+# ~5x faster. fio's default (randrepeat) reads the same blocks in every
+# run, whatever --randseed says, so it would warm its own blocks and not
+# sluice's. Here the whole file is read once before each pattern (which
+# warms all of it), fio draws a new sequence every run (--randrepeat=0) and
+# sluice a new --seed.
 #   experiments/iobench_vs_fio.sh [FILE] [SECONDS] [ROUNDS]
 # FILE is created (4 GiB of written zeros) when it does not exist.
 # Per-round figures go to stderr.
@@ -27,7 +33,7 @@ seed() { echo $((RANDOM * 32768 + RANDOM + 1)); }
 # fio's IOPS for one run (JSON output, read section): RW BS ENGINE
 fio_iops() {
   fio --name=b --filename="$file" --rw="$1" --bs="$2" --iodepth=32 --ioengine="$3" --direct=1 \
-      --runtime="$seconds" --time_based --randseed="$(seed)" --output-format=json 2>/dev/null |
+      --runtime="$seconds" --time_based --randrepeat=0 --output-format=json 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["iops"])'
 }
 # sluice's IOPS for one run: PATTERN BS BACKEND
@@ -41,6 +47,7 @@ for backend in uring aio; do
   fio_engine=$([ $backend = uring ] && echo io_uring || echo libaio)
   for spec in "random randread 4k" "sequential read 128k"; do
     set -- $spec
+    dd if="$file" of=/dev/null bs=1M iflag=direct status=none
     f=(); s=(); q=(); c=()
     for ((r = 0; r < rounds; r++)); do
       a=$(fio_iops "$2" "$3" "$fio_engine")

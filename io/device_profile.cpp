@@ -35,7 +35,8 @@ DeviceProfile DeviceProfile::fit(uint64_t device, unsigned queue_depth, std::vec
 }
 
 void DeviceProfile::save(const std::string& path) const {
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  // A bare file name has no directory to create.
+  if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
   std::string temp = path + ".tmp";
   {
     std::ofstream out(temp);

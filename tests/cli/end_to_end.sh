@@ -43,4 +43,22 @@ set +e
 "$sluice" info g.sluice --no-such-flag 2> /dev/null; code=$?
 set -e
 [ $code -eq 2 ] || fail "usage exit code $code"
+# iobench and calibrate on a small drive file: fio-style figures, a profile.
+dd if=/dev/zero of=drive.dat bs=1M count=8 status=none
+"$sluice" iobench --drives drive.dat --io aio --duration 0.2 --queue-depth 8 --completion-batch 4 \
+    --handoff-batch 2 --seed 3 > bench.txt
+iops=$(sed -n 's/.*IOPS=\([0-9]*\),.*/\1/p' bench.txt)
+[ "${iops:-0}" -gt 0 ] || fail "iobench: $(cat bench.txt)"
+grep -q "p99=" bench.txt || fail "iobench latency line: $(cat bench.txt)"
+"$sluice" iobench --drives drive.dat --pattern sequential --block-size 64k --duration 0.2 | grep -q "IOPS=" ||
+  fail "iobench sequential"
+set +e
+"$sluice" iobench --drives drive.dat --completion-batch 0 2> err.txt; code=$?
+set -e
+[ $code -eq 2 ] || fail "iobench --completion-batch 0 exit code $code"
+grep -q "at least 1" err.txt || fail "iobench message: $(cat err.txt)"
+"$sluice" calibrate --drives drive.dat --seconds 0.05 --profile drive.profile | grep -q "skip threshold" ||
+  fail "calibrate"
+[ -s drive.profile ] || fail "calibrate wrote no profile"
+
 echo "end to end: ok"
