@@ -94,7 +94,7 @@ class AioBackend : public ReadBackend {
       done[count++] = complete(events[at]);
       at = (at + 1) % nr;
     }
-    head.store(at, std::memory_order_release);
+    if (count) head.store(at, std::memory_order_release);
     return count;
   }
 

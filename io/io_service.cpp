@@ -13,6 +13,9 @@ constexpr auto idle_wait = std::chrono::milliseconds(20);
 
 IoService::IoService(const DriveSet& drives, const IoOptions& options) : drives_(drives), options_(options) {
   if (options_.queue_depth == 0) throw std::invalid_argument("the queue depth must be at least 1");
+  if (options_.completion_batch == 0 || options_.handoff_batch == 0) {
+    throw std::invalid_argument("the completion and hand-off batches must be at least 1");
+  }
   if (options_.max_request_bytes < io_alignment || options_.max_request_bytes % io_alignment) {
     throw std::invalid_argument("the maximum request size must be a multiple of 4096 bytes");
   }
@@ -88,7 +91,7 @@ void IoService::run_drive(unsigned d) {
   std::vector<ReadRequest*> batch, done(depth);
   // At most completion_batch completions per wait, then refill: requests
   // go back to the device one by one, not in bursts of the queue depth.
-  const std::span<ReadRequest*> reap = std::span<ReadRequest*>(done).first(std::clamp(options_.completion_batch, 1u, depth));
+  const std::span<ReadRequest*> reap = std::span<ReadRequest*>(done).first(std::min(options_.completion_batch, depth));
   uint64_t in_flight = 0, busy_since = 0;
   Pending pending{};
   bool have_pending = false;
@@ -96,7 +99,7 @@ void IoService::run_drive(unsigned d) {
 
   // Completions are handed to the consumers in groups: one wake-up per
   // group instead of one per request.
-  const size_t handoff_batch = std::max(1u, options_.handoff_batch);
+  const size_t handoff_batch = options_.handoff_batch;
   std::vector<Completion> ready;
   ready.reserve(depth);
   auto hand_off = [&] {

@@ -106,6 +106,17 @@ TEST(IoService, EveryBackendReadsExactlyTheRightBytes) {
   }
 }
 
+TEST(IoService, RejectsAZeroDepthOrBatch) {
+  TempDir dir;
+  DriveSet drives(make_drive_files(dir, 1, 1 << 20));
+  for (auto set : {+[](IoOptions& o) { o.queue_depth = 0; }, +[](IoOptions& o) { o.completion_batch = 0; },
+                   +[](IoOptions& o) { o.handoff_batch = 0; }}) {
+    IoOptions options;
+    set(options);
+    EXPECT_THROW(IoService(drives, options), std::invalid_argument);
+  }
+}
+
 TEST(IoService, AdjacentExtentsMergeUpToTheMaximum) {
   TempDir dir;
   DriveSet drives(make_drive_files(dir, 1, 1 << 20));
