@@ -19,6 +19,8 @@ struct CountPaths {
     int64_t d = relaxed_load(depth[dst]);
     return d < 0 || d == next_depth;
   }
+  // Path counts add up: gathering a then b is gathering a + b.
+  static double combine(double a, double b) { return a + b; }
   bool scatter(uint64_t src, uint64_t, float, double& out) const {
     out = sigma[src];
     return true;
@@ -50,6 +52,7 @@ struct AccumulateDependencies {
   int64_t predecessor_depth;
 
   bool cond(uint64_t v) const { return depth[v] == predecessor_depth; }
+  static double combine(double a, double b) { return a + b; }
   bool scatter(uint64_t w, uint64_t, float, double& out) const {
     out = (1 + delta[w]) / sigma[w];
     return true;

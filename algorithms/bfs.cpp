@@ -9,24 +9,26 @@ namespace sluice::algorithms {
 
 namespace {
 
-// One level: the value sent along src -> dst is src, the would-be parent.
+// One level: the value sent along src -> dst is src, the would-be parent,
+// as an Id (32 bits whenever the ids fit: 8-byte bin records).
+template <class Id>
 struct BfsLevel {
   int64_t* parent;
   int64_t* depth;
   int64_t next_depth;
 
   bool cond(uint64_t dst) const { return relaxed_load(parent[dst]) < 0; }
-  bool scatter(uint64_t src, uint64_t, float, uint64_t& out) const {
-    out = src;
+  bool scatter(uint64_t src, uint64_t, float, Id& out) const {
+    out = Id(src);
     return true;
   }
   // The engine calls cond(dst) just before, on this thread: dst is unvisited.
-  bool gather(uint64_t dst, const uint64_t& src) {
+  bool gather(uint64_t dst, const Id& src) {
     relaxed_store(parent[dst], int64_t(src));
     depth[dst] = next_depth;
     return true;
   }
-  bool gather_atomic(uint64_t dst, const uint64_t& src) {
+  bool gather_atomic(uint64_t dst, const Id& src) {
     int64_t unvisited = -1;
     if (!std::atomic_ref<int64_t>(parent[dst]).compare_exchange_strong(unvisited, int64_t(src), std::memory_order_relaxed)) {
       return false;
@@ -36,11 +38,9 @@ struct BfsLevel {
   }
 };
 
-}  // namespace
-
-BfsResult bfs(engine::Engine& engine, uint64_t source, RunTrace& trace) {
+template <class Id>
+BfsResult run(engine::Engine& engine, uint64_t source, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
-  if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
   BfsResult result;
   result.parent.assign(n, -1);
   result.depth.assign(n, -1);
@@ -49,13 +49,21 @@ BfsResult bfs(engine::Engine& engine, uint64_t source, RunTrace& trace) {
   result.reached = 1;
   engine::VertexSubset frontier = engine::VertexSubset::single(n, source);
   while (!frontier.empty()) {
-    BfsLevel level{result.parent.data(), result.depth.data(), int64_t(result.levels) + 1};
-    frontier = engine.edge_map<uint64_t>(frontier, level);
+    BfsLevel<Id> level{result.parent.data(), result.depth.data(), int64_t(result.levels) + 1};
+    frontier = engine.edge_map<Id>(frontier, level);
     trace.record(engine, "level", result.levels);
     ++result.levels;
     result.reached += frontier.size();
   }
   return result;
+}
+
+}  // namespace
+
+BfsResult bfs(engine::Engine& engine, uint64_t source, RunTrace& trace) {
+  const uint64_t n = engine.graph().vertices();
+  if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
+  return n <= (uint64_t(1) << 32) ? run<uint32_t>(engine, source, trace) : run<uint64_t>(engine, source, trace);
 }
 
 }  // namespace sluice::algorithms

@@ -15,6 +15,7 @@ struct PushShares {
   double* received;
 
   bool cond(uint64_t) const { return true; }
+  static double combine(double a, double b) { return a + b; }
   bool scatter(uint64_t src, uint64_t, float, double& out) const {
     out = share[src];
     return true;

@@ -13,6 +13,7 @@ struct WeightedPush {
   double* y;
 
   bool cond(uint64_t) const { return true; }
+  static double combine(double a, double b) { return a + b; }
   bool scatter(uint64_t src, uint64_t, float w, double& out) const {
     out = double(w) * x[src];
     return true;

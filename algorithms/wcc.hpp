@@ -1,9 +1,10 @@
-// Weakly connected components by label propagation: every vertex starts
-// labelled with its own id; each round the vertices whose label dropped
-// push it along their out-edges and along the transpose's (their
-// in-edges), a neighbour keeps the smaller label, and then pointer jumping
-// (label <- label of label, in VERTEXMAP) shortcuts chains of labels.
-// Each component ends labelled with its smallest vertex id.
+// Weakly connected components by Afforest (Sutton, Ben-Nun and Barak,
+// IPDPS 2018) over the engine: a concurrent union-find joins every vertex
+// with its first two out-neighbours (reading only the pages holding them),
+// the most frequent root of a sample names the largest component, and only
+// the vertices outside it stream the rest of their out-edges and their
+// in-edges (the chunk planner skips the rest). Each component ends
+// labelled with its smallest vertex id.
 #pragma once
 
 #include <cstdint>
@@ -18,10 +19,10 @@ struct ComponentsResult {
   std::vector<uint64_t> label;  // the smallest vertex id of the component
   uint64_t components = 0;
   uint64_t largest = 0;         // vertices in the largest component
-  uint64_t rounds = 0;
+  uint64_t rounds = 0;          // passes over (some of) the edges
 };
 
-constexpr uint64_t wcc_bytes_per_vertex = 8;
+constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the labels
 
 // `in` runs over the transpose; null when the graph is symmetric (every
 // edge stored both ways), where the out-edges are the in-edges.

@@ -1,5 +1,6 @@
 #include "engine/chunk_planner.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sluice::engine {
@@ -44,17 +45,28 @@ ChunkPlan ChunkPlanner::full_scan() const {
   return plan;
 }
 
-ChunkPlan ChunkPlanner::plan(const VertexSubset& frontier, const SkipThreshold& threshold) {
+ChunkPlan ChunkPlanner::plan(const VertexSubset& frontier, const SkipThreshold& threshold, uint64_t first_edges) {
+  return plan_members([&](auto&& f) { frontier.for_each(f); }, threshold, first_edges);
+}
+
+ChunkPlan ChunkPlanner::plan(const IndexedBitmap& members, const SkipThreshold& threshold) {
+  return plan_members([&](auto&& f) { members.for_each(f); }, threshold, 0);
+}
+
+template <class ForEach>
+ChunkPlan ChunkPlanner::plan_members(ForEach&& for_each, const SkipThreshold& threshold, uint64_t first_edges) {
   if (threshold.infinite) return full_scan();
+  const uint64_t cap = first_edges ? first_edges : UINT64_MAX;
   uint64_t active_edges = 0;
-  frontier.for_each([&](uint64_t v) { active_edges += graph_.degree(v); });
+  const uint32_t* degrees = graph_.degrees();
+  for_each([&](uint64_t v) { active_edges += std::min<uint64_t>(degrees[v], cap); });
   if (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges())) return full_scan();
 
   for (auto& drive : active_) drive.clear();
   const unsigned drives = graph_.drives();
-  frontier.for_each([&](uint64_t v) {
+  for_each([&](uint64_t v) {
     uint64_t first, last;
-    if (!graph_.page_range(v, first, last)) return;
+    if (!graph_.page_range(v, first, last, cap)) return;
     for (uint64_t p = first; p <= last; ++p) active_[p % drives].set(p / drives);
   });
 

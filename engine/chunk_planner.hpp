@@ -47,9 +47,15 @@ class ChunkPlanner {
   static constexpr double full_scan_share = 0.5;
 
   explicit ChunkPlanner(const DiskGraph& graph);
-  ChunkPlan plan(const VertexSubset& frontier, const SkipThreshold& threshold);
+  // The pages of the frontier's edges, or of at most the first
+  // `first_edges` edges of each member (0: all).
+  ChunkPlan plan(const VertexSubset& frontier, const SkipThreshold& threshold, uint64_t first_edges = 0);
+  // The same for the set bits of `members`.
+  ChunkPlan plan(const IndexedBitmap& members, const SkipThreshold& threshold);
 
  private:
+  template <class ForEach>
+  ChunkPlan plan_members(ForEach&& for_each, const SkipThreshold& threshold, uint64_t first_edges);
   ChunkPlan full_scan() const;
 
   const DiskGraph& graph_;

@@ -5,18 +5,33 @@
 namespace sluice::engine {
 
 DiskGraph::DiskGraph(const std::string& manifest_path, bool transpose)
-    : layout_(std::make_shared<SluiceLayout>(manifest_path)), set_(transpose ? layout_->in() : &layout_->out()) {
-  if (!set_) throw InputError(manifest_path, "", "the layout was written without a transpose (convert with --transpose)");
+    : DiskGraph(std::make_shared<SluiceLayout>(manifest_path), transpose, manifest_path) {}
+
+DiskGraph::DiskGraph(std::shared_ptr<SluiceLayout> layout, bool transpose, const std::string& path)
+    : layout_(std::move(layout)), transpose_(transpose), set_(transpose ? layout_->in() : &layout_->out()) {
+  if (!set_) throw InputError(path, "", "the layout was written without a transpose (convert with --transpose)");
+  degrees_ = set_->index().degrees().data();
   // One walk over the vertices: a page's first vertex is the one whose edge
   // range contains the page's first record.
   page_first_vertex_.assign(pages(), 0);
-  const uint64_t per_page = page_bytes() / record_bytes();
+  const uint64_t per_page = records_per_page();
   uint64_t page = 0, edge = 0;
   for (uint64_t v = 0; v < vertices() && page < pages(); ++v) {
     uint64_t end = edge + degree(v);
     while (page < pages() && page * per_page < end) page_first_vertex_[page++] = v;
     edge = end;
   }
+}
+
+std::unique_ptr<DiskGraph> DiskGraph::reversed() const {
+  if (!layout_->in()) return nullptr;
+  return std::unique_ptr<DiskGraph>(new DiskGraph(layout_, !transpose_, layout_->path()));
+}
+
+std::string DiskGraph::locate_edge(uint64_t e) const {
+  const uint64_t page = e / records_per_page();
+  const uint64_t byte = offset_on_drive(page) + (e % records_per_page()) * record_bytes();
+  return drive_paths()[drive_of(page)] + ", byte " + std::to_string(byte);
 }
 
 }  // namespace sluice::engine

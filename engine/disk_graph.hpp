@@ -1,10 +1,12 @@
-// A graph on disk as the engine sees it: the sluice layout's compact index
-// in DRAM (an offset per 16 vertices plus a 32-bit degree per vertex) and a
+// A graph on disk as the engine sees it: one edge set of a sluice layout
+// (the out-edges, or the transpose's), with its compact index in DRAM (an
+// offset per 16 vertices plus a 32-bit degree per vertex) and a
 // page-to-vertex map (the vertex in which each page starts, 8 bytes per
-// page), so that a scatter thread handed one page knows which vertices'
+// page), so that a compute thread handed one page knows which vertices'
 // edges it holds. The edges themselves stay on the drives.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,21 +18,28 @@ namespace sluice::engine {
 
 class DiskGraph {
  public:
+  // The out-edges of the layout at manifest_path, or its transpose.
   explicit DiskGraph(const std::string& manifest_path, bool transpose = false);
+  // The other edge set of the same layout (sharing it), or null when the
+  // layout has no transpose.
+  std::unique_ptr<DiskGraph> reversed() const;
 
   uint64_t vertices() const { return info().vertices; }
   uint64_t edges() const { return info().edges; }
   const GraphInfo& info() const { return layout_->info(); }
   const SluiceLayout& layout() const { return *layout_; }
   const CompactIndex& index() const { return set_->index(); }
+  bool is_transpose() const { return transpose_; }
 
-  uint32_t degree(uint64_t v) const { return index().degree(v); }
+  uint32_t degree(uint64_t v) const { return degrees_[v]; }
+  const uint32_t* degrees() const { return degrees_; }
   uint64_t offset(uint64_t v) const { return index().offset(v); }
 
   const PageInterleaving& interleaving() const { return set_->edges().interleaving(); }
   unsigned drives() const { return interleaving().drives; }
   uint64_t page_bytes() const { return interleaving().page_bytes; }
   unsigned record_bytes() const { return set_->edges().layout().record_bytes(); }
+  uint64_t records_per_page() const { return page_bytes() / record_bytes(); }
   uint64_t pages() const { return set_->edges().pages(); }
   const std::vector<std::string>& drive_paths() const { return set_->edges().paths(); }
   // Logical page p lives on drive p mod N at byte (p div N) * page_bytes.
@@ -38,26 +47,34 @@ class DiskGraph {
   uint64_t offset_on_drive(uint64_t page) const { return interleaving().offset_on_drive(page); }
   uint64_t pages_on_drive(unsigned drive) const { return interleaving().pages_on_drive(pages(), drive); }
 
-  // Pages [first, last] holding v's edges; false when v has no edges.
-  bool page_range(uint64_t v, uint64_t& first, uint64_t& last) const {
-    uint32_t d = degree(v);
+  // Pages [first, last] holding v's edges (at most its first `cap`); false
+  // when v has no edges.
+  bool page_range(uint64_t v, uint64_t& first, uint64_t& last, uint64_t cap = UINT64_MAX) const {
+    const uint64_t d = std::min<uint64_t>(degree(v), cap);
     if (d == 0) return false;
-    uint64_t begin = offset(v) * record_bytes();
-    first = begin / page_bytes();
-    last = (begin + uint64_t(d) * record_bytes() - 1) / page_bytes();
+    uint64_t begin = offset(v);
+    first = begin / records_per_page();
+    last = (begin + d - 1) / records_per_page();
     return true;
   }
   // The vertex whose edges include the first record of page p (a vertex
   // with no edges never owns a page).
   uint64_t first_vertex_of_page(uint64_t page) const { return page_first_vertex_[page]; }
-  uint64_t first_edge_of_page(uint64_t page) const { return page * page_bytes() / record_bytes(); }
+  uint64_t first_edge_of_page(uint64_t page) const { return page * records_per_page(); }
+
+  // "DRIVE_FILE, byte N": where edge record e lies, for error messages.
+  std::string locate_edge(uint64_t e) const;
 
   // DRAM held by the index and the page map.
   uint64_t memory_bytes() const { return index().memory_bytes() + page_first_vertex_.size() * 8; }
 
  private:
+  DiskGraph(std::shared_ptr<SluiceLayout> layout, bool transpose, const std::string& path);
+
   std::shared_ptr<SluiceLayout> layout_;
+  bool transpose_;
   const EdgeSet* set_;
+  const uint32_t* degrees_;
   std::vector<uint64_t> page_first_vertex_;
 };
 

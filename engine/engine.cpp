@@ -10,21 +10,42 @@ namespace sluice::engine {
 
 namespace {
 int compute_threads(int requested) { return requested > 0 ? requested : int(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::unique_ptr<DiskGraph> reversed_of(const DiskGraph& graph, const EngineOptions& options) {
+  return options.symmetric ? nullptr : graph.reversed();
+}
 }  // namespace
 
-// Both pools get at least one thread: on 2 cores that is one each, and
-// nothing spins, so the IO threads fit beside them.
+Direction parse_direction(const std::string& text) {
+  if (text == "auto") return Direction::automatic;
+  if (text == "push") return Direction::push;
+  if (text == "pull") return Direction::pull;
+  throw std::invalid_argument("unknown direction '" + text + "' (expected auto, push or pull)");
+}
+
+const char* direction_name(Direction d) {
+  switch (d) {
+    case Direction::automatic: return "auto";
+    case Direction::push: return "push";
+    case Direction::pull: return "pull";
+  }
+  return "?";
+}
+
 Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
     : graph_(graph),
+      reversed_(reversed_of(graph, options)),
+      pull_graph_(options.symmetric ? &graph : reversed_.get()),
       options_(options),
-      threads_(std::max(1, int(std::lround(compute_threads(options.threads) * options.scatter_share)))),
-      gather_threads_(std::max(1, compute_threads(options.threads) - threads_)),
-      drives_(graph.drive_paths(), true, graph.page_bytes()),
-      planner_(graph) {
-  if (!(options.scatter_share > 0 && options.scatter_share < 1)) {
-    throw std::invalid_argument("the scatter share of the threads must be between 0 and 1");
-  }
-  budget_ = MemoryBudget::of(graph, options_);
+      budget_(MemoryBudget::of(graph, pull_graph_, options)),
+      pool_(compute_threads(options.threads)),
+      push_stream_(graph, options.io),
+      scratch_(graph.vertices()),
+      wanted_(pull_graph_ ? graph.vertices() : 0),
+      next_(graph.vertices(), compute_threads(options.threads)),
+      geometry_(BinGeometry::of(graph.vertices(), bin_count(graph, options))),
+      split_locks_(std::make_unique<std::mutex[]>(split_lock_count)) {
+  if (options.pull_divisor == 0) throw std::invalid_argument("the pull divisor must be at least 1");
   uint64_t limit = options_.memory_limit ? options_.memory_limit : available_memory();
   if (limit && budget_.total() > limit) {
     auto mib = [](uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; };
@@ -33,7 +54,33 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
                              ", IO buffers " + mib(budget_.io_buffers) + ", algorithm " + mib(budget_.algorithm) +
                              "), the limit is " + mib(limit) + " (--memory-limit)");
   }
-  io_ = std::make_unique<io::IoService>(drives_, options_.io);
+}
+
+Engine::~Engine() = default;
+
+PageStream& Engine::pull_stream() {
+  if (!pull_stream_) pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io);
+  return *pull_stream_;
+}
+
+const IndexedBitmap& Engine::bitmap_of(const VertexSubset& frontier) {
+  if (const IndexedBitmap* bits = frontier.bitmap()) return *bits;
+  for (uint64_t v : frontier.ids()) scratch_.set(v);
+  return scratch_;
+}
+
+void Engine::release_bitmap(const VertexSubset& frontier) {
+  if (frontier.bitmap()) return;
+  for (uint64_t v : frontier.ids()) scratch_.reset(v);
+  scratch_.clear_index();
+}
+
+void Engine::record_plan(const ChunkPlan& plan, const DiskGraph& graph) {
+  stats_.full_scan = plan.full_scan;
+  stats_.active_pages = plan.active_pages;
+  stats_.requests = plan.requests();
+  stats_.bytes_read = plan.read_pages * graph.page_bytes();
+  stats_.bytes_skipped = (graph.pages() - plan.read_pages) * graph.page_bytes();
 }
 
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
@@ -41,30 +88,40 @@ uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
   return uint32_t(std::clamp<uint64_t>((graph.vertices() + 8191) / 8192, 1, 1024));
 }
 
-MemoryBudget MemoryBudget::of(const DiskGraph& graph, const EngineOptions& options) {
+MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options) {
   MemoryBudget b;
+  const int threads = compute_threads(options.threads);
+  const uint64_t n = graph.vertices();
   b.index = graph.memory_bytes() + graph.pages() / 8;  // plus the planner's page bitmaps
-  // A frontier in, one out (both possibly dense), and the dense copy EDGEMAP reads.
-  b.frontiers = 3 * (graph.vertices() / 8 + 1) + graph.vertices() * 8 / VertexSubset::dense_divisor;
-  size_t record = 8 + options.value_bytes;
-  const uint64_t bins = bin_count(graph, options);
-  // Two buffers per bin, and each scatter thread's small buffer per bin.
-  b.bins = 2 * bins * bin_capacity(graph, options, record) * record + uint64_t(compute_threads(options.threads)) * bins * local_bin_records * record;
+  // A frontier in, one out (both possibly dense), the scratch bitmap and
+  // the next frontier's, and pull's destinations.
+  b.frontiers = 4 * (n / 8 + 1) + n * 8 / VertexSubset::dense_divisor;
   unsigned buffers = options.io.buffers ? options.io.buffers : 2 * options.io.queue_depth * graph.drives();
   b.io_buffers = uint64_t(buffers) * options.io.max_request_bytes;
+  if (reversed) {
+    if (reversed != &graph) b.index += reversed->memory_bytes() + reversed->pages() / 8;
+    b.frontiers += n / 8 + 1;
+    unsigned pull_buffers = options.io.buffers ? options.io.buffers : 2 * options.io.queue_depth * reversed->drives();
+    b.io_buffers += uint64_t(pull_buffers) * options.io.max_request_bytes;
+  }
+  const BinGeometry geometry = BinGeometry::of(n, bin_count(graph, options));
+  const uint64_t space = options.bin_space ? options.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);
+  const uint64_t block_bytes = 16 + BinBlock<char>::capacity * (4 + uint64_t(options.value_bytes));
+  b.bins = std::max(space, Bins<char>::min_blocks(geometry, threads) * block_bytes);
   b.algorithm = options.algorithm_bytes;
   return b;
 }
 
 std::string EdgeMapStats::json() const {
-  char line[512];
+  char line[640];
   std::snprintf(line, sizeof(line),
-                "{\"active_vertices\":%llu,\"active_pages\":%llu,\"chunks\":%llu,\"bytes_read\":%llu,"
-                "\"bytes_skipped\":%llu,\"full_scan\":%s,\"seconds\":%.6f,\"io_seconds\":%.6f,"
+                "{\"direction\":\"%s\",\"active_vertices\":%llu,\"destinations\":%llu,\"active_pages\":%llu,\"chunks\":%llu,"
+                "\"bytes_read\":%llu,\"bytes_skipped\":%llu,\"full_scan\":%s,\"seconds\":%.6f,\"io_seconds\":%.6f,"
                 "\"scatter_seconds\":%.6f,\"gather_seconds\":%.6f,\"bandwidth_mb_s\":%.1f}",
-                (unsigned long long)active_vertices, (unsigned long long)active_pages, (unsigned long long)requests,
-                (unsigned long long)bytes_read, (unsigned long long)bytes_skipped, full_scan ? "true" : "false", seconds,
-                io_seconds, scatter_seconds, gather_seconds, bandwidth() / 1e6);
+                direction_name(direction), (unsigned long long)active_vertices, (unsigned long long)destinations,
+                (unsigned long long)active_pages, (unsigned long long)requests, (unsigned long long)bytes_read,
+                (unsigned long long)bytes_skipped, full_scan ? "true" : "false", seconds, io_seconds, scatter_seconds,
+                gather_seconds, bandwidth() / 1e6);
   return line;
 }
 
@@ -82,7 +139,5 @@ SkipThreshold resolve_skip_threshold(const std::string& flag, const DiskGraph& g
   if (source) *source = "default";
   return {64 << 10, false};
 }
-
-Engine::~Engine() = default;
 
 }  // namespace sluice::engine

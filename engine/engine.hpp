@@ -10,47 +10,70 @@
 //   bool gather(uint64_t dst, const Value& value)    apply it; true activates dst
 // and, for EdgeMapVariant::atomic, also
 //   bool gather_atomic(uint64_t dst, const Value& value)   the same, thread-safe
+// An object with gather_atomic and no gather always runs the atomic way. An
+// object that declares `static constexpr bool pull = false;` is never
+// pulled (it has no pull form). An object with
+//   Value combine(const Value& a, const Value& b)   associative, commutative
+// is pulled by combining the updates of one destination in a register and
+// gathering the result once per page (no early exit: its cond stays true).
 //
-// The path: frontier -> chunk plan (skipping gaps under λ) -> IO threads
-// read the chunks -> scatter threads walk the vertices of each page
-// (page-to-vertex map) and call cond / scatter -> per-thread bin buffers ->
-// bins -> full-bin queue -> gather threads call gather -> next frontier.
-// With the atomic variant scatter threads call gather_atomic directly.
+// Two directions (Ligra's edgeMapSparse and edgeMapDense):
+//  - push: frontier -> chunk plan of its out-edge pages (skipping gaps
+//    under λ) -> IO threads read the chunks -> compute threads walk the
+//    vertices of each page (page-to-vertex map) and call scatter -> bins
+//    (bins.hpp) -> gather on whichever thread fills a bin, with cond
+//    checked just before gather. The atomic variant calls cond, scatter
+//    and gather_atomic on the spot.
+//  - pull, over the transpose: the destinations whose cond holds -> chunk
+//    plan of their in-edge pages (the same λ) -> for each such destination
+//    its in-edges from frontier sources: scatter, then gather on the spot,
+//    stopping at the first gather after which cond is false. No bins, no
+//    atomics: a destination is gathered by one thread at a time.
+// Direction::automatic pulls when the frontier is dense (Ligra's rule:
+// |F| + out-degrees of F > edges / pull_divisor) and the layout has a
+// transpose; push otherwise.
 //
-// Threads: scatter runs on scatter threads and gather on gather threads;
-// cond runs just before gather (binning: on the gather thread, where dst's
-// state is in the bin's slice of memory rather than a random read per
-// edge) or just before scatter (atomic). Gather needs no atomic read-modify-write (a destination's
-// records are all in one bin, gathered by one thread), but vertex state
-// that gather writes and cond reads must use relaxed atomic loads and
-// stores (std::atomic_ref), which compile to plain moves.
+// Threads: every compute thread reads pages, scatters, and gathers; the
+// IO threads (one per drive) only read. cond and gather of one
+// destination always run on one thread at a time, but vertex state that
+// gather writes and cond or scatter read on other threads must use relaxed
+// atomic loads and stores (std::atomic_ref), which compile to plain moves.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <stdexcept>
+#include <string>
 #include <typeinfo>
 #include <vector>
 
 #include "engine/bins.hpp"
 #include "engine/chunk_planner.hpp"
 #include "engine/disk_graph.hpp"
+#include "engine/edge_functions.hpp"
+#include "engine/next_frontier.hpp"
+#include "engine/page_stream.hpp"
 #include "engine/vertex_subset.hpp"
+#include "engine/worker_pool.hpp"
 #include "io/io_service.hpp"
 
 namespace sluice::engine {
 
 enum class EdgeMapVariant { binning, atomic };
+enum class Direction { automatic, push, pull };
+
+Direction parse_direction(const std::string& text);  // auto, push, pull
+const char* direction_name(Direction d);
 
 struct EngineOptions {
   int threads = 0;                 // compute threads; 0: cores
-  double scatter_share = 0.5;      // of the compute threads, the share that scatter (Blaze: equal counts)
   uint32_t bins = 0;               // 0: one per 8192 vertices (64 KiB of 8-byte state), at most 1024
   uint64_t bin_space = 0;          // bytes for all bins; 0: edges * 4 / 20 (Blaze), at least 1 MiB
   EdgeMapVariant variant = EdgeMapVariant::binning;
+  Direction direction = Direction::automatic;
+  uint64_t pull_divisor = 20;      // automatic pulls when |F| + out-degrees of F > edges / pull_divisor
+  bool symmetric = false;          // the graph stores every edge both ways: pull over the out-edges
   SkipThreshold skip;              // λ
   io::IoOptions io;
   uint64_t memory_limit = 0;       // bytes; 0: the memory available now
@@ -59,26 +82,28 @@ struct EngineOptions {
 };
 
 // The bin count an engine uses: the option, or by default one bin per
-// 8192 vertices up to 1024, so that a gather thread works on a slice of the
-// vertex state that stays in cache while the scatter threads' per-bin
-// buffers stay few.
+// 8192 vertices up to 1024, so that a gather works on a slice of the
+// vertex state that stays in cache.
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options);
 
 // What an engine will hold in DRAM, by part.
 struct MemoryBudget {
   uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, algorithm = 0;
   uint64_t total() const { return index + frontiers + bins + io_buffers + algorithm; }
-  static MemoryBudget of(const DiskGraph& graph, const EngineOptions& options);
+  // `reversed`: the pull side's graph, if any.
+  static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options);
 };
 
 // What one EDGEMAP did; json() is one line of the --stats file.
 struct EdgeMapStats {
+  Direction direction = Direction::push;
   uint64_t active_vertices = 0, active_pages = 0, requests = 0, bytes_read = 0, bytes_skipped = 0;
+  uint64_t destinations = 0;   // pull: destinations whose cond held
   bool full_scan = false;
   double seconds = 0;          // the whole call
   double io_seconds = 0;       // drive busy time (summed over drives)
-  double scatter_seconds = 0;  // wall time of the scatter phase (reads overlap it)
-  double gather_seconds = 0;   // busy time of the gather threads, summed
+  double scatter_seconds = 0;  // compute threads' time reading pages and scattering (pull: and gathering), summed
+  double gather_seconds = 0;   // compute threads' time gathering bins, summed
   double bandwidth() const { return seconds > 0 ? double(bytes_read) / seconds : 0; }  // bytes per second
   std::string json() const;
 };
@@ -90,50 +115,98 @@ SkipThreshold resolve_skip_threshold(const std::string& flag, const DiskGraph& g
 
 class Engine {
  public:
-  // Refuses (std::runtime_error) when the budget exceeds the memory limit.
+  // Pulls over the layout's other edge set when it has one (or over the
+  // graph itself with options.symmetric). Refuses (std::runtime_error)
+  // when the budget exceeds the memory limit.
   Engine(const DiskGraph& graph, const EngineOptions& options);
   ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
 
   const DiskGraph& graph() const { return graph_; }
   const EngineOptions& options() const { return options_; }
   const EdgeMapStats& last_stats() const { return stats_; }
   const MemoryBudget& budget() const { return budget_; }
+  int threads() const { return pool_.size(); }
+  // Whether edge_map can pull (the layout has a transpose, or is symmetric).
+  bool can_pull() const { return pull_graph_ != nullptr; }
 
   template <class Value, class Functions>
-  VertexSubset edge_map(const VertexSubset& frontier, Functions& f, bool output = true);
+  VertexSubset edge_map(const VertexSubset& frontier, Functions& f, bool output = true) {
+    return run_edge_map<Value>(frontier, f, output, 0);
+  }
+  // EDGEMAP over at most the first k edges of each frontier vertex's list
+  // (always pushed; only the pages holding those edges are read):
+  // Afforest's neighbour sampling.
+  template <class Value, class Functions>
+  VertexSubset edge_map_first(const VertexSubset& frontier, Functions& f, uint64_t k, bool output = true) {
+    if (k == 0) throw std::invalid_argument("edge_map_first needs k >= 1");
+    return run_edge_map<Value>(frontier, f, output, k);
+  }
 
   // Calls f(v) for every member, in parallel; the members for which it
   // returns true form the result.
   template <class F>
   VertexSubset vertex_map(const VertexSubset& frontier, F&& f);
 
- private:
-  // Reads the planned chunks and calls visit(page, records) for every page,
-  // on `threads` scatter threads.
-  template <class Visit>
-  void stream_pages(const ChunkPlan& plan, int threads, Visit&& visit);
+  // Calls f(t, begin, end) over pieces of [0, count) on the compute
+  // threads (t: the thread, for per-thread results).
+  template <class F>
+  void parallel_for(uint64_t count, F&& f) {
+    pool_.parallel_for(count, IndexedBitmap::block_bits, f);
+  }
 
-  // The bins and the scatter threads' local buffers of the last EDGEMAP's
-  // value type, kept for the next call: allocating 2 x bins buffers per
-  // call would dominate the short EDGEMAPs of high-diameter graphs.
+ private:
+  template <class Functions>
+  Direction choose_direction(const VertexSubset& frontier) const;
+  // The frontier as a bitmap: its own, or the scratch one filled from its ids.
+  const IndexedBitmap& bitmap_of(const VertexSubset& frontier);
+  void release_bitmap(const VertexSubset& frontier);
+  void record_plan(const ChunkPlan& plan, const DiskGraph& graph);
+  PageStream& pull_stream();
+
+  template <class Value, class Functions>
+  VertexSubset run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges);
+  template <class Value, class Functions>
+  void push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges);
+  template <class Value, class Format, bool AllActive, class Functions>
+  void push_pages(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges);
+  template <class Value, class Format, bool AllActive, class Functions>
+  void push_pages_atomic(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges);
+  template <class Value, class Functions>
+  void pull(const VertexSubset& frontier, Functions& f, bool output);
+  template <class Value, class Format, bool AllActive, class Functions>
+  void pull_pages(const IndexedBitmap& active, Functions& f, bool output);
+
+  // The bins of the last binning EDGEMAP's value type, kept for the next
+  // call: allocating them per call would dominate the short EDGEMAPs of
+  // high-diameter graphs.
   template <class Value>
-  struct BinSet;
-  template <class Value>
-  BinSet<Value>& bin_set();
+  Bins<Value>& bins();
 
   const DiskGraph& graph_;
+  std::unique_ptr<DiskGraph> reversed_;
+  const DiskGraph* pull_graph_ = nullptr;
   EngineOptions options_;
-  std::shared_ptr<void> bin_set_;
-  const std::type_info* bin_set_type_ = nullptr;
-  int threads_;          // scatter threads (and VERTEXMAP's)
-  int gather_threads_;
-  io::DriveSet drives_;
-  std::unique_ptr<io::IoService> io_;
-  ChunkPlanner planner_;
-  EdgeMapStats stats_;
   MemoryBudget budget_;
+  WorkerPool pool_;
+  PageStream push_stream_;
+  std::unique_ptr<PageStream> pull_stream_;
+  IndexedBitmap scratch_;  // a sparse frontier as a bitmap
+  IndexedBitmap wanted_;   // pull: destinations whose cond holds
+  NextFrontier next_;
+  BinGeometry geometry_;
+  std::shared_ptr<void> bins_;
+  const std::type_info* bins_type_ = nullptr;
+  // Pull: a destination whose in-edges span pages is gathered under one of
+  // these (by id), as its pages may reach different threads at once.
+  static constexpr size_t split_lock_count = 1024;
+  std::unique_ptr<std::mutex[]> split_locks_;
+  EdgeMapStats stats_;
 };
 
 }  // namespace sluice::engine
 
-#include "engine/engine_impl.hpp"
+#include "engine/push.hpp"
+#include "engine/pull.hpp"
+#include "engine/edge_map.hpp"

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -34,6 +35,10 @@ class IndexedBitmap {
     std::atomic_ref<uint64_t>(index_[block / 64]).fetch_or(uint64_t(1) << (block % 64), std::memory_order_relaxed);
     return !(before & bit);
   }
+  // Clears one bit; its block's index bit stays (see clear_index).
+  void reset(uint64_t i) { words_[i / 64] &= ~(uint64_t(1) << (i % 64)); }
+  // Once every bit has been reset: the index says so too.
+  void clear_index() { std::fill(index_.begin(), index_.end(), 0); }
   void clear() {
     // Only the blocks the index marks can hold bits.
     for_each_block([&](uint64_t block) {
@@ -58,6 +63,22 @@ class IndexedBitmap {
         for (uint64_t bits = words_[w]; bits; bits &= bits - 1) f(w * 64 + uint64_t(std::countr_zero(bits)));
       }
     });
+  }
+  // Calls f(i) for every set bit in [begin, end), ascending; begin a
+  // multiple of block_bits.
+  template <class F>
+  void for_each_in(uint64_t begin, uint64_t end, F&& f) const {
+    for (uint64_t block = begin / block_bits; block * block_bits < end; ++block) {
+      if (!((index_[block / 64] >> (block % 64)) & 1)) continue;
+      const uint64_t last = std::min<uint64_t>(words_.size(), (block + 1) * words_per_block);
+      for (uint64_t w = block * words_per_block; w < last; ++w) {
+        for (uint64_t bits = words_[w]; bits; bits &= bits - 1) {
+          const uint64_t i = w * 64 + uint64_t(std::countr_zero(bits));
+          if (i >= end) return;
+          f(i);
+        }
+      }
+    }
   }
   // Calls f(block) for every block whose index bit is set, ascending.
   template <class F>

@@ -17,12 +17,24 @@ VertexSubset VertexSubset::all(uint64_t vertices) {
 VertexSubset VertexSubset::from_ids(uint64_t vertices, std::vector<uint64_t> ids) {
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return from_sorted_ids(vertices, std::move(ids));
+}
+
+VertexSubset VertexSubset::from_sorted_ids(uint64_t vertices, std::vector<uint64_t> ids) {
   if (!ids.empty() && ids.back() >= vertices) {
     throw std::out_of_range("vertex " + std::to_string(ids.back()) + " is not below " + std::to_string(vertices));
   }
   VertexSubset s(vertices);
   s.count_ = ids.size();
   s.sparse_ = std::move(ids);
+  s.normalize();
+  return s;
+}
+
+VertexSubset VertexSubset::from_bitmap(IndexedBitmap bitmap, uint64_t count) {
+  VertexSubset s(bitmap.size());
+  s.count_ = count;
+  s.dense_.emplace(std::move(bitmap));
   s.normalize();
   return s;
 }

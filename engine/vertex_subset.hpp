@@ -26,12 +26,17 @@ class VertexSubset {
   static VertexSubset all(uint64_t vertices);
   // From any list of ids (sorted and deduplicated here).
   static VertexSubset from_ids(uint64_t vertices, std::vector<uint64_t> ids);
+  // From ids already ascending and distinct.
+  static VertexSubset from_sorted_ids(uint64_t vertices, std::vector<uint64_t> ids);
+  // From a bitmap with `count` bits set.
+  static VertexSubset from_bitmap(IndexedBitmap bitmap, uint64_t count);
   // The members of either.
   static VertexSubset unite(const VertexSubset& a, const VertexSubset& b);
 
   uint64_t vertices() const { return vertices_; }
   uint64_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
+  bool is_all() const { return count_ == vertices_; }
   bool is_dense() const { return dense_.has_value(); }
   bool contains(uint64_t v) const {
     return dense_ ? dense_->test(v) : std::binary_search(sparse_.begin(), sparse_.end(), v);

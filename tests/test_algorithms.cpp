@@ -27,9 +27,10 @@ struct Config {
   io::BackendKind backend;
   const char* lambda;
   int threads;
+  Direction direction = Direction::automatic;
   std::string text() const {
     return std::string(variant == EdgeMapVariant::atomic ? "atomic" : "binning") + " " + io::backend_name(backend) +
-           " λ " + lambda + " threads " + std::to_string(threads);
+           " λ " + lambda + " threads " + std::to_string(threads) + " " + direction_name(direction);
   }
 };
 
@@ -38,12 +39,14 @@ Config config_for(int round) {
   static const io::BackendKind backends[] = {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync,
                                              io::BackendKind::memory};
   static const char* lambdas[] = {"0", "64k", "inf"};
+  static const Direction directions[] = {Direction::automatic, Direction::push, Direction::pull};
   return {round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, backends[(round / 2) % 4], lambdas[round % 3],
-          1 + round % 3};
+          1 + round % 3, directions[(round / 3) % 3]};
 }
 
 EngineOptions options_for(const Config& c) {
   EngineOptions o;
+  o.direction = c.direction;
   o.variant = c.variant;
   o.io.backend = c.backend;
   o.io.queue_depth = 8;
@@ -163,26 +166,34 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
   expect_near_all(reference_bc(csr, sources), bc(out, &in, sources, trace).score, 1e-9, context + " BC");
 }
 
+// Every shape on 1 and 3 drives, each in push, pull and auto with a
+// rotating backend, λ, variant and thread count.
 TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
   TempDir dir;
   int round = 0;
   for (const RefGraph& g : algorithm_shapes()) {
     for (unsigned drives : {1u, 3u}) {
       std::string layout = layout_on_drives(dir, g, drives, true);
-      check_all(g, layout, config_for(round++));
-      if (::testing::Test::HasFatalFailure()) return;
+      for (Direction direction : {Direction::push, Direction::pull, Direction::automatic}) {
+        Config c = config_for(round++);
+        c.direction = direction;
+        check_all(g, layout, c);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
     }
   }
 }
 
-// The suite the ThreadSanitizer build runs: every algorithm with 4 threads
-// (2 scatter, 2 gather) and both variants, on the RMAT shape.
+// The suite the ThreadSanitizer build runs: every algorithm with 4 threads,
+// both variants, push and pull, on the RMAT shape.
 TEST(AlgorithmThreads, EveryAlgorithmOnRmat) {
   TempDir dir;
   RefGraph g = graph_shapes(true).back();
   std::string layout = layout_on_drives(dir, g, 2, true);
   for (EdgeMapVariant variant : {EdgeMapVariant::binning, EdgeMapVariant::atomic}) {
-    check_all(g, layout, Config{variant, io::BackendKind::uring, "64k", 4});
+    for (Direction direction : {Direction::push, Direction::pull}) {
+      check_all(g, layout, Config{variant, io::BackendKind::uring, "64k", 4, direction});
+    }
   }
   OpenOptions blocks;
   blocks.blocks = {.block_edges = 500, .buffers = 4, .threads = 4};
@@ -305,6 +316,7 @@ TEST(Algorithms, Cnr2000) {
     Config c = config_for(round++);
     c.variant = variant;
     c.threads = 2;
+    c.direction = variant == EdgeMapVariant::binning ? Direction::automatic : Direction::push;
     Engine out(out_graph, options_for(c)), in(in_graph, options_for(c));
     RunTrace trace("test");
     ComponentsResult components = wcc(out, &in, trace);

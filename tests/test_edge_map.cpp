@@ -1,10 +1,13 @@
 // EDGEMAP and VERTEXMAP against a plain in-memory traversal: random
 // frontiers of every density, bin counts from 1 to 4096, 1 to 4 threads,
-// 1 and 3 drives, λ of 0, 64 KiB and infinity, both variants and every IO
-// backend. (Whole algorithms on EDGEMAP: test_algorithms.cpp.)
+// 1 to 4 drives, λ of 0, 64 KiB and infinity, both variants, push, pull
+// and auto, and every IO backend; and what only pull does: early exit,
+// skipping settled destinations, falling back to push without a
+// transpose. (Whole algorithms on EDGEMAP: test_algorithms.cpp.)
 #include <atomic>
 #include <queue>
 #include <random>
+#include <set>
 
 #include "engine/engine.hpp"
 #include "io/device_profile.hpp"
@@ -35,12 +38,18 @@ struct NeighbourSum {
   }
 };
 
+// The same sums, gathered once per page piece (combine).
+struct CombinedNeighbourSum : NeighbourSum {
+  static uint64_t combine(uint64_t a, uint64_t b) { return a + b; }
+};
+
 struct Config {
   EdgeMapVariant variant;
   uint32_t bins;
   int threads;
   const char* lambda;
   io::BackendKind backend;
+  Direction direction;
 };
 
 TEST(EdgeMap, MatchesAPlainTraversal) {
@@ -55,11 +64,13 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
   for (const RefGraph& g : shapes) {
     RefGraph csr = g.csr_order();
     for (unsigned drives : {1u, 2u, 3u, 4u}) {
-      DiskGraph graph(layout_on_drives(dir, g, drives));
+      DiskGraph graph(layout_on_drives(dir, g, drives, true));
       for (int k = 0; k < 3; ++k, ++round) {
         Config c{round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, bin_counts[round % 4],
-                 thread_counts[(round / 2) % 3], lambdas[(round / 3) % 3], backends[(round / 5) % 3]};
+                 thread_counts[(round / 2) % 3], lambdas[(round / 3) % 3], backends[(round / 5) % 3],
+                 Direction(k)};
         EngineOptions options;
+        options.direction = c.direction;
         options.variant = c.variant;
         options.bins = c.bins;
         options.threads = c.threads;
@@ -83,11 +94,16 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
             reached[e.v] = true;
           }
           NeighbourSum f{x, sum};
-          VertexSubset next = engine.edge_map<uint64_t>(frontier, f);
+          CombinedNeighbourSum combined{{x, sum}};
+          const bool combine = round % 3 == 0;
+          VertexSubset next = combine ? engine.edge_map<uint64_t>(frontier, combined) : engine.edge_map<uint64_t>(frontier, f);
           std::string context = g.name + " drives " + std::to_string(drives) + " bins " + std::to_string(c.bins) +
                                 " threads " + std::to_string(c.threads) + " λ " + c.lambda + " " +
-                                io::backend_name(c.backend) + (c.variant == EdgeMapVariant::atomic ? " atomic" : " binning") +
-                                " density " + std::to_string(density);
+                                io::backend_name(c.backend) + (c.variant == EdgeMapVariant::atomic ? " atomic " : " binning ") +
+                                direction_name(c.direction) + (combine ? " combine" : "") + " density " + std::to_string(density);
+          if (c.direction != Direction::automatic && !frontier.empty()) {
+            EXPECT_EQ(engine.last_stats().direction, c.direction) << context;
+          }
           ASSERT_EQ(sum, expected) << context;
           uint64_t count = 0;
           for (uint64_t v = 0; v < g.n; ++v) {
@@ -203,6 +219,132 @@ TEST(EdgeMap, BinsLoseNothingUnderPressure) {
     engine.edge_map<uint64_t>(VertexSubset::all(g.n), f, false);
     ASSERT_EQ(sum, expected) << "round " << round;
   }
+}
+
+// The first sender wins and settles the destination (BFS's shape); counts
+// the scatter calls.
+struct FirstSender {
+  std::vector<int64_t>& from;
+  std::atomic<uint64_t>& scatters;
+  bool cond(uint64_t dst) { return std::atomic_ref<int64_t>(from[dst]).load(std::memory_order_relaxed) < 0; }
+  bool scatter(uint64_t src, uint64_t, float, uint64_t& out) {
+    scatters.fetch_add(1, std::memory_order_relaxed);
+    out = src;
+    return true;
+  }
+  bool gather(uint64_t dst, const uint64_t& src) {
+    std::atomic_ref<int64_t>(from[dst]).store(int64_t(src), std::memory_order_relaxed);
+    return true;
+  }
+};
+
+// Every vertex points at vertex 0 (an in-list of 5 pages) and at one of
+// seven others: pull settles each destination at its first in-edge, push
+// scatters every edge.
+TEST(EdgeMap, PullStopsAtTheFirstGatherThatSettles) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "fan_in";
+  g.n = 5000;
+  for (uint64_t v = 1; v < g.n; ++v) {
+    g.edges.push_back({v, 0, 1.0f});
+    g.edges.push_back({v, 1 + v % 7, 1.0f});
+  }
+  std::set<std::pair<uint64_t, uint64_t>> edges;
+  for (const Edge& e : g.edges) edges.insert({e.u, e.v});
+  DiskGraph graph(layout_on_drives(dir, g, 3, true));
+  for (Direction direction : {Direction::pull, Direction::push}) {
+    for (int threads : {1, 4}) {
+      EngineOptions options;
+      options.direction = direction;
+      options.threads = threads;
+      Engine engine(graph, options);
+      std::vector<int64_t> from(g.n, -1);
+      std::atomic<uint64_t> scatters{0};
+      FirstSender f{from, scatters};
+      VertexSubset next = engine.edge_map<uint64_t>(VertexSubset::all(g.n), f);
+      ASSERT_EQ(engine.last_stats().direction, direction);
+      EXPECT_EQ(next.size(), 8u);  // vertices 0 to 7 have in-edges
+      for (uint64_t v = 0; v < 8; ++v) {
+        ASSERT_GE(from[v], 0) << v;
+        EXPECT_TRUE(edges.count({uint64_t(from[v]), v})) << from[v] << " -> " << v;
+      }
+      EXPECT_EQ(scatters.load(), direction == Direction::pull ? 8u : g.edges.size()) << direction_name(direction);
+    }
+  }
+}
+
+// Only the destinations whose cond holds have their in-edge pages read.
+TEST(EdgeMap, PullReadsOnlyTheInPagesOfUnsettledDestinations) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "uniform_pull";
+  g.n = 20000;
+  std::mt19937_64 random(7);
+  for (int i = 0; i < 160000; ++i) g.edges.push_back({random() % g.n, random() % g.n, 1.0f});
+  const std::string layout = layout_on_drives(dir, g, 2, true);
+  DiskGraph graph(layout), transpose(layout, true);
+  EngineOptions options;
+  options.direction = Direction::pull;
+  options.skip = SkipThreshold::parse("0");
+  Engine engine(graph, options);
+  std::vector<int64_t> from(g.n, 0);
+  std::set<uint64_t> pages;
+  uint64_t open = 0;
+  for (uint64_t v = 0; v < g.n; v += 1999) {
+    from[v] = -1;
+    uint64_t first, last;
+    if (!transpose.page_range(v, first, last)) continue;
+    ++open;
+    for (uint64_t p = first; p <= last; ++p) pages.insert(p);
+  }
+  std::atomic<uint64_t> scatters{0};
+  FirstSender f{from, scatters};
+  engine.edge_map<uint64_t>(VertexSubset::all(g.n), f);
+  const EdgeMapStats& s = engine.last_stats();
+  EXPECT_EQ(s.destinations, open);
+  EXPECT_EQ(s.active_pages, pages.size());
+  EXPECT_EQ(s.bytes_read, pages.size() * transpose.page_bytes());
+  EXPECT_LT(s.bytes_read, transpose.pages() * transpose.page_bytes() / 4);
+  EXPECT_EQ(scatters.load(), open);
+}
+
+// No transpose: pull is asked for, push is done; a symmetric graph pulls
+// over its own out-edges.
+TEST(EdgeMap, WithoutATransposeEveryEdgeMapPushes) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();
+  RefGraph csr = g.csr_order();
+  std::vector<uint64_t> x(g.n, 1), expected(g.n, 0);
+  for (const Edge& e : csr.edges) {
+    if (e.v % 3 != 0) expected[e.v] += 2;
+  }
+  DiskGraph graph(layout_on_drives(dir, g, 2));
+  EngineOptions options;
+  options.direction = Direction::pull;
+  Engine engine(graph, options);
+  EXPECT_FALSE(engine.can_pull());
+  std::vector<uint64_t> sum(g.n, 0);
+  NeighbourSum f{x, sum};
+  engine.edge_map<uint64_t>(VertexSubset::all(g.n), f);
+  EXPECT_EQ(engine.last_stats().direction, Direction::push);
+  EXPECT_EQ(sum, expected);
+
+  RefGraph symmetric = g;
+  for (const Edge& e : g.edges) symmetric.edges.push_back({e.v, e.u, e.w});
+  symmetric.name = "rmat_symmetric";
+  std::vector<uint64_t> both(g.n, 0);
+  for (const Edge& e : symmetric.edges) {
+    if (e.v % 3 != 0) both[e.v] += 2;
+  }
+  DiskGraph symmetric_graph(layout_on_drives(dir, symmetric, 2));
+  options.symmetric = true;
+  Engine pulling(symmetric_graph, options);
+  EXPECT_TRUE(pulling.can_pull());
+  std::fill(sum.begin(), sum.end(), 0);
+  pulling.edge_map<uint64_t>(VertexSubset::all(g.n), f);
+  EXPECT_EQ(pulling.last_stats().direction, Direction::pull);
+  EXPECT_EQ(sum, both);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ void add_engine_options(po::options_description& options, const char* skip_defau
      "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)")
     ("bins", po::value<uint32_t>()->default_value(0), "bins of the binning EDGEMAP (0: one per 8192 vertices, at most 1024)")
     ("bin-space", po::value<uint64_t>()->default_value(0), "bytes for all bins (0: edges x 4 / 20, Blaze's default)")
-    ("scatter-gather-ratio", po::value<double>()->default_value(1.0), "scatter threads per gather thread")
+    ("direction", po::value<std::string>()->default_value("auto"),
+     "EDGEMAP direction: push, pull (over the transpose), or auto (pull when the frontier is dense and the layout has a transpose)")
     ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
     ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the run may hold in DRAM (0: the memory available)");
 }
@@ -31,9 +32,11 @@ engine::EdgeMapVariant parse_edgemap(const std::string& text) {
 engine::EngineOptions engine_options_from(const po::variables_map& v, const engine::DiskGraph& graph, std::string* skip_source) {
   engine::EngineOptions o;
   o.threads = v["threads"].as<int>();
-  const double ratio = v["scatter-gather-ratio"].as<double>();
-  if (!(ratio > 0)) throw po::error("--scatter-gather-ratio must be positive");
-  o.scatter_share = ratio / (ratio + 1);
+  try {
+    o.direction = engine::parse_direction(v["direction"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw po::error(std::string("--direction: ") + e.what());
+  }
   o.bins = v["bins"].as<uint32_t>();
   o.bin_space = v["bin-space"].as<uint64_t>();
   const std::string edgemap = v["edgemap"].as<std::string>();
@@ -71,15 +74,16 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Directi
   out_graph_ = std::make_unique<engine::DiskGraph>(path_);
   const bool symmetric = v["symmetric"].as<bool>();
   if (direction == Direction::out_and_in && !symmetric) {
-    if (!out_graph_->layout().in()) {
+    in_graph_ = out_graph_->reversed();
+    if (!in_graph_) {
       throw InputError(path_, "", std::string(name) +
                                       " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
                                       "stores every edge both ways");
     }
-    in_graph_ = std::make_unique<engine::DiskGraph>(path_, true);
   }
   std::string skip_source;
   engine::EngineOptions options = engine_options_from(v, *out_graph_, &skip_source);
+  options.symmetric = symmetric;
   options.algorithm_bytes = bytes_per_vertex * out_graph_->vertices();
   out_ = std::make_unique<engine::Engine>(*out_graph_, options);
   if (in_graph_) {
@@ -92,11 +96,15 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Directi
     if (!stats_file_) throw std::runtime_error("cannot write " + stats);
   }
   trace_ = std::make_unique<algorithms::RunTrace>(name, stats.empty() ? nullptr : &stats_file_);
-  std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, skip threshold %s (%s)\n", name,
-               path_.c_str(), (unsigned long long)out_graph_->vertices(), (unsigned long long)out_graph_->edges(),
-               out_graph_->drives(), in_graph_ ? " + transpose" : "",
-               options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic", options.skip.text().c_str(),
-               skip_source.c_str());
+  std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, direction %s, skip threshold %s (%s)\n",
+               name, path_.c_str(), (unsigned long long)out_graph_->vertices(), (unsigned long long)out_graph_->edges(),
+               out_graph_->drives(), out_graph_->layout().in() ? " + transpose" : "",
+               options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
+               engine::direction_name(options.direction), options.skip.text().c_str(), skip_source.c_str());
+  if (options.direction != engine::Direction::push && !out_->can_pull()) {
+    std::fprintf(stderr, "%s: %s has no transpose: every EDGEMAP pushes (convert with --transpose, or pass --symmetric, to pull)\n",
+                 name, path_.c_str());
+  }
 }
 
 void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) const {

@@ -17,7 +17,7 @@
 
 namespace sluice::tools {
 
-// --threads --io --skip-threshold --bins --bin-space --scatter-gather-ratio
+// --threads --io --skip-threshold --bins --bin-space --direction
 // --edgemap --memory-limit. bench-edgemap passes its own defaults.
 void add_engine_options(po::options_description& options, const char* skip_default = "",
                         const char* edgemap_default = "binning", const char* edgemap_help = "binning or atomic");

@@ -20,7 +20,7 @@ grep -q "^bfs g.sluice: .* iterations, .* MB read (.* MB/s), source 5 reached [0
 [ "$(sed -n 6p depth.txt)" = 0 ] || fail "source depth"
 [ "$(sed -n 6p parent.txt)" = 5 ] || fail "source parent"
 [ "$(wc -l < bfs.jsonl)" -eq "$(sed 's/.* \([0-9]*\) iterations.*/\1/' bfs.out)" ] || fail "one stats line per level"
-grep -q '"algorithm":"bfs","phase":"level","iteration":0,"active_vertices":1,' bfs.jsonl || fail "stats line: $(head -1 bfs.jsonl)"
+grep -q '"algorithm":"bfs","phase":"level","iteration":0,"direction":"push","active_vertices":1,' bfs.jsonl || fail "stats line: $(head -1 bfs.jsonl)"
 
 "$tools/sluice" bfs g.sluice --source 5 --output depth2.txt --edgemap atomic --io psync >/dev/null 2>&1
 cmp -s depth.txt depth2.txt || fail "sluice bfs (atomic, psync) differs from bfs"

@@ -1,0 +1,86 @@
+// EDGEMAP's entry (included by engine.hpp): picks the direction, runs push
+// or pull, and fills the statistics; and VERTEXMAP.
+#pragma once
+
+#include <chrono>
+#include <stdexcept>
+
+namespace sluice::engine {
+
+
+template <class Functions>
+Direction Engine::choose_direction(const VertexSubset& frontier) const {
+  if (!pull_graph_) return Direction::push;
+  if (options_.direction != Direction::automatic) return options_.direction;
+  // Ligra's rule: dense when the frontier and its out-edges are many.
+  uint64_t work = frontier.size();
+  if (frontier.is_all()) {
+    work += graph_.edges();
+  } else {
+    const uint32_t* degrees = graph_.degrees();
+    frontier.for_each([&](uint64_t v) { work += degrees[v]; });
+  }
+  return work > graph_.edges() / std::max<uint64_t>(1, options_.pull_divisor) ? Direction::pull : Direction::push;
+}
+
+template <class Value, class Functions>
+VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges) {
+  constexpr bool has_gather = detail::has_gather<Value, Functions>;
+  constexpr bool has_atomic = detail::has_gather_atomic<Value, Functions>;
+  static_assert(has_gather || has_atomic, "EDGEMAP needs gather(dst, value) or gather_atomic(dst, value)");
+  const bool atomic = !has_gather || options_.variant == EdgeMapVariant::atomic;
+  if (atomic && !has_atomic) throw std::invalid_argument("the atomic EDGEMAP needs gather_atomic(dst, value)");
+  if (frontier.vertices() != graph_.vertices()) throw std::invalid_argument("the frontier is for another graph");
+
+  const auto start = std::chrono::steady_clock::now();
+  stats_ = {};
+  stats_.active_vertices = frontier.size();
+  if (frontier.empty()) return VertexSubset(graph_.vertices());
+
+  Direction direction = Direction::push;
+  if constexpr (has_gather && !detail::declines_pull<Functions>()) {
+    if (first_edges == 0) direction = choose_direction<Functions>(frontier);
+  }
+  stats_.direction = direction;
+  PageStream& stream = direction == Direction::pull ? pull_stream() : push_stream_;
+  const double busy_before = stream.busy_seconds();
+  try {
+    if (direction == Direction::pull) {
+      if constexpr (has_gather) pull<Value>(frontier, f, output);
+    } else {
+      push<Value>(frontier, f, output, atomic, first_edges);
+    }
+  } catch (...) {
+    next_.take();  // drop what a failed call activated
+    throw;
+  }
+  stats_.io_seconds = stream.busy_seconds() - busy_before;
+  VertexSubset next = output ? next_.take() : VertexSubset(graph_.vertices());
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return next;
+}
+
+template <class F>
+VertexSubset Engine::vertex_map(const VertexSubset& frontier, F&& f) {
+  const uint64_t n = graph_.vertices();
+  std::vector<std::vector<uint64_t>> kept(static_cast<size_t>(this->threads()));
+  if (const IndexedBitmap* bits = frontier.bitmap()) {
+    parallel_for(n, [&](int t, uint64_t begin, uint64_t end) {
+      bits->for_each_in(begin, end, [&](uint64_t v) {
+        if (f(v)) kept[size_t(t)].push_back(v);
+      });
+    });
+  } else {
+    const std::vector<uint64_t>& ids = frontier.ids();
+    pool_.parallel_for(ids.size(), 1, [&](int t, uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) {
+        if (f(ids[i])) kept[size_t(t)].push_back(ids[i]);
+      }
+    });
+  }
+  std::vector<uint64_t> ids = std::move(kept[0]);
+  for (size_t t = 1; t < kept.size(); ++t) ids.insert(ids.end(), kept[t].begin(), kept[t].end());
+  return VertexSubset::from_sorted_ids(n, std::move(ids));  // pieces in order: ascending
+}
+
+}  // namespace sluice::engine

@@ -1,0 +1,99 @@
+// How a compute thread reads one page of edge records on its own: the
+// record format fixed at compile time (id width, weight: no per-edge
+// branch), and the walk over the vertices whose edges lie in the page,
+// starting from the page-to-vertex map.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+#include "engine/disk_graph.hpp"
+
+namespace sluice::engine {
+
+// One edge record: the target (Id), then the weight if Weighted, padded to
+// 4, 8 or 16 bytes (formats/interleaved_edges.hpp).
+template <class Id, bool Weighted>
+struct RecordFormat {
+  using id_type = Id;
+  static constexpr unsigned bytes = Weighted ? 2 * sizeof(Id) : sizeof(Id);
+  static uint64_t target(const char* records, uint64_t i) {
+    Id id;
+    std::memcpy(&id, records + i * bytes, sizeof(Id));
+    return id;
+  }
+  static float weight([[maybe_unused]] const char* records, [[maybe_unused]] uint64_t i) {
+    if constexpr (Weighted) {
+      float w;
+      std::memcpy(&w, records + i * bytes + sizeof(Id), sizeof(float));
+      return w;
+    } else {
+      return 1.0f;
+    }
+  }
+};
+
+// Calls f(RecordFormat<...>{}) for the graph's record format.
+template <class F>
+void with_record_format(const DiskGraph& graph, F&& f) {
+  const bool weighted = graph.info().weighted;
+  if (graph.info().id_bytes == 4) {
+    if (weighted) f(RecordFormat<uint32_t, true>{});
+    else f(RecordFormat<uint32_t, false>{});
+  } else {
+    if (weighted) f(RecordFormat<uint64_t, true>{});
+    else f(RecordFormat<uint64_t, false>{});
+  }
+}
+
+// An id read from a drive that is not a vertex: a damaged or foreign drive
+// file. Thrown before the id indexes any memory.
+class BadTargetError : public std::runtime_error {
+ public:
+  BadTargetError(const DiskGraph& graph, uint64_t edge, uint64_t target)
+      : std::runtime_error(graph.locate_edge(edge) + ": edge target " + std::to_string(target) + " is not below the " +
+                           std::to_string(graph.vertices()) +
+                           " vertices (the drive file is damaged or belongs to another graph)") {}
+};
+
+// Checks every target of records [0, count) of a page before any of them
+// indexes memory: one vectorizable pass (the maximum) instead of a branch
+// per edge in the walks. Throws BadTargetError for the first bad one.
+template <class Format>
+void check_targets(const DiskGraph& graph, uint64_t page, const char* data) {
+  const uint64_t first = graph.first_edge_of_page(page);
+  const uint64_t count = std::min(graph.edges(), first + graph.records_per_page()) - first;
+  using Id = typename Format::id_type;
+  Id largest = 0;  // in the id's own width, so that the loop vectorizes
+  for (uint64_t i = 0; i < count; ++i) {
+    Id id;
+    std::memcpy(&id, data + i * Format::bytes, sizeof(Id));
+    largest = id > largest ? id : largest;
+  }
+  if (largest < graph.vertices()) [[likely]] return;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (Format::target(data, i) >= graph.vertices()) throw BadTargetError(graph, first + i, Format::target(data, i));
+  }
+}
+
+// The edges of `page` (logical), grouped by source: visit(v, lo, hi,
+// begin, end) for every vertex v with edges in the page: [lo, hi) its edge
+// numbers inside the page, [begin, end) its whole list (which reaches into
+// other pages when begin < lo or end > hi).
+template <class Visit>
+void for_each_vertex_in_page(const DiskGraph& graph, uint64_t page, Visit&& visit) {
+  const uint64_t first = page * graph.records_per_page();
+  const uint64_t last = std::min(graph.edges(), first + graph.records_per_page());
+  const uint32_t* degrees = graph.degrees();
+  uint64_t v = graph.first_vertex_of_page(page);
+  uint64_t begin = graph.offset(v);
+  while (begin < last) {
+    const uint64_t end = begin + degrees[v];
+    if (end > first) visit(v, std::max(begin, first), std::min(end, last), begin, end);
+    begin = end;
+    ++v;
+  }
+}
+
+}  // namespace sluice::engine

@@ -1,0 +1,108 @@
+// The pull direction of EDGEMAP (included by engine.hpp), Ligra's
+// edgeMapDense over the stored transpose with Redio's skipping on the
+// destination side: only the in-edge pages of destinations whose cond
+// holds are read, and a destination stops walking its in-edges at the
+// first gather after which cond is false.
+#pragma once
+
+#include "engine/page_walk.hpp"
+
+namespace sluice::engine {
+
+template <class Value, class Functions>
+void Engine::pull(const VertexSubset& frontier, Functions& f, bool output) {
+  PageStream& stream = pull_stream();
+  const DiskGraph& graph = stream.graph();
+  struct Cleanup {  // the scratch bitmaps are empty again, whatever happens
+    Engine& engine;
+    const VertexSubset& frontier;
+    ~Cleanup() {
+      engine.wanted_.clear();
+      engine.release_bitmap(frontier);
+    }
+  } cleanup{*this, frontier};
+  // The destinations that may still change and have in-edges. Pieces of
+  // 32768 vertices: no two threads set bits of one index word.
+  std::atomic<uint64_t> wanted{0};
+  const uint32_t* degrees = graph.degrees();
+  pool_.parallel_for(graph.vertices(), IndexedBitmap::block_bits * 64, [&](int, uint64_t begin, uint64_t end) {
+    uint64_t count = 0;
+    for (uint64_t v = begin; v < end; ++v) {
+      if (degrees[v] && f.cond(v)) {
+        wanted_.set(v);
+        ++count;
+      }
+    }
+    wanted += count;
+  });
+  stats_.destinations = wanted.load();
+  ChunkPlan plan = stream.planner().plan(wanted_, options_.skip);
+  record_plan(plan, graph);
+  const IndexedBitmap& active = bitmap_of(frontier);
+  stream.start(plan);
+  with_record_format(graph, [&](auto format) {
+    if (frontier.is_all()) pull_pages<Value, decltype(format), true>(active, f, output);
+    else pull_pages<Value, decltype(format), false>(active, f, output);
+  });
+}
+
+template <class Value, class Format, bool AllActive, class Functions>
+void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) {
+  PageStream& stream = *pull_stream_;
+  const DiskGraph& graph = stream.graph();
+  FirstError error;
+  std::atomic<uint64_t> busy_ns{0};
+  pool_.run([&](int t) {
+    uint64_t busy = 0;
+    while (stream.next(error, [&](uint64_t page, const char* data) {
+      const uint64_t start = detail::now_ns(), first = graph.first_edge_of_page(page);
+      check_targets<Format>(graph, page, data);
+      // The frontier's sources among dst's in-edges [lo, hi): accept(src, w).
+      auto sources = [&](uint64_t& e, uint64_t hi, auto&& accept) {
+        for (; e < hi; ++e) {
+          const uint64_t src = Format::target(data, e - first);
+          if constexpr (!AllActive) {
+            if (!active.test(src)) continue;
+          }
+          if (accept(src, Format::weight(data, e - first))) return true;
+        }
+        return false;
+      };
+      for_each_vertex_in_page(graph, page, [&](uint64_t dst, uint64_t lo, uint64_t hi, uint64_t begin, uint64_t end) {
+        if (!wanted_.test(dst)) return;
+        std::unique_lock<std::mutex> lock;
+        if (begin < lo || end > hi) lock = std::unique_lock(split_locks_[dst % split_lock_count]);
+        if (!f.cond(dst)) return;
+        bool activated = false;
+        uint64_t e = lo;
+        if constexpr (detail::combines<Value, Functions>) {
+          // Combined in a register, gathered once for this piece of dst's list.
+          Value total;
+          if (!sources(e, hi, [&](uint64_t src, float w) { return f.scatter(src, dst, w, total); })) return;
+          ++e;
+          sources(e, hi, [&](uint64_t src, float w) {
+            Value value;
+            if (f.scatter(src, dst, w, value)) total = f.combine(total, value);
+            return false;
+          });
+          activated = f.gather(dst, total);
+        } else {
+          sources(e, hi, [&](uint64_t src, float w) {
+            Value value;
+            if (!f.scatter(src, dst, w, value)) return false;
+            activated |= f.gather(dst, value);
+            return !f.cond(dst);  // settled: the rest of its in-edges cannot change it
+          });
+        }
+        if (activated && output) next_.add(t, dst);
+      });
+      busy += detail::now_ns() - start;
+    })) {
+    }
+    busy_ns += busy;
+  });
+  error.rethrow();
+  stats_.scatter_seconds = double(busy_ns.load()) / 1e9;
+}
+
+}  // namespace sluice::engine

@@ -1,0 +1,145 @@
+// The push direction of EDGEMAP (included by engine.hpp): the frontier's
+// out-edge pages are read and every edge of an active source is scattered
+// into the bins (or, with the atomic variant, gathered on the spot with
+// gather_atomic).
+#pragma once
+
+#include <chrono>
+
+#include "engine/page_walk.hpp"
+
+namespace sluice::engine {
+
+namespace detail {
+inline uint64_t now_ns() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+}  // namespace detail
+
+template <class Value>
+Bins<Value>& Engine::bins() {
+  if (!bins_ || *bins_type_ != typeid(Value)) {
+    bins_.reset();
+    const uint64_t space = options_.bin_space ? options_.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph_.edges() * 4 / 20);
+    bins_ = std::make_shared<Bins<Value>>(geometry_, threads(), space);
+    bins_type_ = &typeid(Value);
+  }
+  return *static_cast<Bins<Value>*>(bins_.get());
+}
+
+template <class Value, class Functions>
+void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges) {
+  ChunkPlan plan = push_stream_.planner().plan(frontier, options_.skip, first_edges);
+  record_plan(plan, graph_);
+  struct Cleanup {  // the scratch bitmap is empty again, whatever happens
+    Engine& engine;
+    const VertexSubset& frontier;
+    ~Cleanup() { engine.release_bitmap(frontier); }
+  } cleanup{*this, frontier};
+  const IndexedBitmap& active = bitmap_of(frontier);
+  push_stream_.start(plan);
+  with_record_format(graph_, [&](auto format) {
+    using Format = decltype(format);
+    if (atomic) {
+      if constexpr (requires(const Value& value) { f.gather_atomic(uint64_t{}, value); }) {
+        if (frontier.is_all()) push_pages_atomic<Value, Format, true>(active, f, output, first_edges);
+        else push_pages_atomic<Value, Format, false>(active, f, output, first_edges);
+      }
+    } else if constexpr (requires(const Value& value) { f.gather(uint64_t{}, value); }) {
+      if (frontier.is_all()) push_pages<Value, Format, true>(active, f, output, first_edges);
+      else push_pages<Value, Format, false>(active, f, output, first_edges);
+    }
+  });
+}
+
+// Scatters the edges of the active sources in one page, at most the first
+// `first_edges` of each source's list (0: all): on_edge(src, dst, w). A
+// target that is not a vertex stops the EDGEMAP before it indexes memory.
+template <class Format, bool AllActive, class OnEdge>
+void scatter_page(const DiskGraph& graph, const IndexedBitmap& active, uint64_t first_edges, uint64_t page,
+                  const char* data, OnEdge&& on_edge) {
+  check_targets<Format>(graph, page, data);
+  const uint64_t first = graph.first_edge_of_page(page);
+  for_each_vertex_in_page(graph, page, [&](uint64_t src, uint64_t lo, uint64_t hi, uint64_t begin, uint64_t) {
+    if constexpr (!AllActive) {
+      if (!active.test(src)) return;
+    }
+    if (first_edges) hi = std::min(hi, begin + first_edges);
+    for (uint64_t e = lo; e < hi; ++e) on_edge(src, Format::target(data, e - first), Format::weight(data, e - first));
+  });
+}
+
+template <class Value, class Format, bool AllActive, class Functions>
+void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges) {
+  using Block = BinBlock<Value>;
+  Bins<Value>& bins = this->bins<Value>();
+  FirstError error;
+  std::atomic<uint64_t> busy_ns{0}, gather_ns{0};
+  auto gatherer = [&](int t, uint64_t& spent) {
+    return [&, t](const Block* list, uint64_t base) {
+      const uint64_t start = detail::now_ns();
+      for (const Block* block = list; block; block = block->next) {
+        for (uint32_t i = 0; i < block->count; ++i) {
+          const uint64_t dst = base + block->offsets[i];
+          if (f.cond(dst) && f.gather(dst, block->values[i]) && output) next_.add(t, dst);
+        }
+      }
+      spent += detail::now_ns() - start;
+    };
+  };
+  try {
+    pool_.run([&](int t) {
+      uint64_t gathering = 0, busy = 0;
+      auto gather = gatherer(t, gathering);
+      bins.begin(t, gather);
+      while (push_stream_.next(error, [&](uint64_t page, const char* data) {
+        const uint64_t start = detail::now_ns();
+        scatter_page<Format, AllActive>(graph_, active, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
+          Value value;
+          if (f.scatter(src, dst, w, value)) bins.put(t, dst, value, gather);
+        });
+        busy += detail::now_ns() - start;
+      })) {
+      }
+      bins.flush(t);
+      busy_ns += busy;
+      gather_ns += gathering;
+    });
+    error.rethrow();
+    bins.reset_sweep();
+    pool_.run([&](int t) {
+      uint64_t gathering = 0;
+      auto gather = gatherer(t, gathering);
+      bins.gather_all(t, gather);
+      gather_ns += gathering;
+    });
+  } catch (...) {
+    bins_.reset();  // a failed call may leave records or a busy bin behind
+    throw;
+  }
+  stats_.gather_seconds = double(gather_ns.load()) / 1e9;
+  stats_.scatter_seconds = double(busy_ns.load()) / 1e9 - stats_.gather_seconds;
+}
+
+template <class Value, class Format, bool AllActive, class Functions>
+void Engine::push_pages_atomic(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges) {
+  FirstError error;
+  std::atomic<uint64_t> busy_ns{0};
+  pool_.run([&](int t) {
+    uint64_t busy = 0;
+    while (push_stream_.next(error, [&](uint64_t page, const char* data) {
+      const uint64_t start = detail::now_ns();
+      scatter_page<Format, AllActive>(graph_, active, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
+        Value value;
+        if (f.cond(dst) && f.scatter(src, dst, w, value) && f.gather_atomic(dst, value) && output) next_.add(t, dst);
+      });
+      busy += detail::now_ns() - start;
+    })) {
+    }
+    busy_ns += busy;
+  });
+  error.rethrow();
+  stats_.scatter_seconds = double(busy_ns.load()) / 1e9;
+}
+
+}  // namespace sluice::engine
