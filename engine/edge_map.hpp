@@ -9,10 +9,13 @@ namespace sluice::engine {
 
 
 template <class Functions>
-Direction Engine::choose_direction(const VertexSubset& frontier) const {
-  if (!pull_graph_) return Direction::push;
-  if (options_.direction != Direction::automatic) return options_.direction;
+Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges) {
+  auto push_route = [&] { return Route{Direction::push, push_stream_->planner().plan(frontier, options_.skip, first_edges)}; };
+  auto pull_route = [&] { return Route{Direction::pull, plan_pull(f)}; };
+  if (!pullable || !pull_graph_ || first_edges || options_.direction == Direction::push) return push_route();
+  if (options_.direction == Direction::pull) return pull_route();
   // Ligra's rule: dense when the frontier and its out-edges are many.
+  const uint64_t divisor = options_.pull_divisor;
   uint64_t work = frontier.size();
   if (frontier.is_all()) {
     work += graph_.edges();
@@ -20,7 +23,17 @@ Direction Engine::choose_direction(const VertexSubset& frontier) const {
     const uint32_t* degrees = graph_.degrees();
     frontier.for_each([&](uint64_t v) { work += degrees[v]; });
   }
-  return work > graph_.edges() / std::max<uint64_t>(1, options_.pull_divisor) ? Direction::pull : Direction::push;
+  if (work > graph_.edges() / divisor) return pull_route();
+  // Sparse, but reading much of the graph: out of core the bytes decide,
+  // and pull reads only the in-pages of destinations still open (late BFS
+  // levels, where few are left).
+  Route push = push_route();
+  if (push.plan.read_pages * divisor <= graph_.pages()) return push;
+  Route pull = pull_route();
+  if (pull.plan.read_pages < push.plan.read_pages) return pull;
+  wanted_.clear();
+  stats_.destinations = 0;
+  return push;
 }
 
 template <class Value, class Functions>
@@ -37,18 +50,22 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   stats_.active_vertices = frontier.size();
   if (frontier.empty()) return VertexSubset(graph_.vertices());
 
-  Direction direction = Direction::push;
-  if constexpr (has_gather && !detail::declines_pull<Functions>()) {
-    if (first_edges == 0) direction = choose_direction<Functions>(frontier);
-  }
-  stats_.direction = direction;
-  PageStream& stream = direction == Direction::pull ? pull_stream() : push_stream_;
+  constexpr bool pullable = has_gather && !detail::declines_pull<Functions>();
+  Route route = this->route(frontier, f, pullable, first_edges);
+  stats_.direction = route.direction;
+  const DiskGraph& graph = route.direction == Direction::pull ? *pull_graph_ : graph_;
+  stats_.full_scan = route.plan.full_scan;
+  stats_.active_pages = route.plan.active_pages;
+  stats_.requests = route.plan.requests();
+  stats_.bytes_read = route.plan.read_pages * graph.page_bytes();
+  stats_.bytes_skipped = (graph.pages() - route.plan.read_pages) * graph.page_bytes();
+  PageStream& stream = route.direction == Direction::pull ? *pull_stream_ : *push_stream_;
   const double busy_before = stream.busy_seconds();
   try {
-    if (direction == Direction::pull) {
-      if constexpr (has_gather) pull<Value>(frontier, f, output);
+    if (route.direction == Direction::pull) {
+      if constexpr (pullable) pull<Value>(frontier, f, output, route.plan);
     } else {
-      push<Value>(frontier, f, output, atomic, first_edges);
+      push<Value>(frontier, f, output, atomic, first_edges, route.plan);
     }
   } catch (...) {
     next_.take();  // drop what a failed call activated

@@ -39,7 +39,6 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
       options_(options),
       budget_(MemoryBudget::of(graph, pull_graph_, options)),
       pool_(compute_threads(options.threads)),
-      push_stream_(graph, options.io),
       scratch_(graph.vertices()),
       wanted_(pull_graph_ ? graph.vertices() : 0),
       next_(graph.vertices(), compute_threads(options.threads)),
@@ -54,14 +53,13 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
                              ", IO buffers " + mib(budget_.io_buffers) + ", algorithm " + mib(budget_.algorithm) +
                              "), the limit is " + mib(limit) + " (--memory-limit)");
   }
+  // Both sides opened now, not at their first EDGEMAP: --io memory loads
+  // the drive files here, outside any EDGEMAP's time.
+  push_stream_ = std::make_unique<PageStream>(graph, options_.io);
+  if (pull_graph_) pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io);
 }
 
 Engine::~Engine() = default;
-
-PageStream& Engine::pull_stream() {
-  if (!pull_stream_) pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io);
-  return *pull_stream_;
-}
 
 const IndexedBitmap& Engine::bitmap_of(const VertexSubset& frontier) {
   if (const IndexedBitmap* bits = frontier.bitmap()) return *bits;
@@ -73,14 +71,6 @@ void Engine::release_bitmap(const VertexSubset& frontier) {
   if (frontier.bitmap()) return;
   for (uint64_t v : frontier.ids()) scratch_.reset(v);
   scratch_.clear_index();
-}
-
-void Engine::record_plan(const ChunkPlan& plan, const DiskGraph& graph) {
-  stats_.full_scan = plan.full_scan;
-  stats_.active_pages = plan.active_pages;
-  stats_.requests = plan.requests();
-  stats_.bytes_read = plan.read_pages * graph.page_bytes();
-  stats_.bytes_skipped = (graph.pages() - plan.read_pages) * graph.page_bytes();
 }
 
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
@@ -96,13 +86,11 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   // A frontier in, one out (both possibly dense), the scratch bitmap and
   // the next frontier's, and pull's destinations.
   b.frontiers = 4 * (n / 8 + 1) + n * 8 / VertexSubset::dense_divisor;
-  unsigned buffers = options.io.buffers ? options.io.buffers : 2 * options.io.queue_depth * graph.drives();
-  b.io_buffers = uint64_t(buffers) * options.io.max_request_bytes;
+  b.io_buffers = uint64_t(io_buffers_for(graph, options.io)) * options.io.max_request_bytes;
   if (reversed) {
     if (reversed != &graph) b.index += reversed->memory_bytes() + reversed->pages() / 8;
     b.frontiers += n / 8 + 1;
-    unsigned pull_buffers = options.io.buffers ? options.io.buffers : 2 * options.io.queue_depth * reversed->drives();
-    b.io_buffers += uint64_t(pull_buffers) * options.io.max_request_bytes;
+    b.io_buffers += uint64_t(io_buffers_for(*reversed, options.io)) * options.io.max_request_bytes;
   }
   const BinGeometry geometry = BinGeometry::of(n, bin_count(graph, options));
   const uint64_t space = options.bin_space ? options.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);

@@ -29,9 +29,11 @@
 //    its in-edges from frontier sources: scatter, then gather on the spot,
 //    stopping at the first gather after which cond is false. No bins, no
 //    atomics: a destination is gathered by one thread at a time.
-// Direction::automatic pulls when the frontier is dense (Ligra's rule:
-// |F| + out-degrees of F > edges / pull_divisor) and the layout has a
-// transpose; push otherwise.
+// Direction::automatic needs a transpose to pull, and pulls when the
+// frontier is dense (Ligra's rule: |F| + out-degrees of F > edges /
+// pull_divisor), or when a push would read more than pages / pull_divisor
+// and the pull would read fewer pages (out of core, the bytes decide);
+// push otherwise.
 //
 // Threads: every compute thread reads pages, scatters, and gathers; the
 // IO threads (one per drive) only read. cond and gather of one
@@ -157,24 +159,31 @@ class Engine {
   }
 
  private:
+  // The direction of one EDGEMAP and the chunks it reads.
+  struct Route {
+    Direction direction;
+    ChunkPlan plan;
+  };
   template <class Functions>
-  Direction choose_direction(const VertexSubset& frontier) const;
+  Route route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges);
+  // Marks the destinations whose cond holds in wanted_ and plans their
+  // in-edge pages.
+  template <class Functions>
+  ChunkPlan plan_pull(Functions& f);
   // The frontier as a bitmap: its own, or the scratch one filled from its ids.
   const IndexedBitmap& bitmap_of(const VertexSubset& frontier);
   void release_bitmap(const VertexSubset& frontier);
-  void record_plan(const ChunkPlan& plan, const DiskGraph& graph);
-  PageStream& pull_stream();
 
   template <class Value, class Functions>
   VertexSubset run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges);
   template <class Value, class Functions>
-  void push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges);
+  void push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges, const ChunkPlan& plan);
   template <class Value, class Format, bool AllActive, class Functions>
   void push_pages(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges);
   template <class Value, class Format, bool AllActive, class Functions>
   void push_pages_atomic(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges);
   template <class Value, class Functions>
-  void pull(const VertexSubset& frontier, Functions& f, bool output);
+  void pull(const VertexSubset& frontier, Functions& f, bool output, const ChunkPlan& plan);
   template <class Value, class Format, bool AllActive, class Functions>
   void pull_pages(const IndexedBitmap& active, Functions& f, bool output);
 
@@ -190,7 +199,7 @@ class Engine {
   EngineOptions options_;
   MemoryBudget budget_;
   WorkerPool pool_;
-  PageStream push_stream_;
+  std::unique_ptr<PageStream> push_stream_;
   std::unique_ptr<PageStream> pull_stream_;
   IndexedBitmap scratch_;  // a sparse frontier as a bitmap
   IndexedBitmap wanted_;   // pull: destinations whose cond holds

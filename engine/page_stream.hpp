@@ -15,6 +15,10 @@
 
 namespace sluice::engine {
 
+// IO buffers for one edge set: the options' count, by default two queue
+// depths per drive, but never more than the whole edge set needs.
+unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options);
+
 class PageStream {
  public:
   PageStream(const DiskGraph& graph, const io::IoOptions& options);

@@ -9,10 +9,34 @@
 
 namespace sluice::engine {
 
+template <class Functions>
+ChunkPlan Engine::plan_pull(Functions& f) {
+  const DiskGraph& graph = *pull_graph_;
+  // The destinations that may still change and have in-edges. Pieces of
+  // 32768 vertices: no two threads set bits of one index word.
+  std::atomic<uint64_t> wanted{0};
+  const uint32_t* degrees = graph.degrees();
+  try {
+    pool_.parallel_for(graph.vertices(), IndexedBitmap::block_bits * 64, [&](int, uint64_t begin, uint64_t end) {
+      uint64_t count = 0;
+      for (uint64_t v = begin; v < end; ++v) {
+        if (degrees[v] && f.cond(v)) {
+          wanted_.set(v);
+          ++count;
+        }
+      }
+      wanted += count;
+    });
+  } catch (...) {
+    wanted_.clear();
+    throw;
+  }
+  stats_.destinations = wanted.load();
+  return pull_stream_->planner().plan(wanted_, options_.skip);
+}
+
 template <class Value, class Functions>
-void Engine::pull(const VertexSubset& frontier, Functions& f, bool output) {
-  PageStream& stream = pull_stream();
-  const DiskGraph& graph = stream.graph();
+void Engine::pull(const VertexSubset& frontier, Functions& f, bool output, const ChunkPlan& plan) {
   struct Cleanup {  // the scratch bitmaps are empty again, whatever happens
     Engine& engine;
     const VertexSubset& frontier;
@@ -21,26 +45,9 @@ void Engine::pull(const VertexSubset& frontier, Functions& f, bool output) {
       engine.release_bitmap(frontier);
     }
   } cleanup{*this, frontier};
-  // The destinations that may still change and have in-edges. Pieces of
-  // 32768 vertices: no two threads set bits of one index word.
-  std::atomic<uint64_t> wanted{0};
-  const uint32_t* degrees = graph.degrees();
-  pool_.parallel_for(graph.vertices(), IndexedBitmap::block_bits * 64, [&](int, uint64_t begin, uint64_t end) {
-    uint64_t count = 0;
-    for (uint64_t v = begin; v < end; ++v) {
-      if (degrees[v] && f.cond(v)) {
-        wanted_.set(v);
-        ++count;
-      }
-    }
-    wanted += count;
-  });
-  stats_.destinations = wanted.load();
-  ChunkPlan plan = stream.planner().plan(wanted_, options_.skip);
-  record_plan(plan, graph);
   const IndexedBitmap& active = bitmap_of(frontier);
-  stream.start(plan);
-  with_record_format(graph, [&](auto format) {
+  pull_stream_->start(plan);
+  with_record_format(*pull_graph_, [&](auto format) {
     if (frontier.is_all()) pull_pages<Value, decltype(format), true>(active, f, output);
     else pull_pages<Value, decltype(format), false>(active, f, output);
   });

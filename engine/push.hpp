@@ -28,16 +28,15 @@ Bins<Value>& Engine::bins() {
 }
 
 template <class Value, class Functions>
-void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges) {
-  ChunkPlan plan = push_stream_.planner().plan(frontier, options_.skip, first_edges);
-  record_plan(plan, graph_);
+void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges,
+                  const ChunkPlan& plan) {
   struct Cleanup {  // the scratch bitmap is empty again, whatever happens
     Engine& engine;
     const VertexSubset& frontier;
     ~Cleanup() { engine.release_bitmap(frontier); }
   } cleanup{*this, frontier};
   const IndexedBitmap& active = bitmap_of(frontier);
-  push_stream_.start(plan);
+  push_stream_->start(plan);
   with_record_format(graph_, [&](auto format) {
     using Format = decltype(format);
     if (atomic) {
@@ -92,7 +91,7 @@ void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, 
       uint64_t gathering = 0, busy = 0;
       auto gather = gatherer(t, gathering);
       bins.begin(t, gather);
-      while (push_stream_.next(error, [&](uint64_t page, const char* data) {
+      while (push_stream_->next(error, [&](uint64_t page, const char* data) {
         const uint64_t start = detail::now_ns();
         scatter_page<Format, AllActive>(graph_, active, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
           Value value;
@@ -127,7 +126,7 @@ void Engine::push_pages_atomic(const IndexedBitmap& active, Functions& f, bool o
   std::atomic<uint64_t> busy_ns{0};
   pool_.run([&](int t) {
     uint64_t busy = 0;
-    while (push_stream_.next(error, [&](uint64_t page, const char* data) {
+    while (push_stream_->next(error, [&](uint64_t page, const char* data) {
       const uint64_t start = detail::now_ns();
       scatter_page<Format, AllActive>(graph_, active, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
         Value value;
