@@ -1,10 +1,11 @@
 // JT-CC: connected components by Jayanti and Tarjan's randomized
-// concurrent union-find. One pass streams the edges block by block through
-// the block API (any format, decoded in parallel by the library threads);
-// every edge is one independent unite(src, dst): find both roots with path
-// splitting, and link the root of lower random priority under the other
-// with one compare-and-swap. No engine, no frontier: memory is O(|V|)
-// (a parent per vertex), and the edges are read exactly once.
+// concurrent union-find (union_find.hpp, RandomRank). One pass streams the
+// edges block by block through the block API (any format, decoded in
+// parallel by the library threads); every edge is one independent link:
+// find both roots with path halving, and hook the root of lower random
+// rank under the other with one compare-and-swap. No engine, no frontier:
+// memory is O(|V|) (a 32-bit parent per vertex when the ids fit, and the
+// labels), and the edges are read exactly once.
 #pragma once
 
 #include <cstdint>

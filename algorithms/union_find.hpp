@@ -1,8 +1,14 @@
-// A concurrent union-find forest over vertex ids (Afforest's, after
-// Sutton, Ben-Nun and Barak): link(u, v) hooks the larger of the two roots
-// under the smaller with one compare-and-swap, so every tree's root is the
-// smallest vertex of its set, and any number of threads may link and find
-// at once. Id is uint32_t whenever the ids fit: half the memory traffic.
+// A concurrent union-find forest over vertex ids, lock-free in the way of
+// Jayanti and Tarjan: link(u, v) hooks one root under the other vertex's
+// tree with one compare-and-swap, the order of the hook given by a strict
+// total order on the vertices (the root that ranks lower goes under), so
+// parent pointers only ever climb and any number of threads may link and
+// find at once. Two orders:
+//   SmallerIdWins  (Afforest, Sutton et al. 2018): every root is the
+//                  smallest vertex of its set;
+//   RandomRank     (Jayanti and Tarjan): a seeded random ranking, for
+//                  their expected-case bounds.
+// Id is uint32_t whenever the ids fit: half the memory traffic.
 #pragma once
 
 #include <atomic>
@@ -11,29 +17,48 @@
 
 namespace sluice::algorithms {
 
-template <class Id>
+struct SmallerIdWins {
+  bool below(uint64_t x, uint64_t y) const { return x > y; }
+};
+
+struct RandomRank {
+  uint64_t seed = 0x5eed;
+  // A bijective mix of the id: two vertices never tie.
+  uint64_t rank(uint64_t v) const {
+    uint64_t x = v ^ seed;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+  }
+  bool below(uint64_t x, uint64_t y) const { return rank(x) < rank(y); }
+};
+
+template <class Id, class Order = SmallerIdWins>
 class ConcurrentForest {
  public:
-  explicit ConcurrentForest(uint64_t n) : parent_(n) {
+  explicit ConcurrentForest(uint64_t n, Order order = {}) : parent_(n), order_(order) {
     for (uint64_t v = 0; v < n; ++v) parent_[v] = Id(v);
   }
 
   Id parent(uint64_t v) const { return load(v); }
 
+  // Joins the sets of u and v.
   void link(uint64_t u, uint64_t v) {
-    Id a = load(u), b = load(v);
-    while (a != b) {
-      const Id high = a > b ? a : b, low = a + b - high;
-      Id up = load(high);
-      if (up == low) return;  // already hooked there
-      if (up == high && std::atomic_ref<Id>(parent_[high]).compare_exchange_strong(up, low, std::memory_order_relaxed)) return;
-      // high was not a root (or stopped being one): climb and retry.
-      a = load(load(high));
-      b = load(low);
+    for (;;) {
+      const Id a = find(u), b = find(v);
+      if (a == b) return;
+      const Id low = order_.below(a, b) ? a : b, high = low == a ? b : a;
+      Id expected = low;  // hook low only while it is still a root
+      if (std::atomic_ref<Id>(parent_[low]).compare_exchange_strong(expected, high, std::memory_order_relaxed)) return;
     }
   }
 
-  // v's root (halving the path on the way).
+  // v's root (halving the path on the way: each step points a vertex at
+  // its grandparent, which is still one of its ancestors whatever other
+  // threads do, so plain stores suffice).
   Id find(uint64_t v) {
     Id x = Id(v);
     for (Id p = load(x); p != x; p = load(x)) {
@@ -50,12 +75,11 @@ class ConcurrentForest {
     if (load(v) != root) std::atomic_ref<Id>(parent_[v]).store(root, std::memory_order_relaxed);
   }
 
-  std::vector<Id>& parents() { return parent_; }
-
  private:
   Id load(uint64_t v) const { return std::atomic_ref<Id>(const_cast<Id&>(parent_[v])).load(std::memory_order_relaxed); }
 
   std::vector<Id> parent_;
+  Order order_;
 };
 
 }  // namespace sluice::algorithms
