@@ -5,6 +5,8 @@
 // at a time, in completion order.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 
 #include "engine/chunk_planner.hpp"
@@ -30,11 +32,12 @@ class PageStream {
   // Queues the reads of the plan.
   void start(const ChunkPlan& plan);
   // On a compute thread: calls visit(logical_page, data) for every page of
-  // the next filled buffer and returns true, or returns false once every
-  // queued read has been delivered. An IO error or an exception of visit
-  // is captured in `error`; later buffers are then released unread.
+  // the next filled buffer, adds the time that took to busy_ns, and returns
+  // true; or returns false once every queued read has been delivered. An
+  // IO error or an exception of visit is captured in `error`; later
+  // buffers are then released unread.
   template <class Visit>
-  bool next(FirstError& error, Visit&& visit) {
+  bool next(FirstError& error, uint64_t& busy_ns, Visit&& visit) {
     io::Filled filled;
     for (;;) {
       try {
@@ -45,6 +48,7 @@ class PageStream {
       }
     }
     if (!error.failed()) {
+      const auto start = std::chrono::steady_clock::now();
       try {
         const uint64_t page = graph_.page_bytes(), drives = graph_.drives();
         for (uint64_t k = 0; k < filled.length / page; ++k) {
@@ -53,6 +57,7 @@ class PageStream {
       } catch (...) {
         error.capture();
       }
+      busy_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
     }
     io_->release(filled);
     return true;

@@ -61,8 +61,8 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
   std::atomic<uint64_t> busy_ns{0};
   pool_.run([&](int t) {
     uint64_t busy = 0;
-    while (stream.next(error, [&](uint64_t page, const char* data) {
-      const uint64_t start = detail::now_ns(), first = graph.first_edge_of_page(page);
+    while (stream.next(error, busy, [&](uint64_t page, const char* data) {
+      const uint64_t first = graph.first_edge_of_page(page);
       check_targets<Format>(graph, page, data);
       // The frontier's sources among dst's in-edges [lo, hi): accept(src, w).
       auto sources = [&](uint64_t& e, uint64_t hi, auto&& accept) {
@@ -103,7 +103,6 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
         }
         if (activated && output) next_.add(t, dst);
       });
-      busy += detail::now_ns() - start;
     })) {
     }
     busy_ns += busy;

@@ -10,12 +10,6 @@
 
 namespace sluice::engine {
 
-namespace detail {
-inline uint64_t now_ns() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
-}  // namespace detail
-
 template <class Value>
 Bins<Value>& Engine::bins() {
   if (!bins_ || *bins_type_ != typeid(Value)) {
@@ -73,35 +67,34 @@ void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, 
   using Block = BinBlock<Value>;
   Bins<Value>& bins = this->bins<Value>();
   FirstError error;
-  std::atomic<uint64_t> busy_ns{0}, gather_ns{0};
+  std::atomic<uint64_t> scatter_ns{0}, gather_ns{0};
+  // Applies a list of blocks of one bin on thread t; adds its time to spent.
   auto gatherer = [&](int t, uint64_t& spent) {
     return [&, t](const Block* list, uint64_t base) {
-      const uint64_t start = detail::now_ns();
+      const auto start = std::chrono::steady_clock::now();
       for (const Block* block = list; block; block = block->next) {
         for (uint32_t i = 0; i < block->count; ++i) {
           const uint64_t dst = base + block->offsets[i];
           if (f.cond(dst) && f.gather(dst, block->values[i]) && output) next_.add(t, dst);
         }
       }
-      spent += detail::now_ns() - start;
+      spent += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
     };
   };
   try {
     pool_.run([&](int t) {
-      uint64_t gathering = 0, busy = 0;
+      uint64_t gathering = 0, busy = 0;  // busy includes the gathers that scattering set off
       auto gather = gatherer(t, gathering);
       bins.begin(t, gather);
-      while (push_stream_->next(error, [&](uint64_t page, const char* data) {
-        const uint64_t start = detail::now_ns();
+      while (push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
         scatter_page<Format, AllActive>(graph_, active, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
           Value value;
           if (f.scatter(src, dst, w, value)) bins.put(t, dst, value, gather);
         });
-        busy += detail::now_ns() - start;
       })) {
       }
       bins.flush(t);
-      busy_ns += busy;
+      scatter_ns += busy - gathering;
       gather_ns += gathering;
     });
     error.rethrow();
@@ -116,8 +109,8 @@ void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, 
     bins_.reset();  // a failed call may leave records or a busy bin behind
     throw;
   }
+  stats_.scatter_seconds = double(scatter_ns.load()) / 1e9;
   stats_.gather_seconds = double(gather_ns.load()) / 1e9;
-  stats_.scatter_seconds = double(busy_ns.load()) / 1e9 - stats_.gather_seconds;
 }
 
 template <class Value, class Format, bool AllActive, class Functions>
@@ -126,13 +119,11 @@ void Engine::push_pages_atomic(const IndexedBitmap& active, Functions& f, bool o
   std::atomic<uint64_t> busy_ns{0};
   pool_.run([&](int t) {
     uint64_t busy = 0;
-    while (push_stream_->next(error, [&](uint64_t page, const char* data) {
-      const uint64_t start = detail::now_ns();
+    while (push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
       scatter_page<Format, AllActive>(graph_, active, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
         Value value;
         if (f.cond(dst) && f.scatter(src, dst, w, value) && f.gather_atomic(dst, value) && output) next_.add(t, dst);
       });
-      busy += detail::now_ns() - start;
     })) {
     }
     busy_ns += busy;
