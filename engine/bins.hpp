@@ -70,7 +70,9 @@ class Bins {
     return 2 * uint64_t(threads) * (g.count + 2 * cache_blocks);
   }
 
-  Bins(const BinGeometry& geometry, int threads, uint64_t space_bytes)
+  // gather_blocks: how many full blocks make a bin gathered; 0: the blocks
+  // beyond what the threads hold, spread over the bins, halved.
+  Bins(const BinGeometry& geometry, int threads, uint64_t space_bytes, uint32_t gather_blocks = 0)
       : geometry_(geometry),
         total_(std::max<uint64_t>(space_bytes / sizeof(Block), min_blocks(geometry, threads))),
         blocks_(std::make_unique<Block[]>(total_)),
@@ -78,7 +80,7 @@ class Bins {
         threads_(size_t(threads)) {
     // What the threads may hold unfilled; the rest is spread over the bins.
     const uint64_t held = uint64_t(threads) * (geometry.count + 2 * cache_blocks);
-    gather_blocks_ = uint32_t(std::clamp<uint64_t>((total_ - held) / geometry.count / 2, 1, 1024));
+    gather_blocks_ = gather_blocks ? gather_blocks : uint32_t(std::clamp<uint64_t>((total_ - held) / geometry.count / 2, 1, 1024));
     free_.reserve(total_);
     for (uint64_t i = 0; i < total_; ++i) free_.push_back(&blocks_[i]);
     for (auto& t : threads_) t.current.assign(geometry.count, nullptr);
