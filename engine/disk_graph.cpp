@@ -31,7 +31,7 @@ std::unique_ptr<DiskGraph> DiskGraph::reversed() const {
 std::string DiskGraph::locate_edge(uint64_t e) const {
   const uint64_t page = e / records_per_page();
   const uint64_t byte = offset_on_drive(page) + (e % records_per_page()) * record_bytes();
-  return drive_paths()[drive_of(page)] + ", byte " + std::to_string(byte);
+  return drive_paths()[drive_of(page)] + ":byte " + std::to_string(byte);
 }
 
 }  // namespace sluice::engine

@@ -64,9 +64,11 @@ class DiskGraph {
 
   // "DRIVE_FILE, byte N": where edge record e lies, for error messages.
   std::string locate_edge(uint64_t e) const;
+  // The checksum of every page (sluice_layout.hpp).
+  PageChecksums checksums() const { return set_->checksums(); }
 
-  // DRAM held by the index and the page map.
-  uint64_t memory_bytes() const { return index().memory_bytes() + page_first_vertex_.size() * 8; }
+  // DRAM held by the index, the page checksums and the page map.
+  uint64_t memory_bytes() const { return set_->memory_bytes() + page_first_vertex_.size() * 8; }
 
  private:
   DiskGraph(std::shared_ptr<SluiceLayout> layout, bool transpose, const std::string& path);

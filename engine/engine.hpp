@@ -76,6 +76,7 @@ struct EngineOptions {
   Direction direction = Direction::automatic;
   uint64_t pull_divisor = 20;      // automatic pulls when |F| + out-degrees of F > edges / pull_divisor
   bool symmetric = false;          // the graph stores every edge both ways: pull over the out-edges
+  bool verify_reads = true;        // check every page read against its checksum
   SkipThreshold skip;              // λ
   io::IoOptions io;
   uint64_t memory_limit = 0;       // bytes; 0: the memory available now

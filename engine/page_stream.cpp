@@ -23,11 +23,11 @@ PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options)
 PageStream::~PageStream() = default;
 
 void PageStream::start(const ChunkPlan& plan) {
-  const uint64_t page = graph_.page_bytes();
+  const uint64_t page = graph_.page_bytes(), header = graph_.interleaving().header_bytes;
   for (unsigned d = 0; d < graph_.drives(); ++d) {
     std::vector<io::Extent> extents;
     extents.reserve(plan.chunks[d].size());
-    for (const Chunk& c : plan.chunks[d]) extents.push_back({c.first_page * page, c.pages * page});
+    for (const Chunk& c : plan.chunks[d]) extents.push_back({header + c.first_page * page, c.pages * page});
     io_->read(d, extents);
   }
 }

@@ -51,9 +51,8 @@ class PageStream {
       const auto start = std::chrono::steady_clock::now();
       try {
         const uint64_t page = graph_.page_bytes(), drives = graph_.drives();
-        for (uint64_t k = 0; k < filled.length / page; ++k) {
-          visit((filled.offset / page + k) * drives + filled.drive, filled.data + k * page);
-        }
+        const uint64_t first = (filled.offset - graph_.interleaving().header_bytes) / page;  // drive-local page
+        for (uint64_t k = 0; k < filled.length / page; ++k) visit((first + k) * drives + filled.drive, filled.data + k * page);
       } catch (...) {
         error.capture();
       }

@@ -57,11 +57,22 @@ class BadTargetError : public std::runtime_error {
                            " vertices (the drive file is damaged or belongs to another graph)") {}
 };
 
-// Checks every target of records [0, count) of a page before any of them
-// indexes memory: one vectorizable pass (the maximum) instead of a branch
-// per edge in the walks. Throws BadTargetError for the first bad one.
+// A page whose checksum does not match: damaged on the drive or in transit.
+class DamagedPageError : public std::runtime_error {
+ public:
+  DamagedPageError(const DiskGraph& graph, uint64_t page)
+      : std::runtime_error(graph.drive_paths()[graph.drive_of(page)] + ":byte " + std::to_string(graph.offset_on_drive(page)) +
+                           ": page " + std::to_string(page) + " fails its checksum (the drive file is damaged; "
+                           "`sluice info --verify` checks them all)") {}
+};
+
+// Checks a page before any of its targets indexes memory: its checksum
+// (when `verify`), then every target against the vertex count, in one
+// vectorizable pass (the maximum) instead of a branch per edge in the
+// walks. Throws DamagedPageError or BadTargetError.
 template <class Format>
-void check_targets(const DiskGraph& graph, uint64_t page, const char* data) {
+void check_page(const DiskGraph& graph, uint64_t page, const char* data, bool verify) {
+  if (verify && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] throw DamagedPageError(graph, page);
   const uint64_t first = graph.first_edge_of_page(page);
   const uint64_t count = std::min(graph.edges(), first + graph.records_per_page()) - first;
   using Id = typename Format::id_type;

@@ -63,7 +63,7 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
     uint64_t busy = 0;
     while (stream.next(error, busy, [&](uint64_t page, const char* data) {
       const uint64_t first = graph.first_edge_of_page(page);
-      check_targets<Format>(graph, page, data);
+      check_page<Format>(graph, page, data, options_.verify_reads);
       // The frontier's sources among dst's in-edges [lo, hi): accept(src, w).
       auto sources = [&](uint64_t& e, uint64_t hi, auto&& accept) {
         for (; e < hi; ++e) {

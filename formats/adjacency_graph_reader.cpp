@@ -123,6 +123,8 @@ AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options)
       throw InputError(path, at_line(line), field == &layout.n ? "expected the vertex count" : "expected the edge count");
     }
   }
+  checked_vertex_count(layout.n, path, at_line(line));
+  if (layout.m > (uint64_t(1) << 60)) throw InputError(path, at_line(line), "the edge count " + std::to_string(layout.m) + " is impossible");
 
   std::vector<TextChunk> chunks = split_into_chunks(file.data(), 0, file.size(), 1, threads * 8, threads);
   std::vector<uint64_t> tokens(chunks.size() + 1, 0);

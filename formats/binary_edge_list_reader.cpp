@@ -34,7 +34,7 @@ EdgeList<V> split_pairs(const MappedFile& file, uint64_t pairs, uint64_t declare
     throw InputError(file.path(), at_byte(first_bad * 2 * sizeof(Stored)),
                      "vertex id beyond the declared vertex count " + std::to_string(declared));
   }
-  edges.vertices = declared ? declared : (pairs ? max_id + 1 : 0);
+  edges.vertices = declared ? declared : (pairs ? vertex_count_for_id(max_id, file.path()) : 0);
   return edges;
 }
 
@@ -51,6 +51,7 @@ AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, co
   }
   const uint64_t pairs = file.size() / pair_bytes;
   const int threads = resolve_threads(options.threads);
+  checked_vertex_count(options.vertices, path, "--vertices");
   if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, pairs, options.vertices, threads);
   if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, pairs, options.vertices, threads);
 

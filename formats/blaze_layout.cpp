@@ -45,7 +45,8 @@ class BlazeSource : public GraphSource {
  public:
   explicit BlazeSource(const std::string& index_path) : path_(index_path), index_(load(index_path)),
         edges_(find_drive_files(stem_of(index_path)), RecordLayout{4, false},
-               PageInterleaving{page_bytes, unsigned(find_drive_files(stem_of(index_path)).size())}, index_.edges()) {}
+               PageInterleaving{page_bytes, unsigned(find_drive_files(stem_of(index_path)).size())}, index_.edges(),
+               index_.vertices()) {}
   GraphInfo info() const override { return {index_.vertices(), index_.edges(), false, 4}; }
   std::string format_name() const override { return "blaze"; }
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override { index_.read_offsets(begin, end, out); }
@@ -134,7 +135,7 @@ void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const 
   for (size_t i = 0; i < dirs.size(); ++i) {
     paths.push_back((fs::path(dirs[i].empty() ? "." : dirs[i]) / (base + ".adj." + std::to_string(dirs.size()) + "." + std::to_string(i))).string());
   }
-  InterleavedEdgeWriter writer(paths, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(dirs.size())}, UINT64_MAX);
+  InterleavedEdgeWriter writer(paths, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(dirs.size())}, graph.info().edges);
   for_each_block_in_order(graph, 0, n, [&](const EdgeBlock& block) { writer.append(block.targets, nullptr, block.edges); });
   writer.finish();
   for (auto& f : writer.files()) outputs.push_back(std::move(f));

@@ -1,3 +1,4 @@
+#include <atomic>
 #include "formats/csr_builder.hpp"
 
 #include <omp.h>
@@ -43,14 +44,27 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
     if (backward) emit(v, u);
   };
 
-  // Pass 1: records per (slice, bucket).
+  // Pass 1: records per (slice, bucket); every id checked against the
+  // vertex count before it indexes anything (readers check too: this is
+  // the builder's own guard against a source that does not).
   std::vector<uint64_t> counts(uint64_t(slices) * buckets, 0);
+  std::atomic<uint64_t> first_bad{UINT64_MAX};
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int s = 0; s < slices; ++s) {
     uint64_t* count = counts.data() + uint64_t(s) * buckets;
     for (uint64_t e = slice_begin(s), end = slice_begin(s + 1); e < end; ++e) {
+      if (uint64_t(edges.sources[e]) >= n || uint64_t(edges.targets[e]) >= n) [[unlikely]] {
+        for (uint64_t seen = first_bad.load(); e < seen && !first_bad.compare_exchange_weak(seen, e);) {
+        }
+        break;
+      }
       for_each_record(e, [&](V owner, V) { ++count[owner >> shift]; });
     }
+  }
+  if (first_bad.load() != UINT64_MAX) {
+    const uint64_t e = first_bad.load();
+    throw std::runtime_error("edge " + std::to_string(e) + " (" + std::to_string(uint64_t(edges.sources[e])) + " -> " +
+                             std::to_string(uint64_t(edges.targets[e])) + ") leaves the " + std::to_string(n) + " vertices");
   }
   // Bucket-major, slice-minor positions keep every vertex's records in
   // input order; a bucket's records land exactly on its final CSR region.

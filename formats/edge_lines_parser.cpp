@@ -80,13 +80,17 @@ void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat
       if (u == 0 || v == 0) return fail("vertex id 0 in a file with 1-based ids");
       --u, --v;
     }
-    if (format.source_limit && u >= format.source_limit) {
-      return fail("source id " + std::to_string(u + base) + " is beyond the " + format.limit_name +
-                  " " + std::to_string(format.source_limit));
+    // An id equal to the count in a 0-based file: most likely 1-based ids.
+    auto hint = [&](uint64_t id, uint64_t limit) {
+      return base == 0 && id == limit ? std::string(" (if the ids are 1-based, pass --base 1)") : std::string();
+    };
+    if (u >= format.source_limit) {
+      return fail("source id " + std::to_string(u + base) + " is beyond the " + format.limit_name + " " +
+                  std::to_string(format.source_limit) + hint(u, format.source_limit));
     }
-    if (format.target_limit && v >= format.target_limit) {
-      return fail("target id " + std::to_string(v + base) + " is beyond the " + format.limit_name +
-                  " " + std::to_string(format.target_limit));
+    if (v >= format.target_limit) {
+      return fail("target id " + std::to_string(v + base) + " is beyond the " + format.limit_name + " " +
+                  std::to_string(format.target_limit) + hint(v, format.target_limit));
     }
     if (u > std::numeric_limits<V>::max() || v > std::numeric_limits<V>::max()) {
       result.overflow = true;
@@ -164,7 +168,7 @@ bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, Edg
     throw InputError(file.path(), "", "the header declares " + std::to_string(format.expected_edges) +
                                           " entries but the file holds " + std::to_string(count));
   }
-  edges.vertices = format.vertices ? format.vertices : (any ? max_id + 1 : 0);
+  edges.vertices = format.vertices ? format.vertices : (any ? vertex_count_for_id(max_id, file.path()) : 0);
   out = std::move(edges);
   return true;
 }

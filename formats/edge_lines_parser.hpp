@@ -16,8 +16,8 @@ struct EdgeLinesFormat {
   uint64_t first_line = 1;    // its line number
   bool weighted = false;      // a third column holds the weight
   int base = 0;               // ids in the file are 0- or 1-based
-  uint64_t source_limit = 0;  // declared bounds on ids (0: none)
-  uint64_t target_limit = 0;
+  uint64_t source_limit = UINT64_MAX;  // declared bounds on ids (UINT64_MAX: none)
+  uint64_t target_limit = UINT64_MAX;
   uint64_t vertices = 0;      // declared vertex count (0: max id + 1)
   uint64_t expected_edges = UINT64_MAX;  // Matrix Market's declared count
   const char* limit_name = "declared vertex count";

@@ -7,6 +7,22 @@
 
 namespace sluice {
 
+uint64_t checked_vertex_count(uint64_t n, const std::string& path, const std::string& where) {
+  if (n > max_vertices) {
+    throw InputError(path, where, "declares " + std::to_string(n) + " vertices, more than sluice can hold (" +
+                                      std::to_string(max_vertices) + ")");
+  }
+  return n;
+}
+
+uint64_t vertex_count_for_id(uint64_t largest, const std::string& path) {
+  if (largest >= max_vertices) {
+    throw InputError(path, "", "vertex id " + std::to_string(largest) + " is too large: ids must be below " +
+                                   std::to_string(max_vertices) + " (relabel the vertices, e.g. densely from 0)");
+  }
+  return largest + 1;
+}
+
 void throw_system_error(const std::string& path, const std::string& action) {
   int err = errno;
   throw std::system_error(err, std::generic_category(), path + ": " + action);

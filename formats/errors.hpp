@@ -23,6 +23,15 @@ class InputError : public std::runtime_error {
 inline std::string at_line(uint64_t line) { return "line " + std::to_string(line); }
 inline std::string at_byte(uint64_t byte) { return "byte " + std::to_string(byte); }
 
+// The most vertices a graph may have (2^48: their state alone would take
+// petabytes), so that n + 1, n * bytes and the ids' arithmetic never
+// overflow. Counts and ids beyond are refused with InputError.
+inline constexpr uint64_t max_vertices = uint64_t(1) << 48;
+// A declared vertex count, checked.
+uint64_t checked_vertex_count(uint64_t n, const std::string& path, const std::string& where);
+// The vertex count implied by the largest id seen (largest + 1), checked.
+uint64_t vertex_count_for_id(uint64_t largest, const std::string& path);
+
 // A failing system call, with errno's text.
 [[noreturn]] void throw_system_error(const std::string& path, const std::string& action);
 

@@ -22,21 +22,39 @@ void RecordLayout::unpack(const char* records, uint64_t count, void* targets, fl
   }
 }
 
+uint64_t PageChecksums::of(const char* page, uint64_t page_bytes, uint64_t index) const {
+  return XXH3_64bits_withSeed(page, page_bytes, seed + index);
+}
+
 InterleavedEdgeReader::InterleavedEdgeReader(std::vector<std::string> paths, RecordLayout layout,
-                                             PageInterleaving interleaving, uint64_t edges)
-    : paths_(std::move(paths)), layout_(layout), interleaving_(interleaving) {
+                                             PageInterleaving interleaving, uint64_t edges, uint64_t vertices,
+                                             std::optional<DriveHeader> identity)
+    : paths_(std::move(paths)), layout_(layout), interleaving_(interleaving), vertices_(vertices) {
   pages_ = layout_.pages_for(edges, interleaving_.page_bytes);
   for (unsigned d = 0; d < paths_.size(); ++d) {
     files_.push_back(FileDescriptor::open_for_reading(paths_[d]));
+    if (identity) {
+      DriveHeader expected = *identity;
+      expected.drive = d;
+      expected.pages = interleaving_.pages_on_drive(pages_, d);
+      std::optional<DriveHeader> found = DriveHeader::read(paths_[d]);
+      if (!found) throw InputError(paths_[d], at_byte(0), "not a sluice drive file (no drive header)");
+      found->expect(expected, paths_[d]);
+    }
     uint64_t expected = drive_bytes(d);
     uint64_t actual = files_.back().size();
     if (actual != expected) {
       throw InputError(paths_[d], "", "drive file " + std::to_string(d) + " holds " + std::to_string(actual) +
                                           " bytes, expected " + std::to_string(expected) + " (" +
-                                          std::to_string(expected / interleaving_.page_bytes) + " pages)" +
+                                          std::to_string(interleaving_.pages_on_drive(pages_, d)) + " pages" +
+                                          (interleaving_.header_bytes ? " after the header" : "") + ")" +
                                           (actual < expected ? ": the file is short" : ""));
     }
   }
+}
+
+std::string InterleavedEdgeReader::locate_page(uint64_t page) const {
+  return paths_[interleaving_.drive_of(page)] + ", byte " + std::to_string(interleaving_.offset_on_drive(page));
 }
 
 void InterleavedEdgeReader::read_pages(uint64_t first, uint64_t count, char* out) const {
@@ -57,6 +75,15 @@ void InterleavedEdgeReader::read_pages(uint64_t first, uint64_t count, char* out
     files_[d].read_exactly(run.data(), n * page, interleaving_.offset_on_drive(p), paths_[d]);
     for (uint64_t i = 0; i < n; ++i) std::memcpy(out + (k + i * drives) * page, run.data() + i * page, page);
   }
+  if (checksums_.sums) {
+    for (uint64_t i = 0; i < count; ++i) {
+      if (!checksums_.matches(out + i * page, page, first + i)) {
+        const uint64_t p = first + i;
+        throw InputError(paths_[interleaving_.drive_of(p)], at_byte(interleaving_.offset_on_drive(p)),
+                         "page " + std::to_string(p) + " fails its checksum: the drive file is damaged");
+      }
+    }
+  }
 }
 
 void InterleavedEdgeReader::read_edges(uint64_t first, uint64_t count, void* targets, float* weights) const {
@@ -69,35 +96,52 @@ void InterleavedEdgeReader::read_edges(uint64_t first, uint64_t count, void* tar
   pages.resize((p1 - p0 + 1) * page);
   read_pages(p0, p1 - p0 + 1, pages.data());
   layout_.unpack(pages.data() + (byte_begin - p0 * page), count, targets, weights);
+  // Every target is checked before anyone indexes memory with it.
+  auto check = [&](auto* ids) {
+    auto largest = ids[0];
+    for (uint64_t i = 1; i < count; ++i) largest = std::max(largest, ids[i]);
+    if (largest < vertices_) return;
+    for (uint64_t i = 0; i < count; ++i) {
+      if (ids[i] < vertices_) continue;
+      const uint64_t record = first + i, p = record * rb / page;
+      throw InputError(paths_[interleaving_.drive_of(p)], at_byte(interleaving_.offset_on_drive(p) + record * rb % page),
+                       "edge target " + std::to_string(ids[i]) + " is not below the " + std::to_string(vertices_) +
+                           " vertices (the drive file is damaged or belongs to another graph)");
+    }
+  };
+  if (layout_.id_bytes == 4) check(static_cast<const uint32_t*>(targets));
+  else check(static_cast<const uint64_t*>(targets));
 }
-
-struct InterleavedEdgeWriter::HashState {
-  XXH64_state_t* state = XXH64_createState();
-  ~HashState() { XXH64_freeState(state); }
-};
 
 InterleavedEdgeWriter::InterleavedEdgeWriter(const std::vector<std::string>& paths, RecordLayout layout,
-                                             PageInterleaving interleaving, uint64_t checksum_pages)
-    : layout_(layout),
-      interleaving_(interleaving),
-      checksum_pages_(checksum_pages),
-      page_(interleaving.page_bytes),
-      hash_(new HashState) {
-  for (auto& path : paths) files_.emplace_back(path, 4 << 20);
-  XXH64_reset(hash_->state, 0);
+                                             PageInterleaving interleaving, uint64_t edges,
+                                             std::optional<DriveHeader> identity)
+    : layout_(layout), interleaving_(interleaving), page_(interleaving.page_bytes), checksummed_(identity.has_value()) {
+  const uint64_t pages = pages_ = layout.pages_for(edges, interleaving.page_bytes);
+  if (identity) {
+    seed_ = page_checksum_seed(identity->layout_id);
+    sums_.reserve(pages);
+  }
+  for (unsigned d = 0; d < paths.size(); ++d) {
+    files_.emplace_back(paths[d], 4 << 20);
+    if (identity) {
+      DriveHeader header = *identity;
+      header.drive = d;
+      header.drives = unsigned(paths.size());
+      header.page_bytes = interleaving.page_bytes;
+      header.pages = interleaving.pages_on_drive(pages, d);
+      const std::string page = header.page();
+      if (page.size() != interleaving.header_bytes) throw std::logic_error("drive header size differs from the layout's");
+      files_.back().write(page);
+    }
+  }
 }
-
-InterleavedEdgeWriter::~InterleavedEdgeWriter() { delete hash_; }
 
 void InterleavedEdgeWriter::flush_page() {
   std::memset(page_.data() + used_, 0, page_.size() - used_);
   files_[interleaving_.drive_of(page_index_)].write(page_.data(), page_.size());
-  XXH64_update(hash_->state, page_.data(), page_.size());
+  if (checksummed_) sums_.push_back(PageChecksums{seed_, nullptr}.of(page_.data(), page_.size(), page_index_));
   ++page_index_;
-  if (page_index_ % checksum_pages_ == 0) {
-    checksums_.push_back(XXH64_digest(hash_->state));
-    XXH64_reset(hash_->state, 0);
-  }
   used_ = 0;
 }
 
@@ -118,20 +162,11 @@ void InterleavedEdgeWriter::append(const void* targets, const float* weights, ui
 
 std::vector<uint64_t> InterleavedEdgeWriter::finish() {
   if (used_ > 0) flush_page();
-  if (page_index_ % checksum_pages_ != 0) checksums_.push_back(XXH64_digest(hash_->state));
-  for (auto& file : files_) file.finish();
-  return checksums_;
-}
-
-std::vector<uint64_t> checksum_pages(const InterleavedEdgeReader& reader, uint64_t group) {
-  std::vector<uint64_t> sums;
-  std::vector<char> buffer(group * reader.interleaving().page_bytes);
-  for (uint64_t first = 0; first < reader.pages(); first += group) {
-    uint64_t n = std::min(group, reader.pages() - first);
-    reader.read_pages(first, n, buffer.data());
-    sums.push_back(XXH64(buffer.data(), n * reader.interleaving().page_bytes, 0));
+  if (page_index_ != pages_) {
+    throw std::logic_error("the edge writer got " + std::to_string(page_index_) + " pages, " + std::to_string(pages_) + " were announced");
   }
-  return sums;
+  for (auto& file : files_) file.finish();
+  return std::move(sums_);
 }
 
 }  // namespace sluice

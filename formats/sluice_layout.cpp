@@ -31,70 +31,92 @@ std::string hex(uint64_t value) {
   return text;
 }
 
-// Index file: 64-byte header (magic, version, vertices, edges), the group
-// offsets, padding to 64 bytes, the degrees.
-uint64_t index_file_bytes(uint64_t vertices) {
+// Index file: 64-byte header (magic, version, vertices, edges, pages), the
+// group offsets, padding to 64 bytes, the degrees, padding to 64 bytes,
+// the page checksums.
+uint64_t degrees_at(uint64_t vertices) {
   uint64_t groups = (vertices + CompactIndex::group - 1) / CompactIndex::group + 1;
-  return align64(index_header_bytes + groups * 8) + vertices * 4;
+  return align64(index_header_bytes + groups * 8);
 }
+uint64_t sums_at(uint64_t vertices) { return align64(degrees_at(vertices) + vertices * 4); }
+uint64_t index_file_bytes(uint64_t vertices, uint64_t pages) { return sums_at(vertices) + pages * 8; }
 
-uint64_t write_index(AtomicFile& file, const CompactIndex& index) {
+uint64_t write_index(AtomicFile& file, const CompactIndex& index, const std::vector<uint64_t>& sums) {
   char header[index_header_bytes] = {};
   std::memcpy(header, index_magic, 8);
   uint32_t version = sluice_layout_version;
-  uint64_t n = index.vertices(), m = index.edges();
+  uint64_t n = index.vertices(), m = index.edges(), pages = sums.size();
   std::memcpy(header + 8, &version, 4);
   std::memcpy(header + 16, &n, 8);
   std::memcpy(header + 24, &m, 8);
+  std::memcpy(header + 32, &pages, 8);
   XXH64_state_t* state = XXH64_createState();
   XXH64_reset(state, 0);
   auto put = [&](const void* data, size_t length) {
     file.write(data, length);
     XXH64_update(state, data, length);
   };
+  auto pad = [&] {
+    std::vector<char> zeros(align64(file.bytes_written()) - file.bytes_written(), 0);
+    put(zeros.data(), zeros.size());
+  };
   put(header, sizeof(header));
   put(index.group_offsets().data(), index.group_offsets().size() * 8);
-  uint64_t pad = align64(file.bytes_written()) - file.bytes_written();
-  std::vector<char> zeros(pad, 0);
-  put(zeros.data(), pad);
+  pad();
   put(index.degrees().data(), index.degrees().size() * 4);
+  pad();
+  put(sums.data(), sums.size() * 8);
   uint64_t digest = XXH64_digest(state);
   XXH64_freeState(state);
   return digest;
 }
 
-CompactIndex read_index(const std::string& path, const GraphInfo& info, uint64_t checksum) {
+struct LoadedIndex {
+  CompactIndex index;
+  Array<uint64_t> sums;
+};
+
+LoadedIndex read_index(const std::string& path, const GraphInfo& info, uint64_t pages, uint64_t checksum) {
   FileDescriptor file = FileDescriptor::open_for_reading(path);
-  uint64_t expected = index_file_bytes(info.vertices);
+  if (info.vertices > (uint64_t(1) << 48) || pages > (uint64_t(1) << 52)) {
+    throw InputError(path, "", "the manifest declares an impossible size (" + std::to_string(info.vertices) + " vertices)");
+  }
+  uint64_t expected = index_file_bytes(info.vertices, pages);
   if (file.size() != expected) {
     throw InputError(path, "", "index file holds " + std::to_string(file.size()) + " bytes, expected " +
-                                   std::to_string(expected) + " for " + std::to_string(info.vertices) + " vertices");
+                                   std::to_string(expected) + " for " + std::to_string(info.vertices) + " vertices and " +
+                                   std::to_string(pages) + " pages");
   }
+  require_memory(expected, "the index of " + path);
   std::vector<char> bytes(expected);
   file.read_exactly(bytes.data(), expected, 0, path);
   if (XXH64(bytes.data(), bytes.size(), 0) != checksum) {
     throw InputError(path, "", "index checksum mismatch: the file is corrupt or belongs to another graph");
   }
   if (std::memcmp(bytes.data(), index_magic, 8) != 0) throw InputError(path, at_byte(0), "expected the magic SLUICEIX");
-  uint64_t n, m;
+  uint64_t n, m, p;
   std::memcpy(&n, bytes.data() + 16, 8);
   std::memcpy(&m, bytes.data() + 24, 8);
-  if (n != info.vertices || m != info.edges) {
-    throw InputError(path, at_byte(16), "index is for " + std::to_string(n) + " vertices and " + std::to_string(m) +
-                                            " edges, the manifest says " + std::to_string(info.vertices) + " and " +
-                                            std::to_string(info.edges));
+  std::memcpy(&p, bytes.data() + 32, 8);
+  if (n != info.vertices || m != info.edges || p != pages) {
+    throw InputError(path, at_byte(16), "index is for " + std::to_string(n) + " vertices, " + std::to_string(m) +
+                                            " edges and " + std::to_string(p) + " pages, the manifest says " +
+                                            std::to_string(info.vertices) + ", " + std::to_string(info.edges) + " and " +
+                                            std::to_string(pages));
   }
   uint64_t groups = (n + CompactIndex::group - 1) / CompactIndex::group + 1;
   Array<uint64_t> offsets(groups, "index offsets");
   Array<uint32_t> degrees(n, "degrees");
+  Array<uint64_t> sums(pages, "page checksums");
   std::memcpy(offsets.data(), bytes.data() + index_header_bytes, groups * 8);
-  if (n) std::memcpy(degrees.data(), bytes.data() + align64(index_header_bytes + groups * 8), n * 4);  // an empty graph has no array
+  if (n) std::memcpy(degrees.data(), bytes.data() + degrees_at(n), n * 4);  // an empty graph has no array
+  if (pages) std::memcpy(sums.data(), bytes.data() + sums_at(n), pages * 8);
   CompactIndex index(std::move(offsets), std::move(degrees));
   uint64_t bad = index.first_inconsistency();
   if (bad != UINT64_MAX) {
     throw InputError(path, "", "index offsets disagree with the degrees at vertex " + std::to_string(bad));
   }
-  return index;
+  return {std::move(index), std::move(sums)};
 }
 
 std::string resolve(const std::string& dir, const std::string& path) {
@@ -145,9 +167,6 @@ EdgeSetFiles parse_edge_set(const ManifestParser& p, const std::string& prefix, 
   files.index = p.text(prefix + ".index");
   files.index_checksum = p.number(prefix + ".index_xxh64", 16);
   for (unsigned d = 0; d < drives; ++d) files.drives.push_back(p.text(prefix + ".drive." + std::to_string(d)));
-  files.checksum_pages = p.number(prefix + ".checksum_pages");
-  uint64_t groups = p.number(prefix + ".checksums");
-  for (uint64_t g = 0; g < groups; ++g) files.checksums.push_back(p.number(prefix + ".checksum." + std::to_string(g), 16));
   return files;
 }
 
@@ -155,11 +174,6 @@ void print_edge_set(std::ostringstream& out, const std::string& prefix, const Ed
   out << prefix << ".index " << files.index << "\n";
   out << prefix << ".index_xxh64 " << hex(files.index_checksum) << "\n";
   for (size_t d = 0; d < files.drives.size(); ++d) out << prefix << ".drive." << d << " " << files.drives[d] << "\n";
-  out << prefix << ".checksum_pages " << files.checksum_pages << "\n";
-  out << prefix << ".checksums " << files.checksums.size() << "\n";
-  for (size_t g = 0; g < files.checksums.size(); ++g) {
-    out << prefix << ".checksum." << g << " " << hex(files.checksums[g]) << "\n";
-  }
 }
 
 }  // namespace
@@ -171,7 +185,12 @@ Manifest Manifest::read(const std::string& path) {
   m.version = unsigned(p.number("sluice-graph"));
   if (m.version != sluice_layout_version) {
     throw InputError(path, at_line(1), "layout version " + std::to_string(m.version) + " is not supported (expected " +
-                                           std::to_string(sluice_layout_version) + ")");
+                                           std::to_string(sluice_layout_version) + "): convert the graph again" +
+                                           (m.version == 1 ? " (version 2 added drive headers and page checksums)" : ""));
+  }
+  m.layout_id = p.text("layout");
+  if (m.layout_id.size() != 32 || m.layout_id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    throw InputError(path, "", "'layout' must be 32 hex digits");
   }
   m.info.vertices = p.number("vertices");
   m.info.edges = p.number("edges");
@@ -179,7 +198,9 @@ Manifest Manifest::read(const std::string& path) {
   m.info.id_bytes = unsigned(p.number("id_bytes"));
   if (m.info.id_bytes != 4 && m.info.id_bytes != 8) throw InputError(path, "", "id_bytes must be 4 or 8");
   m.page_bytes = p.number("page_bytes");
-  if (m.page_bytes < 16 || (m.page_bytes & (m.page_bytes - 1))) throw InputError(path, "", "page_bytes must be a power of two");
+  if (m.page_bytes < 512 || m.page_bytes > (1 << 24) || (m.page_bytes & (m.page_bytes - 1))) {
+    throw InputError(path, "", "page_bytes must be a power of two from 512 to 16 MiB");
+  }
   uint64_t drives = p.number("drives");
   if (drives == 0 || drives > 4096) throw InputError(path, "", "drives must be between 1 and 4096");
   m.out = parse_edge_set(p, "out", unsigned(drives));
@@ -191,6 +212,7 @@ std::string Manifest::text() const {
   std::ostringstream out;
   out << "sluice-graph " << version << "\n";
   out << "# sluice on-disk graph; see formats/sluice_layout.hpp\n";
+  out << "layout " << layout_id << "\n";
   out << "vertices " << info.vertices << "\n";
   out << "edges " << info.edges << "\n";
   out << "weighted " << (info.weighted ? 1 : 0) << "\n";
@@ -209,39 +231,49 @@ static std::vector<std::string> resolve_all(const std::string& dir, const std::v
   return out;
 }
 
-EdgeSet::EdgeSet(const std::string& dir, const EdgeSetFiles& files, const GraphInfo& info, uint64_t page_bytes)
-    : index_(read_index(resolve(dir, files.index), info, files.index_checksum)),
-      edges_(resolve_all(dir, files.drives), RecordLayout{info.id_bytes, info.weighted},
-             PageInterleaving{page_bytes, unsigned(files.drives.size())}, info.edges) {}
+namespace {
+// The header every drive file of one edge set must carry (the drive index
+// and page count are filled in per drive by the reader and writer).
+DriveHeader identity_of(const Manifest& manifest, const std::string& manifest_path, const std::string& set) {
+  DriveHeader h;
+  h.layout_id = manifest.layout_id;
+  h.edge_set = set;
+  h.drives = unsigned(manifest.out.drives.size());
+  h.page_bytes = manifest.page_bytes;
+  std::error_code ec;
+  h.manifest = fs::absolute(manifest_path, ec).lexically_normal().string();
+  return h;
+}
+}  // namespace
 
-void EdgeSet::verify(const EdgeSetFiles& files) const {
-  std::vector<uint64_t> sums = checksum_pages(edges_, files.checksum_pages);
-  if (sums.size() != files.checksums.size()) {
-    throw InputError(edges_.paths()[0], "", "the manifest lists " + std::to_string(files.checksums.size()) +
-                                                " stripe groups, the drive files hold " + std::to_string(sums.size()));
-  }
-  for (size_t g = 0; g < sums.size(); ++g) {
-    if (sums[g] == files.checksums[g]) continue;
-    const auto& il = edges_.interleaving();
-    uint64_t first_page = g * files.checksum_pages;
-    std::string where;
-    for (unsigned d = 0; d < il.drives; ++d) {
-      where += (d ? ", " : "") + edges_.paths()[d] + " from byte " +
-               std::to_string(il.offset_on_drive(first_page + d));
-    }
-    throw InputError(edges_.paths()[0], "", "checksum mismatch in stripe group " + std::to_string(g) + " (" + where + ")");
+EdgeSet::EdgeSet(const std::string& manifest_path, const Manifest& m, const std::string& name, const EdgeSetFiles& files)
+    : seed_(page_checksum_seed(m.layout_id)),
+      edges_(resolve_all(fs::path(manifest_path).parent_path().string(), files.drives), RecordLayout{m.info.id_bytes, m.info.weighted},
+             PageInterleaving{m.page_bytes, unsigned(files.drives.size()), m.page_bytes}, m.info.edges, m.info.vertices,
+             identity_of(m, manifest_path, name)) {
+  LoadedIndex loaded = read_index(resolve(fs::path(manifest_path).parent_path().string(), files.index), m.info,
+                                  edges_.pages(), files.index_checksum);
+  index_ = std::move(loaded.index);
+  sums_ = std::move(loaded.sums);
+  edges_.check_pages(checksums());
+}
+
+void EdgeSet::verify() const {
+  const uint64_t run = 1024;  // pages per read
+  std::vector<char> buffer(run * edges_.interleaving().page_bytes);
+  for (uint64_t first = 0; first < edges_.pages(); first += run) {
+    edges_.read_pages(first, std::min(run, edges_.pages() - first), buffer.data());  // checks every page
   }
 }
 
 SluiceLayout::SluiceLayout(const std::string& manifest_path) : path_(manifest_path), manifest_(Manifest::read(manifest_path)) {
-  std::string dir = fs::path(manifest_path).parent_path().string();
-  out_.emplace(dir, manifest_.out, manifest_.info, manifest_.page_bytes);
-  if (manifest_.in) in_.emplace(dir, *manifest_.in, manifest_.info, manifest_.page_bytes);
+  out_.emplace(manifest_path, manifest_, "out", manifest_.out);
+  if (manifest_.in) in_.emplace(manifest_path, manifest_, "in", *manifest_.in);
 }
 
 void SluiceLayout::verify() const {
-  out_->verify(manifest_.out);
-  if (in_) in_->verify(*manifest_.in);
+  out_->verify();
+  if (in_) in_->verify();
 }
 
 namespace {
@@ -277,11 +309,40 @@ std::string relative_to(const std::string& dir, const std::string& path) {
   return abs.string();
 }
 
-EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path, const std::string& suffix,
-                            const SluiceWriteOptions& options, std::vector<AtomicFile>& outputs) {
+// Refuses to replace a drive file that belongs to another layout (another
+// manifest), unless forced.
+void check_not_foreign(const std::string& drive_path, const DriveHeader& ours, bool force) {
+  std::error_code ec;
+  if (force || !fs::exists(drive_path, ec)) return;
+  std::optional<DriveHeader> theirs;
+  try {
+    theirs = DriveHeader::read(drive_path);
+  } catch (const InputError&) {  // a damaged header: a sluice drive file all the same
+    throw std::runtime_error(drive_path + ": exists with a damaged drive header; pass --force to overwrite it");
+  }
+  if (!theirs) throw std::runtime_error(drive_path + ": exists and is not a sluice drive file; pass --force to overwrite it");
+  if (theirs->manifest != ours.manifest) {
+    throw std::runtime_error(drive_path + ": belongs to the layout " + theirs->manifest +
+                             "; converting would break it (pass --force to overwrite it, or use other drive directories)");
+  }
+}
+
+EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path, const Manifest& manifest,
+                            const std::string& suffix, const SluiceWriteOptions& options, std::vector<AtomicFile>& outputs) {
   const GraphInfo& info = graph.info();
   const std::string dir = fs::path(manifest_path).parent_path().string();
   const std::string stem = fs::path(manifest_path).stem().string();
+  const DriveHeader identity = identity_of(manifest, manifest_path, suffix);
+
+  std::vector<std::string> drive_paths;
+  EdgeSetFiles files;
+  std::vector<std::string> dirs = options.drive_dirs.empty() ? std::vector<std::string>{dir} : options.drive_dirs;
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    std::string p = (fs::path(dirs[d].empty() ? "." : dirs[d]) / (stem + "." + suffix + "." + std::to_string(d))).string();
+    check_not_foreign(p, identity, options.force);
+    drive_paths.push_back(p);
+    files.drives.push_back(relative_to(dir, p));
+  }
 
   // Degrees, through the block API's offsets.
   Array<uint32_t> degrees(info.vertices, "degrees");
@@ -294,30 +355,22 @@ EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path,
   });
   CompactIndex index(std::move(degrees));
 
-  EdgeSetFiles files;
-  std::string index_path = (fs::path(dir) / (stem + "." + suffix + ".index")).string();
-  outputs.emplace_back(index_path);
-  files.index = relative_to(dir, index_path);
-  files.index_checksum = write_index(outputs.back(), index);
-
-  std::vector<std::string> drive_paths;
-  std::vector<std::string> dirs = options.drive_dirs.empty() ? std::vector<std::string>{dir} : options.drive_dirs;
-  for (size_t d = 0; d < dirs.size(); ++d) {
-    std::string p = (fs::path(dirs[d].empty() ? "." : dirs[d]) / (stem + "." + suffix + "." + std::to_string(d))).string();
-    drive_paths.push_back(p);
-    files.drives.push_back(relative_to(dir, p));
-  }
   InterleavedEdgeWriter writer(drive_paths, RecordLayout{info.id_bytes, info.weighted},
-                               PageInterleaving{options.page_bytes, unsigned(dirs.size())}, options.checksum_pages);
+                               PageInterleaving{options.page_bytes, unsigned(dirs.size()), options.page_bytes}, info.edges,
+                               identity);
   Progress progress("writing " + suffix + " edges", info.edges, options.progress);
   for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
     writer.append(block.targets, block.weights, block.edges);
     progress.advance(block.edges);
   });
   progress.done();
-  files.checksum_pages = options.checksum_pages;
-  files.checksums = writer.finish();
+  std::vector<uint64_t> sums = writer.finish();
   for (auto& f : writer.files()) outputs.push_back(std::move(f));
+
+  std::string index_path = (fs::path(dir) / (stem + "." + suffix + ".index")).string();
+  outputs.emplace_back(index_path);
+  files.index = relative_to(dir, index_path);
+  files.index_checksum = write_index(outputs.back(), index, sums);
   return files;
 }
 
@@ -336,12 +389,17 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
   for (auto& d : options.drive_dirs) {
     if (!d.empty() && !fs::is_directory(d)) throw std::runtime_error(d + ": drive directory does not exist");
   }
+  if (options.page_bytes < 512 || (options.page_bytes & (options.page_bytes - 1))) {
+    throw std::invalid_argument("the page size must be a power of two of at least 512 bytes");
+  }
   std::vector<AtomicFile> outputs;
   Manifest manifest;
+  manifest.layout_id = new_layout_id();
   manifest.info = graph.info();
   manifest.page_bytes = options.page_bytes;
-  manifest.out = write_edge_set(graph, manifest_path, "out", options, outputs);
-  if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, "in", options, outputs);
+  manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
+  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, outputs);
+  if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, outputs);
   outputs.emplace_back(manifest_path);
   outputs.back().write(manifest.text());
   commit_all(outputs);

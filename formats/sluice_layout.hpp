@@ -1,8 +1,11 @@
 // sluice's on-disk graph: a versioned text manifest (NAME.sluice), a compact
 // index file per edge set, and the edge records interleaved over N drive
 // files. The "out" edge set is the graph; the optional "in" set is its
-// transpose. Every drive file's stripe groups carry an XXH64 checksum in the
-// manifest, checked by verify(); the index checksum is checked on open.
+// transpose. The manifest names a random layout id; every drive file
+// starts with a header page naming the layout, its edge set and drive
+// (checked on open), and every page has a checksum in the index file
+// (checked on every read through the block API and by the engine, and by
+// verify() for all pages). The index's own checksum is in the manifest.
 #pragma once
 
 #include <cstdint>
@@ -17,18 +20,17 @@
 
 namespace sluice {
 
-inline constexpr unsigned sluice_layout_version = 1;
+inline constexpr unsigned sluice_layout_version = 2;
 
 struct EdgeSetFiles {
   std::string index;
   uint64_t index_checksum = 0;
   std::vector<std::string> drives;  // as written in the manifest (relative to it or absolute)
-  uint64_t checksum_pages = 0;
-  std::vector<uint64_t> checksums;
 };
 
 struct Manifest {
   unsigned version = sluice_layout_version;
+  std::string layout_id;  // 32 hex digits, also in every drive header
   GraphInfo info;
   uint64_t page_bytes = 4096;
   EdgeSetFiles out;
@@ -38,18 +40,23 @@ struct Manifest {
   std::string text() const;
 };
 
-// One opened edge set: index in memory, drive files open.
+// One opened edge set: index and page checksums in memory, drive files
+// open and their headers checked.
 class EdgeSet {
  public:
-  EdgeSet(const std::string& manifest_dir, const EdgeSetFiles& files, const GraphInfo& info, uint64_t page_bytes);
+  EdgeSet(const std::string& manifest_path, const Manifest& manifest, const std::string& name, const EdgeSetFiles& files);
   const CompactIndex& index() const { return index_; }
   const InterleavedEdgeReader& edges() const { return edges_; }
-  // Recomputes every stripe group's checksum; throws InputError naming the
-  // drive files and byte range of the first mismatch.
-  void verify(const EdgeSetFiles& files) const;
+  PageChecksums checksums() const { return {seed_, sums_.data()}; }
+  // Reads every page and checks its checksum; throws InputError naming the
+  // drive file and byte of the first damaged page.
+  void verify() const;
+  uint64_t memory_bytes() const { return index_.memory_bytes() + sums_.size() * 8; }
 
  private:
   CompactIndex index_;
+  Array<uint64_t> sums_;
+  uint64_t seed_ = 0;
   InterleavedEdgeReader edges_;
 };
 
@@ -76,8 +83,10 @@ std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path
 struct SluiceWriteOptions {
   std::vector<std::string> drive_dirs;  // one per drive; empty: one drive beside the manifest
   uint64_t page_bytes = 4096;
-  uint64_t checksum_pages = 16384;      // 64 MiB stripe groups with 4 KiB pages
   bool progress = false;
+  // Overwrite drive files that belong to another layout (by default that
+  // is refused, naming the other layout).
+  bool force = false;
 };
 
 // Writes `graph` (and `transpose`, if given) as a sluice layout. Nothing is

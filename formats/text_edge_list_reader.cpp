@@ -43,7 +43,7 @@ AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& opti
   EdgeLinesFormat format;
   format.base = options.base < 0 ? 0 : options.base;
   format.threads = options.threads;
-  format.vertices = options.vertices;
+  format.vertices = checked_vertex_count(options.vertices, path, "--vertices");
 
   // Header comments may declare the vertex count; the first data line tells
   // whether there is a weight column.
@@ -57,7 +57,7 @@ AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& opti
     if (p < end && (*p == '#' || *p == '%')) {
       const char* eol = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
       if (!eol) eol = end;
-      if (!format.vertices) format.vertices = declared_nodes(p, eol);
+      if (!format.vertices) format.vertices = checked_vertex_count(declared_nodes(p, eol), path, at_line(line));
       p = eol < end ? eol + 1 : end;
       ++line;
       continue;
@@ -149,7 +149,7 @@ MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions&
   format.source_limit = rows;
   format.target_limit = cols;
   format.limit_name = "matrix size in the header";
-  format.vertices = std::max({rows, cols, options.vertices});
+  format.vertices = checked_vertex_count(std::max({rows, cols, options.vertices}), path, at_line(line));
   format.expected_edges = entries;
   format.threads = options.threads;
   return {parse_with_narrowest_ids(file, format, options.id_bytes), s == "symmetric"};

@@ -29,7 +29,18 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-int64_t nat2int(uint64_t v) { return (v & 1) ? -int64_t((v + 1) >> 1) : int64_t(v >> 1); }
+// WebGraph's natural-to-integer map: 0, -1, 1, -2, 2, ... (no overflow for
+// any 64-bit v).
+int64_t nat2int(uint64_t v) { return (v & 1) ? -int64_t(v >> 1) - 1 : int64_t(v >> 1); }
+
+// x + delta, for the first successor of node x; a crafted code can hold any
+// 64-bit delta, far beyond any graph (node counts are below 2^48).
+int64_t successor_of(BitReader& r, uint64_t at, uint64_t x, int64_t delta) {
+  if (delta > (int64_t(1) << 50) || delta < -(int64_t(1) << 50)) {
+    r.fail(at, "node " + std::to_string(x) + ": successor offset " + std::to_string(delta) + " outside any graph");
+  }
+  return int64_t(x) + delta;
+}
 
 }  // namespace
 
@@ -83,6 +94,8 @@ BvProperties BvProperties::read(const std::string& path) {
   p.zeta_k = unsigned(number_of("zetak", 3, false));
   if (p.zeta_k == 0 || p.zeta_k > 32) throw InputError(path, "", "zetak must be between 1 and 32");
   if (p.window > (1u << 20)) throw InputError(path, "", "windowsize " + std::to_string(p.window) + " is implausibly large");
+  if (p.nodes > (uint64_t(1) << 48)) throw InputError(path, "", "nodes " + std::to_string(p.nodes) + " is implausibly large");
+  if (p.min_interval_length > (1u << 20)) throw InputError(path, "", "minintervallength is implausibly large");
 
   auto flags = values.find("compressionflags");
   if (flags != values.end()) {
@@ -185,9 +198,18 @@ void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t deg
     uint64_t count = r.read_gamma();
     int64_t prev = 0;
     for (uint64_t i = 0; i < count; ++i) {
-      int64_t left = i == 0 ? int64_t(x) + nat2int(r.read_gamma()) : prev + 1 + int64_t(r.read_gamma());
-      uint64_t length = r.read_gamma() + p.min_interval_length;
-      if (left < 0 || uint64_t(left) + length > p.nodes || length > extra) {
+      int64_t left;
+      if (i == 0) {
+        left = successor_of(r, node_bit, x, nat2int(r.read_gamma()));
+      } else {
+        const uint64_t gap = r.read_gamma();
+        if (gap >= p.nodes) r.fail(node_bit, "node " + std::to_string(x) + ": interval gap outside the graph");
+        left = prev + 1 + int64_t(gap);
+      }
+      const uint64_t raw_length = r.read_gamma();
+      if (raw_length > extra) r.fail(node_bit, "node " + std::to_string(x) + ": interval longer than the outdegree");
+      const uint64_t length = raw_length + p.min_interval_length;
+      if (left < 0 || uint64_t(left) > p.nodes || length > p.nodes - uint64_t(left) || length > extra) {
         r.fail(node_bit, "node " + std::to_string(x) + ": interval outside the graph or longer than the outdegree");
       }
       for (uint64_t k = 0; k < length; ++k) s.intervals.push_back(uint64_t(left) + k);
@@ -198,7 +220,7 @@ void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t deg
 
   // Only residuals (the common case): straight into the output.
   if (s.copied.empty() && s.intervals.empty()) {
-    int64_t value = int64_t(x) + nat2int(r.read(p.residuals, p.zeta_k));
+    int64_t value = successor_of(r, node_bit, x, nat2int(r.read(p.residuals, p.zeta_k)));
     for (uint64_t i = 0;; ++i) {
       if (value < 0 || uint64_t(value) >= p.nodes) r.fail(node_bit, "node " + std::to_string(x) + ": residual " + std::to_string(value) + " outside the graph");
       out[i] = V(value);
@@ -210,7 +232,7 @@ void decode_node(const BvData& g, BitReader& r, uint64_t x, V* out, uint64_t deg
   }
 
   if (extra > 0) {
-    int64_t value = int64_t(x) + nat2int(r.read(p.residuals, p.zeta_k));
+    int64_t value = successor_of(r, node_bit, x, nat2int(r.read(p.residuals, p.zeta_k)));
     for (uint64_t i = 0;; ++i) {
       if (value < 0 || uint64_t(value) >= p.nodes) r.fail(node_bit, "node " + std::to_string(x) + ": residual " + std::to_string(value) + " outside the graph");
       s.residuals.push_back(uint64_t(value));

@@ -148,7 +148,7 @@ TEST_F(LayoutDamage, ChecksumMismatchIsFoundByVerify) {
     f.write(&byte, 1);
   }
   SluiceLayout layout(manifest);  // opening does not read the edges
-  expect_error_with([&] { layout.verify(); }, {"checksum mismatch in stripe group 0", "g.out.1"});
+  expect_error_with([&] { layout.verify(); }, {"g.out.1", "byte 4096", "page 1 fails its checksum"});
 }
 
 TEST_F(LayoutDamage, CorruptIndexAndManifest) {
@@ -158,8 +158,10 @@ TEST_F(LayoutDamage, CorruptIndexAndManifest) {
     f.write("\x7f", 1);
   }
   expect_error_with([&] { SluiceLayout layout(manifest); }, {"index checksum mismatch"});
-  write_text(dir / "bad.sluice", "sluice-graph 1\nvertices ten\n");
-  expect_input_error(dir / "bad.sluice", {"line 2", "expected a number for 'vertices'"});
+  write_text(dir / "bad.sluice", "sluice-graph 2\nlayout 0123456789abcdef0123456789abcdef\nvertices ten\n");
+  expect_input_error(dir / "bad.sluice", {"line 3", "expected a number for 'vertices'"});
+  write_text(dir / "v1.sluice", "sluice-graph 1\n");
+  expect_input_error(dir / "v1.sluice", {"version 1", "convert the graph again"});
   write_text(dir / "v9.sluice", "sluice-graph 9\n");
   expect_input_error(dir / "v9.sluice", {"version 9"});
 }

@@ -44,7 +44,7 @@ int cmd_info(int argc, char** argv) {
   po::options_description options("sluice info GRAPH");
   options.add_options()
     ("graph", po::value<std::string>()->required(), "graph to describe")
-    ("verify", po::bool_switch(), "recompute every stripe group's checksum (sluice layout)")
+    ("verify", po::bool_switch(), "read every page and check its checksum (sluice layout)")
     ("json", po::bool_switch(), "print one JSON object instead of text");
   add_open_options(options);
   po::positional_options_description positionals;
@@ -85,7 +85,7 @@ int cmd_info(int argc, char** argv) {
       o << "],\"pages\":" << edges.pages() << ",\"page_bytes\":" << edges.interleaving().page_bytes
         << ",\"index_memory_bytes\":" << layout->out().index().memory_bytes()
         << ",\"engine_memory_bytes\":" << engine::DiskGraph(path).memory_bytes()
-        << ",\"transpose\":" << (layout->in() ? "true" : "false");
+        << ",\"transpose\":" << (layout->in() ? "true" : "false") << ",\"layout_id\":" << json_string(layout->manifest().layout_id);
       if (verified) o << ",\"verified\":true";
     }
     std::cout << o.str() << "}\n";
@@ -114,8 +114,10 @@ int cmd_info(int argc, char** argv) {
     engine::DiskGraph disk(path);
     std::cout << "engine      " << disk.memory_bytes() << " bytes in memory for the index and the page-to-vertex map ("
               << disk.pages() << " pages x 8 bytes)\n";
-    std::cout << "checksums   " << m.out.checksums.size() << " stripe group(s) of " << m.out.checksum_pages << " pages"
-              << (verified ? ": verified" : " (check with --verify)") << "\n";
+    const uint64_t pages = edges.pages() + (layout->in() ? layout->in()->edges().pages() : 0);
+    std::cout << "checksums   one per page, " << pages << " pages" << (layout->in() ? " (with the transpose's)" : "")
+              << (verified ? ": verified" : " (checked on every read; all at once with --verify)") << "\n";
+    std::cout << "layout id   " << m.layout_id << " (in every drive file's header page)\n";
   }
   return exit_ok;
 }

@@ -30,13 +30,14 @@ grep -q "bad.el:line 2" err.txt || fail "message: $(cat err.txt)"
 [ ! -e out.sluice ] || fail "output left behind"
 ls | grep -q 'tmp-' && fail "temporary file left behind"
 
-# Damaged drive file: verify fails.
-printf 'x' | dd of=d1/g.out.1 bs=1 seek=100 conv=notrunc status=none
+# Damaged drive file (a data page, after the header page): verify fails,
+# naming the file and the page's byte offset.
+printf 'x' | dd of=d1/g.out.1 bs=1 seek=4196 conv=notrunc status=none
 set +e
 "$sluice" info g.sluice --verify > /dev/null 2> err.txt; code=$?
 set -e
 [ $code -eq 1 ] || fail "verify exit code $code"
-grep -q "checksum mismatch" err.txt || fail "verify message: $(cat err.txt)"
+grep -q "d1/g.out.1:byte 4096: page 1 fails its checksum" err.txt || fail "verify message: $(cat err.txt)"
 
 # Unknown option: usage error, exit 2.
 set +e
