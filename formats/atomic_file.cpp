@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -14,11 +16,66 @@
 
 namespace sluice {
 
+namespace {
+
+// The temporaries of live AtomicFiles, for the signal handler: a fixed
+// table of owned C strings, claimed and released with atomics (a handler
+// may only read it and call unlink).
+constexpr size_t temporary_slots = 256;
+std::atomic<char*> temporaries[temporary_slots];
+
+void remember(const std::string& path) {
+  char* copy = ::strdup(path.c_str());
+  if (!copy) return;
+  for (auto& slot : temporaries) {
+    char* empty = nullptr;
+    if (slot.compare_exchange_strong(empty, copy)) return;
+  }
+  ::free(copy);  // table full: this one is not removed on a signal
+}
+
+void forget(const std::string& path) {
+  for (auto& slot : temporaries) {
+    char* held = slot.load();
+    if (held && path == held && slot.compare_exchange_strong(held, nullptr)) {
+      ::free(held);
+      return;
+    }
+  }
+}
+
+extern "C" void remove_temporaries_and_reraise(int signal) {
+  for (auto& slot : temporaries) {
+    if (char* path = slot.load()) ::unlink(path);
+  }
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+bool is_regular_file(const std::string& path, bool& exists) {
+  struct stat st {};
+  exists = ::lstat(path.c_str(), &st) == 0;
+  return !exists || S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
 AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
     : path_(std::move(path)), buffer_(buffer_bytes) {
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
     throw std::runtime_error(path_ + ": is a directory, expected a file name to write");
+  }
+  bool exists = false;
+  if (path_ == "-") {
+    fd_ = ::dup(STDOUT_FILENO);
+    if (fd_ < 0) throw_system_error("standard output", "cannot write");
+    return;
+  }
+  if (!is_regular_file(path_, exists)) {  // a device, FIFO or link: in place
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd_ < 0) throw_system_error(path_, "cannot open for writing");
+    return;
   }
   std::string pattern = path_ + ".tmp-XXXXXX";
   std::vector<char> name(pattern.begin(), pattern.end());
@@ -26,6 +83,7 @@ AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
   fd_ = ::mkstemp(name.data());
   if (fd_ < 0) throw_system_error(path_, "cannot create output file");
   temp_path_ = name.data();
+  remember(temp_path_);
   ::fchmod(fd_, 0644);
 }
 
@@ -40,7 +98,10 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) {
     ::close(fd_);
-    ::unlink(temp_path_.c_str());
+    if (!in_place()) {
+      ::unlink(temp_path_.c_str());
+      forget(temp_path_);
+    }
   }
 }
 
@@ -83,13 +144,38 @@ void AtomicFile::write_zeros(size_t length) {
 
 void AtomicFile::finish() {
   flush();
-  if (::fsync(fd_) != 0) throw_system_error(path_, "fsync failed");
+  // Devices, pipes and terminals cannot be synced, and need not be.
+  if (::fsync(fd_) != 0 && !(in_place() && (errno == EINVAL || errno == EROFS))) throw_system_error(path_, "fsync failed");
 }
 
 void AtomicFile::publish() {
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) throw_system_error(path_, "rename failed");
-  ::close(fd_);
-  fd_ = -1;
+  if (!in_place()) {
+    if (::rename(temp_path_.c_str(), path_.c_str()) != 0) throw_system_error(path_, "rename failed");
+    forget(temp_path_);
+  }
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) throw_system_error(path_, "close failed");
+}
+
+void check_writable(const std::string& path) {
+  if (path == "-") return;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw std::runtime_error(path + ": is a directory, expected a file name to write");
+    if (::access(path.c_str(), W_OK) != 0) throw_system_error(path, "cannot be written");
+    return;
+  }
+  std::string dir = path.substr(0, path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  if (dir.empty()) dir = ".";
+  if (::access(dir.c_str(), W_OK) != 0) throw_system_error(path, "cannot be created (its directory " + dir + ")");
+}
+
+void remove_temporaries_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = remove_temporaries_and_reraise;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
 }
 
 void commit_all(std::vector<AtomicFile>& files) {

@@ -1,6 +1,11 @@
 // Output that appears only when complete: bytes go to "PATH.tmp-XXXXXX",
 // which is fsync'ed and renamed onto PATH by commit(). Destroying an
-// uncommitted file removes the temporary, so an error leaves nothing behind.
+// uncommitted file removes the temporary, so an error leaves nothing behind
+// (and with remove_temporaries_on_signals(), neither does Ctrl-C).
+//
+// A path that exists and is not a regular file (a device such as
+// /dev/null, a FIFO, a symbolic link such as /dev/stdout) is written in
+// place, never renamed over; "-" is standard output.
 #pragma once
 
 #include <cstdint>
@@ -34,12 +39,14 @@ class AtomicFile {
   // The two halves of commit(), so a group can sync all before renaming any.
   void finish();
   void publish();
+  // Written in place (see above) rather than through a temporary.
+  bool in_place() const { return temp_path_.empty(); }
 
  private:
   void flush();
 
   std::string path_;
-  std::string temp_path_;
+  std::string temp_path_;  // empty when written in place
   int fd_ = -1;
   std::vector<char> buffer_;
   size_t used_ = 0;
@@ -48,5 +55,14 @@ class AtomicFile {
 
 // Commits a group of files together: either all appear or none does.
 void commit_all(std::vector<AtomicFile>& files);
+
+// Fails (std::runtime_error naming the path and why) unless `path` could be
+// written: "-", an existing file or device that is writable, or a new name
+// in a writable directory. For checking outputs before the work.
+void check_writable(const std::string& path);
+
+// Installs SIGINT and SIGTERM handlers that remove the temporaries of every
+// uncommitted AtomicFile, then let the signal end the process as before.
+void remove_temporaries_on_signals();
 
 }  // namespace sluice

@@ -28,7 +28,20 @@ std::string stem_of(const std::string& index_path) {
   return index_path.substr(0, index_path.size() - suffix.size());
 }
 
-std::vector<std::string> find_drive_files(const std::string& stem) {
+// The adjacency files of a dataset: in `dirs` (drive order) when given, as
+// `--drives` spread them, else beside the index.
+std::vector<std::string> find_drive_files(const std::string& stem, const std::vector<std::string>& dirs) {
+  if (!dirs.empty()) {
+    const std::string base = fs::path(stem).filename().string(), n = std::to_string(dirs.size());
+    std::vector<std::string> files;
+    for (size_t i = 0; i < dirs.size(); ++i) {
+      files.push_back((fs::path(dirs[i]) / (base + ".adj." + n + "." + std::to_string(i))).string());
+      if (!fs::exists(files.back())) {
+        throw InputError(files.back(), "", "no Blaze adjacency file " + std::to_string(i) + " of " + n + " in " + dirs[i]);
+      }
+    }
+    return files;
+  }
   for (unsigned n = 1; n <= 256; ++n) {
     if (!fs::exists(stem + ".adj." + std::to_string(n) + ".0")) continue;
     std::vector<std::string> files;
@@ -37,15 +50,19 @@ std::vector<std::string> find_drive_files(const std::string& stem) {
   }
   std::vector<std::string> files;  // the artifact's naming: NAME.gr.adj.0, .1, ...
   while (fs::exists(stem + ".adj." + std::to_string(files.size()))) files.push_back(stem + ".adj." + std::to_string(files.size()));
-  if (files.empty()) throw InputError(stem + ".adj.1.0", "", "no Blaze adjacency file found (expected NAME.gr.adj.N.0)");
+  if (files.empty()) {
+    throw InputError(stem + ".index", "", "no Blaze adjacency file beside the index (expected " + stem +
+                                              ".adj.N.0); for a dataset spread over drive directories give them "
+                                              "with --adjacency-dirs DIR,DIR...");
+  }
   return files;
 }
 
 class BlazeSource : public GraphSource {
  public:
-  explicit BlazeSource(const std::string& index_path) : path_(index_path), index_(load(index_path)),
-        edges_(find_drive_files(stem_of(index_path)), RecordLayout{4, false},
-               PageInterleaving{page_bytes, unsigned(find_drive_files(stem_of(index_path)).size())}, index_.edges(),
+  BlazeSource(const std::string& index_path, const std::vector<std::string>& files)
+      : path_(index_path), index_(load(index_path)),
+        edges_(files, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(files.size())}, index_.edges(),
                index_.vertices()) {}
   GraphInfo info() const override { return {index_.vertices(), index_.edges(), false, 4}; }
   std::string format_name() const override { return "blaze"; }
@@ -93,8 +110,8 @@ class BlazeSource : public GraphSource {
 
 }  // namespace
 
-std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path) {
-  return std::make_unique<BlazeSource>(index_path);
+std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path, const std::vector<std::string>& adjacency_dirs) {
+  return std::make_unique<BlazeSource>(index_path, find_drive_files(stem_of(index_path), adjacency_dirs));
 }
 
 void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const std::vector<std::string>& drive_dirs) {

@@ -19,7 +19,10 @@ namespace sluice {
 
 // `index_path` ends in ".index"; the drive files are found beside it
 // (NAME.gr.adj.N.i, or the artifact's NAME.gr.adj.i).
-std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path);
+// The adjacency files are looked for beside the index, or in
+// `adjacency_dirs` (one per drive, in order) when given.
+std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path,
+                                               const std::vector<std::string>& adjacency_dirs = {});
 
 // Writes NAME.gr.index and NAME.gr.adj.N.i (in drive_dirs[i], or beside the
 // index when none are given).

@@ -38,6 +38,7 @@ struct OpenOptions {
   BlockOptions blocks;
   bool drop_weights = false;  // serve a weighted graph as unweighted
   bool save_offsets = false;  // WebGraph: write BASENAME.offsets when it was missing
+  std::vector<std::string> adjacency_dirs;  // Blaze: the drive directories of the adjacency files
 };
 
 struct EdgeBlock {

@@ -25,15 +25,26 @@ FileDescriptor::~FileDescriptor() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+const char* file_kind(unsigned mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 FileDescriptor FileDescriptor::open_for_reading(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer that never comes.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     throw InputError(path, "", std::string("cannot open: ") + std::strerror(errno));
   }
   FileDescriptor file(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw_system_error(path, "fstat");
-  if (S_ISDIR(st.st_mode)) throw InputError(path, "", "is a directory, expected a file");
+  if (!S_ISREG(st.st_mode)) throw InputError(path, "", std::string("is ") + file_kind(st.st_mode) + ", expected a regular file");
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return file;
 }
 

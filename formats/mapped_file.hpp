@@ -10,6 +10,9 @@
 
 namespace sluice {
 
+// "a FIFO (pipe)", "a directory", ...: what a non-regular file is, for messages.
+const char* file_kind(unsigned mode);
+
 class FileDescriptor {
  public:
   FileDescriptor() = default;

@@ -147,7 +147,7 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   } else if (format == "sluice") {
     source = rebuilt(open_sluice_layout(path), build);
   } else if (format == "blaze") {
-    source = rebuilt(open_blaze_layout(path), build);
+    source = rebuilt(open_blaze_layout(path, options.adjacency_dirs), build);
   } else if (format == "bv") {
     source = rebuilt(open_bv_graph(path, BvOpenOptions{options.save_offsets, options.load.threads}), build);
   } else {

@@ -118,6 +118,7 @@ void write_graph(BlockGraph& graph, const std::string& path, const std::string& 
     SluiceWriteOptions layout;
     layout.drive_dirs = options.drive_dirs;
     layout.progress = options.progress;
+    layout.force = options.force;
     write_sluice_layout(graph, options.transpose, path, layout);
     return;
   }

@@ -13,6 +13,7 @@ struct WriteOptions {
   std::vector<std::string> drive_dirs;  // sluice and Blaze layouts
   BlockGraph* transpose = nullptr;      // sluice layout: also store the transpose
   bool progress = false;
+  bool force = false;                   // sluice layout: overwrite another layout's drive files
 };
 
 // Formats: el (a weight column when weighted), wel, mtx, adj, bel (u32

@@ -1,6 +1,8 @@
 #include "io/drive_set.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +15,13 @@
 namespace sluice::io {
 
 DriveFile::DriveFile(std::string path, bool want_direct) : path_(std::move(path)) {
+  // A drive is a regular file or a block device; looked at before opening,
+  // since opening a FIFO would wait for a writer.
+  struct stat before {};
+  if (::stat(path_.c_str(), &before) == 0 && !S_ISREG(before.st_mode) && !S_ISBLK(before.st_mode)) {
+    throw std::runtime_error(path_ + ": is " + (S_ISDIR(before.st_mode) ? "a directory" : S_ISFIFO(before.st_mode) ? "a FIFO" : "not a regular file") +
+                             ", expected a drive file (a regular file or a block device)");
+  }
   if (want_direct) {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
     if (fd_ >= 0) {
@@ -33,11 +42,20 @@ DriveFile::DriveFile(std::string path, bool want_direct) : path_(std::move(path)
     ::close(fd_);
     throw std::runtime_error(path_ + ": fstat: " + std::strerror(err));
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
     ::close(fd_);
-    throw std::runtime_error(path_ + ": is a directory, expected a drive file");
+    throw std::runtime_error(path_ + ": is not a regular file or block device, expected a drive file");
   }
   size_ = uint64_t(st.st_size);
+  if (S_ISBLK(st.st_mode)) {
+    uint64_t bytes = 0;
+    if (::ioctl(fd_, BLKGETSIZE64, &bytes) != 0) {
+      int err = errno;
+      ::close(fd_);
+      throw std::runtime_error(path_ + ": cannot read the block device's size: " + std::strerror(err));
+    }
+    size_ = bytes;
+  }
   device_ = uint64_t(st.st_dev);
 }
 

@@ -167,9 +167,11 @@ void IoService::run_drive(unsigned d) {
         }
         free_slots.push_back(r);
       }
-      if (ready.size() >= handoff_batch) hand_off();
+      // Busy time is counted before the hand-off: a consumer that takes the
+      // last read and then looks at the statistics must see it.
       in_flight -= n;
       if (in_flight == 0) drive.stats.busy_ns.fetch_add(now - busy_since, std::memory_order_relaxed);
+      if (ready.size() >= handoff_batch) hand_off();
       continue;
     }
     hand_off();

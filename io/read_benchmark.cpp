@@ -75,7 +75,7 @@ BenchResult run_read_benchmark(const DriveSet& drives, const BenchSpec& spec) {
     result.bytes += s.bytes;
     all.add(s.latency);
     latency_sum += s.latency_ns;
-    result.drive_busy.push_back(double(s.busy_ns) / 1e9 / seconds);
+    result.drives.push_back({s.requests, s.bytes, double(s.busy_ns) / 1e9 / seconds});
   }
   result.p50_ns = all.percentile(0.50);
   result.p90_ns = all.percentile(0.90);

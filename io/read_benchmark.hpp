@@ -30,7 +30,11 @@ struct BenchResult {
   double iops() const { return seconds > 0 ? double(requests) / seconds : 0; }
   double bytes_per_second() const { return seconds > 0 ? double(bytes) / seconds : 0; }
   uint64_t p50_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, mean_ns = 0;
-  std::vector<double> drive_busy;  // fraction of the run each drive had requests in flight
+  struct Drive {
+    uint64_t requests = 0, bytes = 0;
+    double busy = 0;  // fraction of the run the drive had requests in flight
+  };
+  std::vector<Drive> drives;
 };
 
 BenchResult run_read_benchmark(const DriveSet& drives, const BenchSpec& spec);

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include "formats/atomic_file.hpp"
 
 namespace sluice::tools {
 
@@ -20,7 +19,8 @@ void add_engine_options(po::options_description& options, const char* skip_defau
     ("direction", po::value<std::string>()->default_value("auto"),
      "EDGEMAP direction: push, pull (over the transpose), or auto (pull when the frontier is dense and the layout has a transpose)")
     ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
-    ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the run may hold in DRAM (0: the memory available)");
+    ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the run may hold in DRAM (0: the memory available)")
+    ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see the README)");
 }
 
 engine::EdgeMapVariant parse_edgemap(const std::string& text) {
@@ -44,6 +44,7 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
   o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
   o.io.backend = io::parse_backend(v["io"].as<std::string>());
   o.memory_limit = v["memory-limit"].as<uint64_t>();
+  o.verify_reads = !v["no-verify-reads"].as<bool>();
   return o;
 }
 
@@ -68,9 +69,47 @@ std::string output_format(const po::variables_map& v) {
   return format;
 }
 
+ProgramOutputs::ProgramOutputs(const po::variables_map& v) : format_(output_format(v)) {
+  for (const char* option : {"output", "stats"}) {
+    if (v.count(option)) expect(v[option].as<std::string>());
+  }
+}
+
+void ProgramOutputs::expect(const std::string& path) {
+  if (!path.empty()) check_writable(path);
+}
+
+template <class T>
+void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
+  if (path.empty()) return;
+  AtomicFile& file = files_.emplace_back(path);
+  if (format_ == "binary") {
+    file.write(data.data(), data.size_bytes());
+    return;
+  }
+  char line[64];
+  for (const T& value : data) {
+    auto [end, ec] = std::to_chars(line, line + sizeof(line) - 1, value);
+    *end++ = '\n';
+    file.write(line, size_t(end - line));
+  }
+}
+template void ProgramOutputs::values(const std::string&, std::span<const int64_t>);
+template void ProgramOutputs::values(const std::string&, std::span<const uint64_t>);
+template void ProgramOutputs::values(const std::string&, std::span<const double>);
+
+void ProgramOutputs::text(const std::string& path, const std::string& text) {
+  if (path.empty()) return;
+  files_.emplace_back(path).write(text);
+}
+
+void ProgramOutputs::commit() {
+  commit_all(files_);
+  files_.clear();
+}
+
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Direction direction, uint64_t bytes_per_vertex)
-    : name_(name), path_(v["graph"].as<std::string>()) {
-  output_format(v);  // a bad format fails before the run, not after it
+    : name_(name), path_(v["graph"].as<std::string>()), outputs_(v), stats_path_(v["stats"].as<std::string>()), values_(v) {
   out_graph_ = std::make_unique<engine::DiskGraph>(path_);
   const bool symmetric = v["symmetric"].as<bool>();
   if (direction == Direction::out_and_in && !symmetric) {
@@ -90,12 +129,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Directi
     options.algorithm_bytes = 0;  // counted once
     in_ = std::make_unique<engine::Engine>(*in_graph_, options);
   }
-  const std::string stats = v["stats"].as<std::string>();
-  if (!stats.empty()) {
-    stats_file_.open(stats);
-    if (!stats_file_) throw std::runtime_error("cannot write " + stats);
-  }
-  trace_ = std::make_unique<algorithms::RunTrace>(name, stats.empty() ? nullptr : &stats_file_);
+  trace_ = std::make_unique<algorithms::RunTrace>(name, stats_path_.empty() ? nullptr : &stats_);
   std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, direction %s, skip threshold %s (%s)\n",
                name, path_.c_str(), (unsigned long long)out_graph_->vertices(), (unsigned long long)out_graph_->edges(),
                out_graph_->drives(), out_graph_->layout().in() ? " + transpose" : "",
@@ -109,29 +143,23 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Directi
 
 void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) const {
   const double mb = double(trace_->bytes_read()) / 1e6;
-  std::printf("%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
+  // With an output on standard output, the summary goes to standard error.
+  const bool stdout_taken = values_["output"].as<std::string>() == "-" || stats_path_ == "-" ||
+                            (values_.count("parents") && values_["parents"].as<std::string>() == "-");
+  std::fprintf(stdout_taken ? stderr : stdout, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
               (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
-  std::fflush(stdout);
+  std::fflush(stdout_taken ? stderr : stdout);
 }
 
 template <class T>
-void write_values(const std::string& path, const std::string& format, std::span<const T> data) {
-  AtomicFile file(path);
-  if (format == "binary") {
-    file.write(data.data(), data.size_bytes());
-  } else {
-    char line[64];
-    for (const T& value : data) {
-      auto [end, ec] = std::to_chars(line, line + sizeof(line) - 1, value);
-      *end++ = '\n';
-      file.write(line, size_t(end - line));
-    }
-  }
-  file.commit();
+void AlgorithmRun::finish(std::span<const T> result) {
+  outputs_.values(values_["output"].as<std::string>(), result);
+  outputs_.text(stats_path_, stats_.str());
+  outputs_.commit();
 }
-template void write_values(const std::string&, const std::string&, std::span<const int64_t>);
-template void write_values(const std::string&, const std::string&, std::span<const uint64_t>);
-template void write_values(const std::string&, const std::string&, std::span<const double>);
+template void AlgorithmRun::finish(std::span<const int64_t>);
+template void AlgorithmRun::finish(std::span<const uint64_t>);
+template void AlgorithmRun::finish(std::span<const double>);
 
 ValueDigest digest_of(std::span<const double> values) {
   ValueDigest d;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <chrono>
-#include <fstream>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <span>
@@ -13,6 +13,7 @@
 #include "algorithms/run_trace.hpp"
 #include "algorithms/wcc.hpp"
 #include "engine/engine.hpp"
+#include "formats/atomic_file.hpp"
 #include "tools/command_line.hpp"
 
 namespace sluice::tools {
@@ -32,8 +33,30 @@ void add_program_options(po::options_description& options, const char* output_he
 
 enum class Direction { out_only, out_and_in };
 
+// The files a program writes: each checked before the work starts (so an
+// unwritable path fails at once, not after the run), all written after it
+// and committed together (so a failed run leaves none of them, and a failed
+// write is an error, never a silent loss). Paths as AtomicFile takes them:
+// "-" is standard output, devices and FIFOs are written in place.
+class ProgramOutputs {
+ public:
+  // Checks --output and --stats, if the program has them.
+  explicit ProgramOutputs(const po::variables_map& values);
+  // Checks one more path (ignores "").
+  void expect(const std::string& path);
+  // One value per vertex in --output-format (ignores an empty path).
+  template <class T>
+  void values(const std::string& path, std::span<const T> data);
+  void text(const std::string& path, const std::string& text);
+  void commit();
+
+ private:
+  std::string format_;
+  std::vector<AtomicFile> files_;
+};
+
 // One program run: the graph opened as the program needs it and the
-// engines over it, a trace for the summary and --stats.
+// engines over it, a trace for the summary and --stats, and the outputs.
 class AlgorithmRun {
  public:
   // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
@@ -50,12 +73,22 @@ class AlgorithmRun {
   // "bfs r18.sluice: 0.153 s, 9 iterations, 12.3 MB read (80.4 MB/s), <digest>"
   void print_summary(double seconds, uint64_t iterations, const std::string& digest) const;
 
+  // The program's outputs (--output, --stats and any it expects more of).
+  ProgramOutputs& outputs() { return outputs_; }
+  // Writes --output (the result, one value per vertex) and --stats, and
+  // commits every output.
+  template <class T>
+  void finish(std::span<const T> result);
+
  private:
   std::string name_, path_;
+  ProgramOutputs outputs_;
   std::unique_ptr<engine::DiskGraph> out_graph_, in_graph_;
   std::unique_ptr<engine::Engine> out_, in_;
-  std::ofstream stats_file_;
+  std::string stats_path_;
+  std::ostringstream stats_;
   std::unique_ptr<algorithms::RunTrace> trace_;
+  po::variables_map values_;
 };
 
 // --output FILE and --output-format text|binary (add_program_options adds
@@ -63,18 +96,6 @@ class AlgorithmRun {
 void add_output_options(po::options_description& options, const char* output_help);
 // --output-format, checked: "text" or "binary".
 std::string output_format(const po::variables_map& values);
-
-// Writes one value per vertex: text (one per line) or binary (the values'
-// bytes, little-endian); nothing is left behind on error. T is int64_t,
-// uint64_t or double.
-template <class T>
-void write_values(const std::string& path, const std::string& format, std::span<const T> data);
-// The same to --output, if given.
-template <class T>
-void write_output(const po::variables_map& values, std::span<const T> data) {
-  const std::string path = values["output"].as<std::string>();
-  if (!path.empty()) write_values(path, output_format(values), data);
-}
 
 // The sum of a result and its largest value (first vertex holding it), for
 // the summary lines.

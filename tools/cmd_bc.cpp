@@ -45,7 +45,7 @@ int cmd_bc(int argc, char** argv) {
   std::snprintf(digest, sizeof(digest), "%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
                 (unsigned long long)result.sources, d.sum, (unsigned long long)d.top_vertex, d.top);
   run.print_summary(seconds, result.levels, digest);
-  write_output(v, std::span<const double>(result.score));
+  run.finish(std::span<const double>(result.score));
   return exit_ok;
 }
 

@@ -18,6 +18,7 @@ int cmd_bfs(int argc, char** argv) {
     return exit_ok;
   }
   AlgorithmRun run("bfs", v, Direction::out_only, algorithms::bfs_bytes_per_vertex);
+  run.outputs().expect(v["parents"].as<std::string>());
   const uint64_t source = pick_source(run.out().graph(), v["source"].as<int64_t>());
   auto start = std::chrono::steady_clock::now();
   algorithms::BfsResult result = algorithms::bfs(run.out(), source, run.trace());
@@ -27,10 +28,8 @@ int cmd_bfs(int argc, char** argv) {
   run.print_summary(seconds, result.levels,
                     "source " + std::to_string(source) + " reached " + std::to_string(result.reached) + " of " +
                         std::to_string(run.vertices()) + " vertices, depth " + std::to_string(deepest));
-  write_output(v, std::span<const int64_t>(result.depth));
-  if (!v["parents"].as<std::string>().empty()) {
-    write_values(v["parents"].as<std::string>(), output_format(v), std::span<const int64_t>(result.parent));
-  }
+  run.outputs().values(v["parents"].as<std::string>(), std::span<const int64_t>(result.parent));
+  run.finish(std::span<const int64_t>(result.depth));
   return exit_ok;
 }
 

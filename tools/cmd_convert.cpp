@@ -16,6 +16,7 @@ int cmd_convert(int argc, char** argv) {
     ("input", po::value<std::string>()->required(), "input graph")
     ("output", po::value<std::string>()->required(), "output path (NAME.sluice for sluice's layout, NAME.gr.index for Blaze's)")
     ("to", po::value<std::string>()->default_value(""), "output format (default: from OUT's extension)")
+    ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)");
   add_open_options(options);
@@ -44,6 +45,7 @@ int cmd_convert(int argc, char** argv) {
   write.drive_dirs = split_list(values["drives"].as<std::string>());
   write.transpose = transpose.get();
   write.progress = true;
+  write.force = values["force"].as<bool>();
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("--drives applies to sluice and blaze layouts");
   write_graph(*graph, output, to, write);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

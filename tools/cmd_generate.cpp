@@ -35,6 +35,7 @@ int cmd_generate(int argc, char** argv) {
     ("no-permute", po::bool_switch(), "keep RMAT's vertex ids (no scrambling)")
     ("weighted", po::bool_switch(), "integer weights in [1, 255]")
     ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
+    ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated drive directories (sluice/blaze output)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice output)")
     ("symmetrize", po::bool_switch(), "add the reverse of every edge")
@@ -83,6 +84,7 @@ int cmd_generate(int argc, char** argv) {
     if (v["transpose"].as<bool>()) transpose = transpose_of(*graph, gen.threads);
     WriteOptions write;
     write.drive_dirs = split_list(v["drives"].as<std::string>());
+    write.force = v["force"].as<bool>();
     write.transpose = transpose.get();
     write.progress = true;
     write_graph(*graph, output, to, write);

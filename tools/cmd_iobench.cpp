@@ -62,8 +62,11 @@ int cmd_iobench(int argc, char** argv) {
               r.bytes_per_second() / 1e6);
   std::printf("  lat (usec): mean=%.1f, p50=%.1f, p90=%.1f, p99=%.1f, p99.9=%.1f\n", r.mean_ns / 1e3, r.p50_ns / 1e3,
               r.p90_ns / 1e3, r.p99_ns / 1e3, r.p999_ns / 1e3);
-  for (size_t d = 0; d < r.drive_busy.size(); ++d) {
-    std::printf("  drive %zu: %s, busy %.0f%%\n", d, drives.drive(unsigned(d)).path().c_str(), 100 * r.drive_busy[d]);
+  for (size_t d = 0; d < r.drives.size(); ++d) {
+    const io::BenchResult::Drive& drive = r.drives[d];
+    std::printf("  drive %zu: %s, IOPS=%.0f, %.1fMB/s, %llu bytes, busy %.0f%%\n", d, drives.drive(unsigned(d)).path().c_str(),
+                double(drive.requests) / r.seconds, double(drive.bytes) / r.seconds / 1e6, (unsigned long long)drive.bytes,
+                100 * drive.busy);
   }
   return exit_ok;
 }

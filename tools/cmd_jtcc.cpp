@@ -21,7 +21,7 @@ int cmd_jtcc(int argc, char** argv) {
                           positionals, v)) {
     return exit_ok;
   }
-  output_format(v);  // a bad format fails before the run, not after it
+  ProgramOutputs outputs(v);  // checked before the run, not after it
   const std::string path = v["graph"].as<std::string>();
   auto graph = BlockGraph::open(path, open_options_from(v));
   require_memory(graph->info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
@@ -32,7 +32,8 @@ int cmd_jtcc(int argc, char** argv) {
   std::printf("jtcc %s: %.3f s, 1 pass over %llu edges (%.1f M edges/s, %.1f MB of ids), %s\n", path.c_str(), seconds,
               (unsigned long long)result.edges, seconds > 0 ? double(result.edges) / seconds / 1e6 : 0.0, bytes,
               components_digest(result).c_str());
-  write_output(v, std::span<const uint64_t>(result.label));
+  outputs.values(v["output"].as<std::string>(), std::span<const uint64_t>(result.label));
+  outputs.commit();
   return exit_ok;
 }
 

@@ -40,7 +40,7 @@ int cmd_pagerank(int argc, char** argv) {
   std::snprintf(digest, sizeof(digest), "sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g", d.sum,
                 (unsigned long long)d.top_vertex, d.top, result.last_change);
   run.print_summary(seconds, result.iterations, digest);
-  write_output(v, std::span<const double>(result.rank));
+  run.finish(std::span<const double>(result.rank));
   return exit_ok;
 }
 

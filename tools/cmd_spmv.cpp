@@ -73,7 +73,7 @@ int cmd_spmv(int argc, char** argv) {
   char digest[128];
   std::snprintf(digest, sizeof(digest), "%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm));
   run.print_summary(seconds, 1, digest);
-  write_output(v, std::span<const double>(y));
+  run.finish(std::span<const double>(y));
   return exit_ok;
 }
 

@@ -18,7 +18,7 @@ int cmd_wcc(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   algorithms::ComponentsResult result = algorithms::wcc(run.out(), run.in(), run.trace());
   run.print_summary(seconds_since(start), result.rounds, components_digest(result));
-  write_output(v, std::span<const uint64_t>(result.label));
+  run.finish(std::span<const uint64_t>(result.label));
   return exit_ok;
 }
 

@@ -1,5 +1,7 @@
 #include "tools/command_line.hpp"
 
+#include "formats/atomic_file.hpp"
+
 #include <iostream>
 
 namespace sluice::tools {
@@ -29,6 +31,7 @@ void add_open_options(po::options_description& options) {
     ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted")
     ("wide-ids", po::bool_switch(), "use 64-bit vertex ids even when 32 bits suffice")
     ("save-offsets", po::bool_switch(), "WebGraph BV: write BASENAME.offsets when it had to be built")
+    ("adjacency-dirs", po::value<std::string>()->default_value(""), "Blaze input: the directories of its adjacency files, one per drive, in order (default: beside the index)")
     ("block-edges", po::value<uint64_t>()->default_value(uint64_t(1) << 20), "edges per block of the block API")
     ("buffers", po::value<unsigned>()->default_value(4), "buffers of the block API");
 }
@@ -47,6 +50,7 @@ OpenOptions open_options_from(const po::variables_map& v) {
   o.drop_weights = v["drop-weights"].as<bool>();
   o.load.id_bytes = v["wide-ids"].as<bool>() ? 8 : 0;
   o.save_offsets = v["save-offsets"].as<bool>();
+  o.adjacency_dirs = split_list(v["adjacency-dirs"].as<std::string>());
   o.blocks.block_edges = v["block-edges"].as<uint64_t>();
   o.blocks.buffers = v["buffers"].as<unsigned>();
   o.blocks.threads = o.load.threads;
@@ -55,6 +59,7 @@ OpenOptions open_options_from(const po::variables_map& v) {
 }
 
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv) {
+  remove_temporaries_on_signals();  // Ctrl-C or a kill leaves no half-written output
   try {
     return command(argc, argv);
   } catch (const po::error& e) {

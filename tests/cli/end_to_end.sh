@@ -48,9 +48,15 @@ set -e
 dd if=/dev/zero of=drive.dat bs=1M count=8 status=none
 "$sluice" iobench --drives drive.dat --io aio --duration 0.2 --queue-depth 8 --completion-batch 4 \
     --handoff-batch 2 --seed 3 > bench.txt
-iops=$(sed -n 's/.*IOPS=\([0-9]*\),.*/\1/p' bench.txt)
+iops=$(sed -n 's/.*read: IOPS=\([0-9]*\),.*/\1/p' bench.txt)
 [ "${iops:-0}" -gt 0 ] || fail "iobench: $(cat bench.txt)"
 grep -q "p99=" bench.txt || fail "iobench latency line: $(cat bench.txt)"
+# Two drives: each reports its own IOPS and bytes, and each was read.
+cp drive.dat drive2.dat
+"$sluice" iobench --drives drive.dat,drive2.dat --duration 0.2 --queue-depth 4 > bench2.txt
+for d in 0 1; do
+  grep -q "drive $d: .*IOPS=[1-9][0-9]*, .* [1-9][0-9]* bytes, busy [1-9]" bench2.txt || fail "iobench drive $d: $(cat bench2.txt)"
+done
 "$sluice" iobench --drives drive.dat --pattern sequential --block-size 64k --duration 0.2 | grep -q "IOPS=" ||
   fail "iobench sequential"
 set +e
