@@ -73,7 +73,7 @@ AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
     return;
   }
   if (!is_regular_file(path_, exists)) {  // a device, FIFO or link: in place
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);  // O_CREAT: a link to a new file
     if (fd_ < 0) throw_system_error(path_, "cannot open for writing");
     return;
   }

@@ -80,6 +80,10 @@ void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat
       if (u == 0 || v == 0) return fail("vertex id 0 in a file with 1-based ids");
       --u, --v;
     }
+    if (u >= max_vertices || v >= max_vertices) {
+      return fail("vertex id " + std::to_string(std::max(u, v) + base) + " is too large: ids must be below " +
+                  std::to_string(max_vertices) + " (relabel the vertices, e.g. densely from 0)");
+    }
     // An id equal to the count in a 0-based file: most likely 1-based ids.
     auto hint = [&](uint64_t id, uint64_t limit) {
       return base == 0 && id == limit ? std::string(" (if the ids are 1-based, pass --base 1)") : std::string();

@@ -1,4 +1,6 @@
 // Format detection and BlockGraph::open: every format behind one call.
+#include <atomic>
+#include <exception>
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -41,14 +43,26 @@ EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
   Array<uint64_t> offsets(info.vertices + 1, "offsets");
   source.read_offsets(0, info.vertices, offsets.data());
   const uint64_t step = 1 << 14;
+  // An exception may not leave an OpenMP loop: the first is kept and
+  // rethrown after it (a damaged page of a layout, a bad BV code).
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
 #pragma omp parallel for num_threads(resolve_threads(threads)) schedule(dynamic, 1)
   for (uint64_t v = 0; v < info.vertices; v += step) {
-    uint64_t end = std::min(info.vertices, v + step);
-    source.read_edges(v, end, edges.targets.data() + offsets[v], info.weighted ? edges.weights.data() + offsets[v] : nullptr);
-    for (uint64_t u = v; u < end; ++u) {
-      std::fill(edges.sources.data() + offsets[u], edges.sources.data() + offsets[u + 1], V(u));
+    if (failed.load(std::memory_order_relaxed)) continue;
+    try {
+      uint64_t end = std::min(info.vertices, v + step);
+      source.read_edges(v, end, edges.targets.data() + offsets[v], info.weighted ? edges.weights.data() + offsets[v] : nullptr);
+      for (uint64_t u = v; u < end; ++u) {
+        std::fill(edges.sources.data() + offsets[u], edges.sources.data() + offsets[u + 1], V(u));
+      }
+    } catch (...) {
+#pragma omp critical(sluice_edge_list_error)
+      if (!error) error = std::current_exception();
+      failed = true;
     }
   }
+  if (error) std::rethrow_exception(error);
   return edges;
 }
 
