@@ -3,17 +3,19 @@
 #   ./run.sh example   install what is missing, build, run the built-in example
 #                      (an RMAT graph onto two drive files; BFS, PageRank, WCC)
 #   ./run.sh test      install what is missing, build, run every test (plain,
-#                      AddressSanitizer+UBSan, and ThreadSanitizer for the
-#                      concurrency suites)
+#                      AddressSanitizer+UBSan, ThreadSanitizer for the
+#                      concurrency suites), and each libFuzzer target briefly
 set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrentqueue-dev
-          libboost-program-options-dev libgtest-dev libxxhash-dev gzip)
+          libboost-program-options-dev libgtest-dev libxxhash-dev gzip python3)
+# The fuzz targets (./run.sh test only): clang with libFuzzer and OpenMP.
+fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
 
 install_dependencies() {
   local missing=()
-  for p in "${packages[@]}"; do
+  for p in "${packages[@]}" "$@"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return
@@ -59,10 +61,13 @@ run_tests() {
   build build-tsan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=thread -DBUILD_TESTING=ON
   (cd build-tsan && OMP_NUM_THREADS=1 TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp" \
     ctest -j "$(nproc)" --output-on-failure -L concurrency)
+  # Every reader under libFuzzer (ASan+UBSan) for a short fixed time;
+  # experiments/fuzz.sh SECONDS runs them longer.
+  experiments/fuzz.sh 10
 }
 
 case "${1:-}" in
   example) install_dependencies && example ;;
-  test) install_dependencies && run_tests ;;
+  test) install_dependencies "${fuzz_packages[@]}" && run_tests ;;
   *) echo "usage: ./run.sh example|test" >&2; exit 2 ;;
 esac

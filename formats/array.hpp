@@ -25,6 +25,9 @@ class Array {
   Array() = default;
   explicit Array(size_t size, const char* what = "an array") : size_(size) {
     if (size == 0) return;
+    // Large arrays first ask whether the memory is there: a clear error,
+    // not an overcommitted allocation the OOM killer ends later.
+    if (size > (size_t(8) << 20) / sizeof(T)) require_memory(size <= SIZE_MAX / sizeof(T) ? size * sizeof(T) : SIZE_MAX, what);
     void* p = size <= SIZE_MAX / sizeof(T) ? std::malloc(size * sizeof(T)) : nullptr;
     if (!p) {
       throw std::runtime_error(std::string("out of memory allocating ") + what + " (" +

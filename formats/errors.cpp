@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include "formats/errors.hpp"
 
 #include <cerrno>
@@ -31,12 +32,24 @@ void throw_system_error(const std::string& path, const std::string& action) {
 uint64_t available_memory() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
-  uint64_t kib = 0;
+  uint64_t kib = 0, available = 0;
   std::string unit;
   while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
+    if (key == "MemAvailable:") {
+      available = kib * 1024;
+      break;
+    }
   }
-  return 0;
+  // SLUICE_MEMORY_LIMIT (bytes, or with a k/m/g suffix) caps it: for shared
+  // machines, containers whose /proc/meminfo shows the host, and fuzzing.
+  if (const char* limit = std::getenv("SLUICE_MEMORY_LIMIT")) {
+    char* end = nullptr;
+    uint64_t bytes = std::strtoull(limit, &end, 10);
+    const int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20 : *end == 'g' || *end == 'G' ? 30 : 0;
+    bytes <<= shift;
+    if (bytes && (available == 0 || bytes < available)) available = bytes;
+  }
+  return available;
 }
 
 void require_memory(uint64_t bytes, const std::string& what) {

@@ -39,7 +39,8 @@ uint64_t vertex_count_for_id(uint64_t largest, const std::string& path);
 // a too-large graph gives a message instead of the OOM killer.
 void require_memory(uint64_t bytes, const std::string& what);
 
-// MemAvailable from /proc/meminfo (bytes); 0 if it cannot be read.
+// MemAvailable from /proc/meminfo (bytes), capped by $SLUICE_MEMORY_LIMIT
+// (bytes, k/m/g suffixes); 0 if neither is known.
 uint64_t available_memory();
 
 }  // namespace sluice
