@@ -28,9 +28,11 @@ def run(cmd, env=None):
     return done.stdout
 
 
-def make_graph(tools, work, kind, scale, threads):
-    """Generates KIND at SCALE onto one drive directory, with the transpose."""
-    name = f"{kind}{scale}"
+def make_graph(tools, work, kind, scale, threads, suffix=""):
+    """Generates KIND at SCALE onto one drive directory, with the transpose
+    (the same seed gives the same graph from any sluice version; SUFFIX
+    keeps the layouts of two versions apart)."""
+    name = f"{kind}{scale}{suffix}"
     layout = work / f"{name}.sluice"
     if not layout.exists():
         drive = work / f"{name}-drive0"
@@ -97,6 +99,9 @@ def main():
     sluices = [("sluice", args.tools)] + ([("before", args.before)] if args.before else [])
     for kind in args.kinds.split(","):
         layout = make_graph(args.tools, args.work, kind, args.scale, args.threads)
+        layouts = {"sluice": layout}
+        if args.before:  # an earlier sluice may not read this version's layout
+            layouts["before"] = make_graph(args.before, args.work, kind, args.scale, args.threads, "-before")
         offsets, targets, n, m, in_drives = read_layout(layout)
         in_drives = [str(d) for d in in_drives]
         rows = np.repeat(np.arange(n, dtype=np.uint32), np.diff(offsets).astype(np.int64))
@@ -142,7 +147,7 @@ def main():
                         times.setdefault(("networkit", algorithm), []).append(seconds)
                         digests[("networkit", algorithm)] = digest
                         continue
-                    cmd = [tools / algorithm, layout, "-t", t] + flags[algorithm]
+                    cmd = [tools / algorithm, layouts[name], "-t", t] + flags[algorithm]
                     if io == "memory":
                         cmd += ["--io", "memory"]
                     stats = args.work / "stats.jsonl"

@@ -192,8 +192,9 @@ Manifest Manifest::read(const std::string& path) {
   if (m.layout_id.size() != 32 || m.layout_id.find_first_not_of("0123456789abcdef") != std::string::npos) {
     throw InputError(path, "", "'layout' must be 32 hex digits");
   }
-  m.info.vertices = p.number("vertices");
+  m.info.vertices = checked_vertex_count(p.number("vertices"), path, "");
   m.info.edges = p.number("edges");
+  if (m.info.edges > (uint64_t(1) << 56)) throw InputError(path, "", "edges " + std::to_string(m.info.edges) + " is impossible");
   m.info.weighted = p.number("weighted") != 0;
   m.info.id_bytes = unsigned(p.number("id_bytes"));
   if (m.info.id_bytes != 4 && m.info.id_bytes != 8) throw InputError(path, "", "id_bytes must be 4 or 8");

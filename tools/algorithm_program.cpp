@@ -8,7 +8,7 @@
 namespace sluice::tools {
 
 void add_engine_options(po::options_description& options, const char* skip_default, const char* edgemap_default,
-                        const char* edgemap_help) {
+                        const char* edgemap_help, const char* direction_default) {
   options.add_options()
     ("threads,t", po::value<int>()->default_value(0), "compute threads (0: all cores)")
     ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)")
@@ -16,7 +16,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
      "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)")
     ("bins", po::value<uint32_t>()->default_value(0), "bins of the binning EDGEMAP (0: one per 8192 vertices, at most 1024)")
     ("bin-space", po::value<uint64_t>()->default_value(0), "bytes for all bins (0: edges x 4 / 20, Blaze's default)")
-    ("direction", po::value<std::string>()->default_value("auto"),
+    ("direction", po::value<std::string>()->default_value(direction_default),
      "EDGEMAP direction: push, pull (over the transpose), or auto (pull when the frontier is dense and the layout has a transpose)")
     ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
     ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the run may hold in DRAM (0: the memory available)")

@@ -21,7 +21,8 @@ namespace sluice::tools {
 // --threads --io --skip-threshold --bins --bin-space --direction
 // --edgemap --memory-limit. bench-edgemap passes its own defaults.
 void add_engine_options(po::options_description& options, const char* skip_default = "",
-                        const char* edgemap_default = "binning", const char* edgemap_help = "binning or atomic");
+                        const char* edgemap_default = "binning", const char* edgemap_help = "binning or atomic",
+                        const char* direction_default = "auto");
 // The engine's options from those flags; the variant is set by the caller
 // when --edgemap names more than one.
 engine::EngineOptions engine_options_from(const po::variables_map& values, const engine::DiskGraph& graph,

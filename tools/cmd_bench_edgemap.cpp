@@ -44,7 +44,7 @@ int cmd_bench_edgemap(int argc, char** argv) {
     ("frontier", po::value<double>()->default_value(1.0), "share of vertices active (1: a full scan)")
     ("repeat,r", po::value<int>()->default_value(3), "rounds; each round runs all three")
     ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics as JSON lines");
-  add_engine_options(options, "inf", "both", "binning, atomic or both");
+  add_engine_options(options, "inf", "both", "binning, atomic or both (push)", "push");
   po::positional_options_description positionals;
   positionals.add("graph", 1);
   po::variables_map v;
@@ -99,7 +99,8 @@ int cmd_bench_edgemap(int argc, char** argv) {
   std::printf("graph %s: %llu vertices, %llu edges, %u drive(s), %d threads, %llu active vertices, skip threshold %s (%s)\n",
               path.c_str(), (unsigned long long)n, (unsigned long long)m, graph.drives(), threads,
               (unsigned long long)frontier.size(), lambda.text().c_str(), lambda_source.c_str());
-  std::printf("%-10s %9s %12s %10s %12s %10s\n", "traversal", "seconds", "M_edges/s", "vs_memory", "bytes_read", "MB/s");
+  std::printf("%-10s %9s %12s %10s %12s %10s %9s\n", "traversal", "seconds", "M_edges/s", "vs_memory", "bytes_read", "MB/s",
+              "direction");
   for (int round = 0; round < v["repeat"].as<int>(); ++round) {
     std::fill(expected.begin(), expected.end(), 0);
     auto start = std::chrono::steady_clock::now();
@@ -111,7 +112,7 @@ int cmd_bench_edgemap(int argc, char** argv) {
       }
     }
     double memory_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("%-10s %9.3f %12.1f %10.2f %12s %10s\n", "in-memory", memory_s, double(work) / memory_s / 1e6, 1.0, "-", "-");
+    std::printf("%-10s %9.3f %12.1f %10.2f %12s %10s %9s\n", "in-memory", memory_s, double(work) / memory_s / 1e6, 1.0, "-", "-", "push");
 
     for (auto& [name, engine] : engines) {
       std::fill(sum.begin(), sum.end(), 0);
@@ -119,8 +120,8 @@ int cmd_bench_edgemap(int argc, char** argv) {
       engine->edge_map<uint64_t>(frontier, f, false);
       const auto& s = engine->last_stats();
       if (sum != expected) throw std::runtime_error("out-of-core sums differ from the in-memory traversal");
-      std::printf("%-10s %9.3f %12.1f %10.2f %12llu %10.1f\n", name, s.seconds, double(work) / s.seconds / 1e6,
-                  s.seconds / memory_s, (unsigned long long)s.bytes_read, s.bandwidth() / 1e6);
+      std::printf("%-10s %9.3f %12.1f %10.2f %12llu %10.1f %9s\n", name, s.seconds, double(work) / s.seconds / 1e6,
+                  s.seconds / memory_s, (unsigned long long)s.bytes_read, s.bandwidth() / 1e6, engine::direction_name(s.direction));
       if (stats_file) stats_file << s.json() << "\n";
     }
   }
