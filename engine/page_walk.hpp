@@ -66,6 +66,12 @@ class DamagedPageError : public std::runtime_error {
                            "`sluice info --verify` checks them all)") {}
 };
 
+namespace detail {
+// The largest of `count` ids `stride` apart (page_walk.cpp: vectorized).
+uint64_t largest_id(const uint32_t* ids, uint64_t count, unsigned stride);
+uint64_t largest_id(const uint64_t* ids, uint64_t count, unsigned stride);
+}  // namespace detail
+
 // Checks a page before any of its targets indexes memory: its checksum
 // (when `verify`), then every target against the vertex count, in one
 // vectorizable pass (the maximum) instead of a branch per edge in the
@@ -76,12 +82,8 @@ void check_page(const DiskGraph& graph, uint64_t page, const char* data, bool ve
   const uint64_t first = graph.first_edge_of_page(page);
   const uint64_t count = std::min(graph.edges(), first + graph.records_per_page()) - first;
   using Id = typename Format::id_type;
-  Id largest = 0;  // in the id's own width, so that the loop vectorizes
-  for (uint64_t i = 0; i < count; ++i) {
-    Id id;
-    std::memcpy(&id, data + i * Format::bytes, sizeof(Id));
-    largest = id > largest ? id : largest;
-  }
+  // Pages sit in page-aligned IO buffers, so the ids are aligned too.
+  const uint64_t largest = detail::largest_id(reinterpret_cast<const Id*>(data), count, Format::bytes / sizeof(Id));
   if (largest < graph.vertices()) [[likely]] return;
   for (uint64_t i = 0; i < count; ++i) {
     if (Format::target(data, i) >= graph.vertices()) throw BadTargetError(graph, first + i, Format::target(data, i));

@@ -1,0 +1,24 @@
+#include "engine/page_walk.hpp"
+
+namespace sluice::engine::detail {
+
+// Compiled for AVX2 and SSE4.1 (unsigned max in one instruction) as well
+// as the baseline, chosen at load time: the check runs over every page.
+__attribute__((target_clones("avx2", "sse4.1", "default"))) uint64_t largest_id(const uint32_t* ids, uint64_t count,
+                                                                                  unsigned stride) {
+  uint32_t largest = 0;
+  if (stride == 1) {
+    for (uint64_t i = 0; i < count; ++i) largest = ids[i] > largest ? ids[i] : largest;
+  } else {
+    for (uint64_t i = 0; i < count; ++i) largest = ids[i * stride] > largest ? ids[i * stride] : largest;
+  }
+  return largest;
+}
+
+__attribute__((target_clones("avx2", "default"))) uint64_t largest_id(const uint64_t* ids, uint64_t count, unsigned stride) {
+  uint64_t largest = 0;
+  for (uint64_t i = 0; i < count; ++i) largest = ids[i * stride] > largest ? ids[i * stride] : largest;
+  return largest;
+}
+
+}  // namespace sluice::engine::detail
