@@ -65,7 +65,9 @@ def read_layout(layout):
     degrees = index[start:start + 4 * n].view(np.uint32)
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(degrees, out=offsets[1:])
-    pages = [np.fromfile(d, dtype=np.uint32).reshape(-1, page // 4) for d in drives]
+    # Version 2 drive files start with a header page.
+    header = page if int(manifest.get("sluice-graph", "1")) >= 2 else 0
+    pages = [np.fromfile(d, dtype=np.uint32, offset=header).reshape(-1, page // 4) for d in drives]
     total = sum(len(p) for p in pages)
     records = np.empty((total, page // 4), dtype=np.uint32)
     for d, p in enumerate(pages):
@@ -103,6 +105,8 @@ def main():
         if args.before:  # an earlier sluice may not read this version's layout
             layouts["before"] = make_graph(args.before, args.work, kind, args.scale, args.threads, "-before")
         offsets, targets, n, m, in_drives = read_layout(layout)
+        if m and int(targets.max()) >= n:
+            sys.exit(f"{layout}: a target beyond the vertex count; the layout was not read right")
         in_drives = [str(d) for d in in_drives]
         rows = np.repeat(np.arange(n, dtype=np.uint32), np.diff(offsets).astype(np.int64))
         graph = nk.GraphFromCoo((np.ones(m, dtype=np.float64), (rows, targets)), n, directed=True)
