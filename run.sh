@@ -46,9 +46,9 @@ example() {
   echo "== info"
   $sluice info "$work/rmat18.sluice" --verify
   echo "== BFS, PageRank and WCC out of core (O_DIRECT reads from the two drive files)"
-  build/tools/bfs "$work/rmat18.sluice"
-  build/tools/pagerank "$work/rmat18.sluice"
-  build/tools/wcc "$work/rmat18.sluice"
+  build/tools/sluice-bfs "$work/rmat18.sluice"
+  build/tools/sluice-pagerank "$work/rmat18.sluice"
+  build/tools/sluice-wcc "$work/rmat18.sluice"
 }
 
 run_tests() {

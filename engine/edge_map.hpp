@@ -10,7 +10,7 @@ namespace sluice::engine {
 
 template <class Functions>
 Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges) {
-  auto push_route = [&] { return Route{Direction::push, push_stream_->planner().plan(frontier, options_.skip, first_edges)}; };
+  auto push_route = [&] { return Route{Direction::push, push_stream_->planner().plan(frontier, *options_.skip, first_edges)}; };
   auto pull_route = [&] { return Route{Direction::pull, plan_pull(f)}; };
   if (!pullable || !pull_graph_ || first_edges || options_.direction == Direction::push) return push_route();
   if (options_.direction == Direction::pull) return pull_route();

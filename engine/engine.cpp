@@ -45,6 +45,7 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
       geometry_(BinGeometry::of(graph.vertices(), bin_count(graph, options))),
       split_locks_(std::make_unique<std::mutex[]>(split_lock_count)) {
   if (options.pull_divisor == 0) throw std::invalid_argument("the pull divisor must be at least 1");
+  if (!options_.skip) options_.skip = resolve_skip_threshold("", graph);
   uint64_t limit = options_.memory_limit ? options_.memory_limit : available_memory();
   if (limit && budget_.total() > limit) {
     auto mib = [](uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; };

@@ -45,6 +45,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <typeinfo>
@@ -77,7 +78,9 @@ struct EngineOptions {
   uint64_t pull_divisor = 20;      // automatic pulls when |F| + out-degrees of F > edges / pull_divisor
   bool symmetric = false;          // the graph stores every edge both ways: pull over the out-edges
   bool verify_reads = true;        // check every page read against its checksum
-  SkipThreshold skip;              // λ
+  // λ; unset: the calibrated profile of the first drive's device, else
+  // 64 KiB (resolve_skip_threshold), as the programs do.
+  std::optional<SkipThreshold> skip;
   io::IoOptions io;
   uint64_t memory_limit = 0;       // bytes; 0: the memory available now
   uint64_t algorithm_bytes = 0;    // the algorithm's own vertex arrays, counted in the budget

@@ -32,7 +32,7 @@ ChunkPlan Engine::plan_pull(Functions& f) {
     throw;
   }
   stats_.destinations = wanted.load();
-  return pull_stream_->planner().plan(wanted_, options_.skip);
+  return pull_stream_->planner().plan(wanted_, *options_.skip);
 }
 
 template <class Value, class Functions>

@@ -19,7 +19,7 @@ graph=$1
 rounds=${2:-3}
 shift $(( $# >= 2 ? 2 : 1 ))
 extra=("$@")
-[ -x "$tools/bfs" ] || { echo "build first: ./run.sh example" >&2; exit 2; }
+[ -x "$tools/sluice-bfs" ] || { echo "build first: ./run.sh example" >&2; exit 2; }
 
 declare -A runs=(
   [bfs]="bfs"
@@ -41,19 +41,19 @@ for name in "${order[@]}"; do
   disk=() memory=() read_mb=0 iters=0
   for ((r = 0; r < rounds; ++r)); do
     # shellcheck disable=SC2086
-    set -- $(${tools}/${runs[$name]} "$graph" "${extra[@]}" 2>/dev/null | field)
+    set -- $(${tools}/sluice-${runs[$name]} "$graph" "${extra[@]}" 2>/dev/null | field)
     disk+=("$1"); read_mb=$2; iters=$3
     # shellcheck disable=SC2086
-    set -- $(${tools}/${runs[$name]} "$graph" --io memory "${extra[@]}" 2>/dev/null | field)
+    set -- $(${tools}/sluice-${runs[$name]} "$graph" --io memory "${extra[@]}" 2>/dev/null | field)
     memory+=("$1")
   done
   d=$(printf '%s\n' "${disk[@]}" | median)
   m=$(printf '%s\n' "${memory[@]}" | median)
-  printf "%-17s %10.3f %10.3f %8.2f %11.1f %10.1f %6s\n" "$name" "$d" "$m" "$(echo "$d / $m" | bc -l)" "$read_mb" \
-    "$(echo "$read_mb / $d" | bc -l)" "$iters"
+  printf "%-17s %10.3f %10.3f %8.2f %11.1f %10.1f %6s\n" "$name" "$d" "$m" "$(awk "BEGIN {print $d / $m}")" "$read_mb" \
+    "$(awk "BEGIN {print $read_mb / $d}")" "$iters"
 done
 jt=()
 for ((r = 0; r < rounds; ++r)); do
-  jt+=("$("$tools/jtcc" "$graph" 2>/dev/null | sed -E 's/.*: ([0-9.]+) s,.*/\1/')")
+  jt+=("$("$tools/sluice-jtcc" "$graph" 2>/dev/null | sed -E 's/.*: ([0-9.]+) s,.*/\1/')")
 done
 printf "%-17s %10.3f %10s %8s %11s %10s %6s\n" jtcc "$(printf '%s\n' "${jt[@]}" | median)" - - - - 1

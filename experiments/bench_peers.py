@@ -151,7 +151,7 @@ def main():
                         times.setdefault(("networkit", algorithm), []).append(seconds)
                         digests[("networkit", algorithm)] = digest
                         continue
-                    cmd = [tools / algorithm, layouts[name], "-t", t] + flags[algorithm]
+                    cmd = [tools / f"sluice-{algorithm}", layouts[name], "-t", t] + flags[algorithm]
                     if io == "memory":
                         cmd += ["--io", "memory"]
                     stats = args.work / "stats.jsonl"

@@ -121,7 +121,7 @@ def main():
         source = args.source if args.source >= 0 else int(np.argmax(degree))
 
         # BFS
-        run([f"{tools}/bfs", layout, "--source", str(source), "-o", out("depth"), "--parents", out("parent")] + common)
+        run([f"{tools}/sluice-bfs", layout, "--source", str(source), "-o", out("depth"), "--parents", out("parent")] + common)
         depth = np.fromfile(out("depth"), dtype=np.int64)
         parent = np.fromfile(out("parent"), dtype=np.int64)
         dist = csgraph.shortest_path(A, method="D", unweighted=True, indices=source)
@@ -136,26 +136,26 @@ def main():
         # Components
         k, labels = csgraph.connected_components(A, directed=True, connection="weak")
         expected = smallest_member_labels(labels)
-        run([f"{tools}/wcc", layout, "-o", out("wcc")] + common)
-        run([f"{tools}/jtcc", text, "-o", out("jtcc"), "--output-format", "binary"])
+        run([f"{tools}/sluice-wcc", layout, "-o", out("wcc")] + common)
+        run([f"{tools}/sluice-jtcc", text, "-o", out("jtcc"), "--output-format", "binary"])
         check("wcc", "partition vs scipy connected_components", same_partition(np.fromfile(out("wcc"), dtype=np.uint64), expected), f"{k} components")
         check("jtcc", "partition vs scipy connected_components", same_partition(np.fromfile(out("jtcc"), dtype=np.uint64), expected), f"{k} components")
 
         # PageRank
-        run([f"{tools}/pagerank", layout, "--method", "classic", "--dangling", "spread", "--tolerance", "1e-12",
+        run([f"{tools}/sluice-pagerank", layout, "--method", "classic", "--dangling", "spread", "--tolerance", "1e-12",
              "--iterations", "1000", "-o", out("pr_spread")] + common)
         nx_rank = nx.pagerank(G, alpha=0.85, tol=1e-13, max_iter=1000)
         reference = np.array([nx_rank[v] for v in range(n)])
         ours = np.fromfile(out("pr_spread"), dtype=np.float64)
         err = np.abs(ours - reference).max()
         check("pagerank", "classic, spread vs networkx.pagerank", err < 1e-9, f"max abs error {err:.2e}")
-        run([f"{tools}/pagerank", layout, "--method", "classic", "--tolerance", "1e-12", "--iterations", "1000",
+        run([f"{tools}/sluice-pagerank", layout, "--method", "classic", "--tolerance", "1e-12", "--iterations", "1000",
              "-o", out("pr_drop")] + common)
         reference = power_iteration(A, 0.85, spread=False)
         ours = np.fromfile(out("pr_drop"), dtype=np.float64)
         err = np.abs(ours - reference).max()
         check("pagerank", "classic, drop vs scipy power iteration", err < 1e-9, f"max abs error {err:.2e}")
-        run([f"{tools}/pagerank", layout, "-o", out("pr_delta")] + common)
+        run([f"{tools}/sluice-pagerank", layout, "-o", out("pr_delta")] + common)
         ours = np.fromfile(out("pr_delta"), dtype=np.float64)
         rel = np.abs(ours - reference).sum() / reference.sum()
         check("pagerank", "delta (defaults) vs power iteration, relative L1", rel < 0.05, f"{rel:.4f} (bound 0.05)")
@@ -163,8 +163,8 @@ def main():
         # SpMV
         x = np.cos(np.arange(n, dtype=np.float64))
         x.tofile(out("x"))
-        run([f"{tools}/spmv", layout, "--x", out("x"), "-o", out("y")] + common)
-        run([f"{tools}/spmv", layout, "--x", out("x"), "--transposed", "-o", out("yt")] + common)
+        run([f"{tools}/sluice-spmv", layout, "--x", out("x"), "-o", out("y")] + common)
+        run([f"{tools}/sluice-spmv", layout, "--x", out("x"), "--transposed", "-o", out("yt")] + common)
         for name, expected, what in (("y", A @ x, "y = A x"), ("yt", A.T @ x, "y = A^T x")):
             ours = np.fromfile(out(name), dtype=np.float64)
             err = np.abs(ours - expected).max() / max(1.0, np.abs(expected).max())
@@ -173,7 +173,7 @@ def main():
         # BC
         sources = [source, int(np.argsort(degree)[-2]) if n > 1 else source]
         sources = sorted(set(sources))
-        run([f"{tools}/bc", layout, "--sources", ",".join(map(str, sources)), "-o", out("bc")] + common)
+        run([f"{tools}/sluice-bc", layout, "--sources", ",".join(map(str, sources)), "-o", out("bc")] + common)
         nx_bc = nx.betweenness_centrality_subset(G, sources=sources, targets=list(range(n)), normalized=False)
         reference = np.array([nx_bc[v] for v in range(n)])
         ours = np.fromfile(out("bc"), dtype=np.float64)

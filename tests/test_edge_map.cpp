@@ -160,10 +160,12 @@ TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   ::setenv("SLUICE_PROFILE_DIR", dir.path().c_str(), 1);
   EXPECT_EQ(resolve_skip_threshold("", graph, &source).bytes, 65536u);
   EXPECT_EQ(source, "default");
+  EXPECT_EQ(Engine(graph, EngineOptions{}).options().skip->bytes, 65536u);  // the programs' default, unset
   io::DeviceProfile profile;
   profile.skip_threshold = 12288;
   profile.save(io::default_profile_path(io::DriveFile(graph.drive_paths()[0], false).device()));
   EXPECT_EQ(resolve_skip_threshold("", graph, &source).bytes, 12288u);
+  EXPECT_EQ(Engine(graph, EngineOptions{}).options().skip->bytes, 12288u);
   EXPECT_NE(source.find(dir.path()), std::string::npos);
   ::unsetenv("SLUICE_PROFILE_DIR");
 }

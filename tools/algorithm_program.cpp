@@ -108,11 +108,11 @@ void ProgramOutputs::commit() {
   files_.clear();
 }
 
-AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Direction direction, uint64_t bytes_per_vertex)
+AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex)
     : name_(name), path_(v["graph"].as<std::string>()), outputs_(v), stats_path_(v["stats"].as<std::string>()), values_(v) {
   out_graph_ = std::make_unique<engine::DiskGraph>(path_);
   const bool symmetric = v["symmetric"].as<bool>();
-  if (direction == Direction::out_and_in && !symmetric) {
+  if (transpose == Transpose::needed && !symmetric) {
     in_graph_ = out_graph_->reversed();
     if (!in_graph_) {
       throw InputError(path_, "", std::string(name) +
@@ -134,7 +134,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Directi
                name, path_.c_str(), (unsigned long long)out_graph_->vertices(), (unsigned long long)out_graph_->edges(),
                out_graph_->drives(), out_graph_->layout().in() ? " + transpose" : "",
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
-               engine::direction_name(options.direction), options.skip.text().c_str(), skip_source.c_str());
+               engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
   if (options.direction != engine::Direction::push && !out_->can_pull()) {
     std::fprintf(stderr, "%s: %s has no transpose: every EDGEMAP pushes (convert with --transpose, or pass --symmetric, to pull)\n",
                  name, path_.c_str());

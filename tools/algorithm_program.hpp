@@ -32,7 +32,7 @@ engine::EdgeMapVariant parse_edgemap(const std::string& text);
 // The graph, --stats, --output and --output-format, --symmetric.
 void add_program_options(po::options_description& options, const char* output_help);
 
-enum class Direction { out_only, out_and_in };
+enum class Transpose { not_needed, needed };  // whether a program needs the transpose
 
 // The files a program writes: each checked before the work starts (so an
 // unwritable path fails at once, not after the run), all written after it
@@ -61,7 +61,7 @@ class ProgramOutputs {
 class AlgorithmRun {
  public:
   // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
-  AlgorithmRun(const char* name, const po::variables_map& values, Direction direction, uint64_t bytes_per_vertex);
+  AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex);
 
   engine::Engine& out() { return *out_; }
   // The transpose's engine; null when --symmetric said the out-edges serve.

@@ -3,6 +3,7 @@
 
 #include "algorithms/bc.hpp"
 #include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 
@@ -19,7 +20,7 @@ int cmd_bc(int argc, char** argv) {
                           "(needs the transpose: `sluice convert --transpose`, or --symmetric)", options, positionals, v)) {
     return exit_ok;
   }
-  AlgorithmRun run("bc", v, Direction::out_and_in, algorithms::bc_bytes_per_vertex);
+  AlgorithmRun run("bc", v, Transpose::needed, algorithms::bc_bytes_per_vertex);
   std::vector<uint64_t> sources;
   if (v["all-sources"].as<bool>()) {
     for (uint64_t s = 0; s < run.vertices(); ++s) sources.push_back(s);

@@ -12,6 +12,7 @@
 
 #include "engine/engine.hpp"
 #include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 
@@ -80,7 +81,7 @@ int cmd_bench_edgemap(int argc, char** argv) {
   for (uint64_t a : active_ids) work += offsets[a + 1] - offsets[a];
   std::string lambda_source;
   const engine::EngineOptions base = engine_options_from(v, graph, &lambda_source);
-  const engine::SkipThreshold lambda = base.skip;
+  const engine::SkipThreshold lambda = *base.skip;
   const std::string which = v["edgemap"].as<std::string>();
   if (which != "both") parse_edgemap(which);
   // One engine per variant for all rounds, as an algorithm keeps one.

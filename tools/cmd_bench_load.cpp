@@ -17,6 +17,7 @@
 #include "formats/webgraph_bv.hpp"
 #include "formats/loaders.hpp"
 #include "tools/command_line.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 

@@ -1,6 +1,7 @@
 // bfs GRAPH.sluice [--source V]: breadth-first search out of core.
 #include "algorithms/bfs.hpp"
 #include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 
@@ -17,7 +18,7 @@ int cmd_bfs(int argc, char** argv) {
                           positionals, v)) {
     return exit_ok;
   }
-  AlgorithmRun run("bfs", v, Direction::out_only, algorithms::bfs_bytes_per_vertex);
+  AlgorithmRun run("bfs", v, Transpose::not_needed, algorithms::bfs_bytes_per_vertex);
   run.outputs().expect(v["parents"].as<std::string>());
   const uint64_t source = pick_source(run.out().graph(), v["source"].as<int64_t>());
   auto start = std::chrono::steady_clock::now();

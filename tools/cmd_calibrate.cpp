@@ -7,6 +7,7 @@
 #include "io/device_profile.hpp"
 #include "io/read_benchmark.hpp"
 #include "tools/command_line.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 

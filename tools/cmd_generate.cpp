@@ -7,6 +7,7 @@
 #include "formats/generators.hpp"
 #include "formats/writers.hpp"
 #include "tools/command_line.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 

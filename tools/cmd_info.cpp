@@ -9,6 +9,7 @@
 #include "engine/disk_graph.hpp"
 #include "formats/sluice_layout.hpp"
 #include "tools/command_line.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 

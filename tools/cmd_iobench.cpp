@@ -6,6 +6,7 @@
 
 #include "io/read_benchmark.hpp"
 #include "tools/command_line.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 

@@ -4,6 +4,7 @@
 
 #include "algorithms/jtcc.hpp"
 #include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 

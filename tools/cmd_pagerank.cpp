@@ -3,6 +3,7 @@
 
 #include "algorithms/pagerank.hpp"
 #include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 
@@ -31,7 +32,7 @@ int cmd_pagerank(int argc, char** argv) {
   o.tolerance = v["tolerance"].as<double>();
   o.max_iterations = v["iterations"].as<unsigned>();
   o.delta_threshold = v["delta-threshold"].as<double>();
-  AlgorithmRun run("pagerank", v, Direction::out_only, algorithms::pagerank_bytes_per_vertex);
+  AlgorithmRun run("pagerank", v, Transpose::not_needed, algorithms::pagerank_bytes_per_vertex);
   auto start = std::chrono::steady_clock::now();
   algorithms::PageRankResult result = algorithms::pagerank(run.out(), o, run.trace());
   const double seconds = seconds_since(start);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "tools/command_line.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 

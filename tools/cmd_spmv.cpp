@@ -6,6 +6,7 @@
 #include "formats/errors.hpp"
 #include "formats/mapped_file.hpp"
 #include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 
@@ -60,7 +61,7 @@ int cmd_spmv(int argc, char** argv) {
     return exit_ok;
   }
   const bool transposed = v["transposed"].as<bool>();
-  AlgorithmRun run("spmv", v, transposed ? Direction::out_only : Direction::out_and_in, algorithms::spmv_bytes_per_vertex);
+  AlgorithmRun run("spmv", v, transposed ? Transpose::not_needed : Transpose::needed, algorithms::spmv_bytes_per_vertex);
   const uint64_t n = run.vertices();
   std::vector<double> x = v["x"].as<std::string>().empty()
                               ? std::vector<double>(n, 1.0)

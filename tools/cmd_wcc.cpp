@@ -1,6 +1,7 @@
 // wcc GRAPH.sluice: weakly connected components by label propagation.
 #include "algorithms/wcc.hpp"
 #include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
 
 namespace sluice::tools {
 
@@ -14,7 +15,7 @@ int cmd_wcc(int argc, char** argv) {
                           "(needs the transpose: `sluice convert --transpose`, or --symmetric)", options, positionals, v)) {
     return exit_ok;
   }
-  AlgorithmRun run("wcc", v, Direction::out_and_in, algorithms::wcc_bytes_per_vertex);
+  AlgorithmRun run("wcc", v, Transpose::needed, algorithms::wcc_bytes_per_vertex);
   auto start = std::chrono::steady_clock::now();
   algorithms::ComponentsResult result = algorithms::wcc(run.out(), run.in(), run.trace());
   run.print_summary(seconds_since(start), result.rounds, components_digest(result));

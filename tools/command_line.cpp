@@ -74,15 +74,6 @@ int run_command(const std::string& program, const std::function<int(int, char**)
   }
 }
 
-const Command algorithm_commands[6] = {
-    {"bfs", "breadth-first search: depth and parent of every vertex", cmd_bfs},
-    {"pagerank", "PageRank, delta (Ligra/Blaze) or classic (GAPBS)", cmd_pagerank},
-    {"wcc", "weakly connected components by label propagation (uses the transpose)", cmd_wcc},
-    {"jtcc", "connected components by concurrent union-find, one pass through the block API", cmd_jtcc},
-    {"spmv", "sparse matrix-vector product over the edge weights", cmd_spmv},
-    {"bc", "betweenness centrality (Brandes) from one or more sources (uses the transpose)", cmd_bc},
-};
-
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> parts;
   size_t start = 0;

@@ -1,5 +1,6 @@
-// What every sluice command shares: option parsing with Boost, the exit
-// codes, and the options that open a graph.
+// What every sluice command shares, and out-of-tree programs may use:
+// option parsing with Boost, the exit codes, the options that open a
+// graph, and the error handling of a command's run.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -14,12 +15,6 @@ namespace sluice::tools {
 namespace po = boost::program_options;
 
 enum ExitCode { exit_ok = 0, exit_error = 1, exit_usage = 2 };
-
-struct Command {
-  const char* name;
-  const char* summary;
-  std::function<int(int argc, char** argv)> run;
-};
 
 // Parses argv against `options` (and positionals); prints --help. Returns
 // false when the command should stop with exit_ok (help was shown).
@@ -36,23 +31,5 @@ std::vector<std::string> split_list(const std::string& text);
 // Runs one command with the shared error handling: usage errors exit 2
 // with a hint, anything else prints "PROGRAM: error: ..." and exits 1.
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv);
-
-int cmd_convert(int argc, char** argv);
-int cmd_generate(int argc, char** argv);
-int cmd_info(int argc, char** argv);
-int cmd_scan(int argc, char** argv);
-int cmd_bench_load(int argc, char** argv);
-int cmd_iobench(int argc, char** argv);
-int cmd_calibrate(int argc, char** argv);
-int cmd_bench_edgemap(int argc, char** argv);
-int cmd_bfs(int argc, char** argv);
-int cmd_pagerank(int argc, char** argv);
-int cmd_wcc(int argc, char** argv);
-int cmd_jtcc(int argc, char** argv);
-int cmd_spmv(int argc, char** argv);
-int cmd_bc(int argc, char** argv);
-
-// The algorithm programs, each also built as its own executable.
-extern const Command algorithm_commands[6];
 
 }  // namespace sluice::tools

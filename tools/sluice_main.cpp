@@ -6,6 +6,7 @@
 
 #include "formats/errors.hpp"
 #include "tools/command_line.hpp"
+#include "tools/commands.hpp"
 
 using namespace sluice::tools;
 

@@ -14,7 +14,7 @@ mkdir d0 d1 d2
 "$tools/sluice" convert g.el g.sluice --drives d0,d1 --transpose >/dev/null
 "$tools/sluice" convert g.el plain.sluice --drives d2 >/dev/null
 
-"$tools/bfs" g.sluice --source 5 --output depth.txt --parents parent.txt --stats bfs.jsonl > bfs.out 2>/dev/null
+"$tools/sluice-bfs" g.sluice --source 5 --output depth.txt --parents parent.txt --stats bfs.jsonl > bfs.out 2>/dev/null
 grep -q "^bfs g.sluice: .* iterations, .* MB read (.* MB/s), source 5 reached [0-9]* of 4096 vertices" bfs.out || fail "bfs summary: $(cat bfs.out)"
 [ "$(wc -l < depth.txt)" -eq 4096 ] || fail "bfs --output lines"
 [ "$(sed -n 6p depth.txt)" = 0 ] || fail "source depth"
@@ -25,18 +25,18 @@ grep -q '"algorithm":"bfs","phase":"level","iteration":0,"direction":"push","act
 "$tools/sluice" bfs g.sluice --source 5 --output depth2.txt --edgemap atomic --io psync >/dev/null 2>&1
 cmp -s depth.txt depth2.txt || fail "sluice bfs (atomic, psync) differs from bfs"
 
-"$tools/wcc" g.sluice --output wcc.bin --output-format binary > wcc.out 2>/dev/null
-"$tools/jtcc" g.el --output jtcc.bin --output-format binary > jtcc.out 2>/dev/null
+"$tools/sluice-wcc" g.sluice --output wcc.bin --output-format binary > wcc.out 2>/dev/null
+"$tools/sluice-jtcc" g.el --output jtcc.bin --output-format binary > jtcc.out 2>/dev/null
 [ "$(stat -c %s wcc.bin)" -eq $((4096 * 8)) ] || fail "binary output size"
 cmp -s wcc.bin jtcc.bin || fail "wcc and jtcc partitions differ"
 [ "$(sed 's/.*iterations, .*), //' wcc.out)" = "$(sed 's/.*M edges\/s, .* of ids), //' jtcc.out)" ] || fail "component digests: $(cat wcc.out jtcc.out)"
 
-"$tools/pagerank" g.sluice --method classic --dangling spread --tolerance 1e-9 --iterations 100 --output pr.txt > pr.out 2>/dev/null
+"$tools/sluice-pagerank" g.sluice --method classic --dangling spread --tolerance 1e-9 --iterations 100 --output pr.txt > pr.out 2>/dev/null
 grep -q "sum of ranks 1.000000" pr.out || fail "classic PageRank with spread sums to 1: $(cat pr.out)"
 seq 0 4095 > x.txt
-"$tools/spmv" g.sluice --x x.txt --output y.txt >/dev/null 2>&1
+"$tools/sluice-spmv" g.sluice --x x.txt --output y.txt >/dev/null 2>&1
 [ "$(wc -l < y.txt)" -eq 4096 ] || fail "spmv output"
-"$tools/bc" g.sluice --sources 1,2 > bc.out 2>/dev/null
+"$tools/sluice-bc" g.sluice --sources 1,2 > bc.out 2>/dev/null
 grep -q "2 source(s)" bc.out || fail "bc summary: $(cat bc.out)"
 
 expect_error() {  # expected-code expected-text command...
@@ -49,15 +49,15 @@ expect_error() {  # expected-code expected-text command...
   [ $got -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
   grep -q -- "$text" err.txt || fail "$* said: $(cat err.txt)"
 }
-expect_error 1 "needs the transpose" "$tools/wcc" plain.sluice
-expect_error 2 "is not below" "$tools/bfs" g.sluice --source 4096
-expect_error 2 "edgemap must be binning or atomic" "$tools/pagerank" g.sluice --edgemap sideways
-expect_error 2 "PageRank-delta drops" "$tools/pagerank" g.sluice --dangling spread
+expect_error 1 "needs the transpose" "$tools/sluice-wcc" plain.sluice
+expect_error 2 "is not below" "$tools/sluice-bfs" g.sluice --source 4096
+expect_error 2 "edgemap must be binning or atomic" "$tools/sluice-pagerank" g.sluice --edgemap sideways
+expect_error 2 "PageRank-delta drops" "$tools/sluice-pagerank" g.sluice --dangling spread
 printf '1\n2\nthree\n' > bad-x.txt
-expect_error 1 "bad-x.txt:line 3" "$tools/spmv" g.sluice --x bad-x.txt
-expect_error 1 "cannot open the manifest" "$tools/bc" missing.sluice
+expect_error 1 "bad-x.txt:line 3" "$tools/sluice-spmv" g.sluice --x bad-x.txt
+expect_error 1 "cannot open the manifest" "$tools/sluice-bc" missing.sluice
 # Nothing half-written: a failed run leaves no output file.
 printf '1\n' > short-x.txt
-expect_error 1 "expected 4096 values" "$tools/spmv" g.sluice --x short-x.txt --output none.txt
+expect_error 1 "expected 4096 values" "$tools/sluice-spmv" g.sluice --x short-x.txt --output none.txt
 [ ! -e none.txt ] || fail "output left behind"
 echo "programs: ok"

@@ -29,15 +29,15 @@ flip() {  # flip FILE OFFSET MASK
 "$sluice" generate rmat --scale 12 --edge-factor 8 --seed 5 -o g.el >/dev/null
 mkdir d0 d1
 "$sluice" convert g.el g.sluice --drives d0,d1 --transpose >/dev/null
-"$tools/bfs" g.sluice --output good.txt >/dev/null 2>&1
+"$tools/sluice-bfs" g.sluice --output good.txt >/dev/null 2>&1
 
 # 1, 9. A flipped bit in a drive file: the page fails its checksum; with
 # checks off, a target out of range is still caught before use.
 cp d0/g.out.0 saved.0
 flip d0/g.out.0 5003 16
-expect_error 1 "d0/g.out.0:byte 4096: page 0 fails its checksum" "$tools/bfs" g.sluice --direction push
-expect_error 1 "d0/g.out.0:byte 5000: edge target .* is not below the 4096 vertices" "$tools/bfs" g.sluice --direction push --no-verify-reads
-expect_error 1 "page 0 fails its checksum" "$tools/jtcc" g.sluice
+expect_error 1 "d0/g.out.0:byte 4096: page 0 fails its checksum" "$tools/sluice-bfs" g.sluice --direction push
+expect_error 1 "d0/g.out.0:byte 5000: edge target .* is not below the 4096 vertices" "$tools/sluice-bfs" g.sluice --direction push --no-verify-reads
+expect_error 1 "page 0 fails its checksum" "$tools/sluice-jtcc" g.sluice
 expect_error 1 "page 0 fails its checksum" "$sluice" convert g.sluice copy.el
 expect_error 1 "page 0 fails its checksum" "$sluice" convert g.sluice copy.sluice --transpose
 [ ! -e copy.el ] && [ ! -e copy.sluice ] || fail "output of a failed conversion left behind"
@@ -52,33 +52,33 @@ mkdir A B D0 D1
 "$sluice" generate uniform --scale 11 --edge-factor 4 -o u.el >/dev/null
 expect_error 1 "D0/g.out.0: belongs to the layout .*/A/g.sluice" "$sluice" convert u.el B/g.sluice --drives D0,D1
 "$sluice" convert u.el B/g.sluice --drives D0,D1 --force >/dev/null
-expect_error 1 "drive file of another layout (.*/B/g.sluice" "$tools/bfs" A/g.sluice
+expect_error 1 "drive file of another layout (.*/B/g.sluice" "$tools/sluice-bfs" A/g.sluice
 
 # 3. Swapped drive lines, an edited page size.
 sed -e 's|^out.drive.0 |out.drive.X |' -e 's|^out.drive.1 |out.drive.0 |' -e 's|^out.drive.X |out.drive.1 |' g.sluice > swapped.sluice
-expect_error 1 "drive header says drive 1 of 2, the manifest 0 of 2 (drive lines swapped?)" "$tools/bfs" swapped.sluice
+expect_error 1 "drive header says drive 1 of 2, the manifest 0 of 2 (drive lines swapped?)" "$tools/sluice-bfs" swapped.sluice
 sed 's|^page_bytes 4096|page_bytes 8192|' g.sluice > paged.sluice
-expect_error 1 "page size 4096, the manifest 8192" "$tools/bfs" paged.sluice
+expect_error 1 "page size 4096, the manifest 8192" "$tools/sluice-bfs" paged.sluice
 
 # 2. Outputs onto a device, a link, a FIFO and standard output.
-"$tools/bfs" g.sluice --output /dev/null >/dev/null 2>&1
+"$tools/sluice-bfs" g.sluice --output /dev/null >/dev/null 2>&1
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
 ln -s target.txt link.txt
-"$tools/bfs" g.sluice --output link.txt >/dev/null 2>&1
+"$tools/sluice-bfs" g.sluice --output link.txt >/dev/null 2>&1
 [ -L link.txt ] || fail "the link was replaced"
 cmp -s target.txt good.txt || fail "the link's target does not hold the depths"
 mkfifo pipe
 cat pipe > from_fifo.txt &
-"$tools/bfs" g.sluice --output pipe >/dev/null 2>&1
+"$tools/sluice-bfs" g.sluice --output pipe >/dev/null 2>&1
 wait
 cmp -s from_fifo.txt good.txt || fail "the FIFO did not carry the depths"
-"$tools/bfs" g.sluice --output - 2>/dev/null > from_stdout.txt
+"$tools/sluice-bfs" g.sluice --output - 2>/dev/null > from_stdout.txt
 cmp -s from_stdout.txt good.txt || fail "--output - did not write the depths to standard output"
 
 # 11, 12. Write errors and unwritable paths fail, before the run where they
 # can be known, and leave nothing behind.
-expect_error 1 "/dev/full: write failed: No space left on device" "$tools/bfs" g.sluice --stats /dev/full
-expect_error 1 "no-such-dir/p.txt: cannot be created" "$tools/bfs" g.sluice --output depth.txt --parents no-such-dir/p.txt
+expect_error 1 "/dev/full: write failed: No space left on device" "$tools/sluice-bfs" g.sluice --stats /dev/full
+expect_error 1 "no-such-dir/p.txt: cannot be created" "$tools/sluice-bfs" g.sluice --output depth.txt --parents no-such-dir/p.txt
 [ ! -e depth.txt ] || fail "--output written although --parents could not be"
 grep -q "summary\|reached" out.txt && fail "bfs ran although an output path was unwritable"
 

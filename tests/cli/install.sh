@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# sluice as an installed package: cmake --install into a prefix, then the
+# out-of-tree algorithm of tests/out_of_tree built against it with CMake
+# (find_package(sluice)) and with pkg-config, run on a layout, and its
+# depths compared with sluice-bfs's.
+set -euo pipefail
+build=$1
+source_dir=$(cd "$(dirname "$0")/../out_of_tree" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+prefix=$work/prefix
+[ -x "$prefix/bin/sluice" ] && [ -x "$prefix/bin/sluice-bfs" ] || fail "programs not installed"
+[ -f "$prefix/include/sluice/engine/engine.hpp" ] || fail "headers not installed"
+
+cmake -S "$source_dir" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$work/cmake" >/dev/null
+libdir=$(ls -d "$prefix"/lib*/pkgconfig | head -1)
+PKG_CONFIG_PATH=$libdir g++ -O2 "$source_dir/my_bfs.cpp" -o "$work/my-bfs-pc" $(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs sluice)
+
+cd "$work"
+"$prefix/bin/sluice" generate rmat --scale 12 --edge-factor 8 --seed 9 -o g.el >/dev/null
+mkdir d0 d1
+"$prefix/bin/sluice" convert g.el g.sluice --drives d0,d1 --transpose >/dev/null
+"$prefix/bin/sluice-bfs" g.sluice --source 7 --output expected.txt >/dev/null 2>&1
+for program in "$work/cmake/my-bfs" "$work/my-bfs-pc"; do
+  "$program" g.sluice --source 7 --output got.txt --stats stats.jsonl > summary.txt 2>/dev/null
+  grep -q "^my-bfs g.sluice: .* reached [0-9]* vertices" summary.txt || fail "$program summary: $(cat summary.txt)"
+  cmp -s got.txt expected.txt || fail "$program depths differ from sluice-bfs"
+  [ -s stats.jsonl ] || fail "$program wrote no --stats"
+done
+echo "install: the out-of-tree BFS built with CMake and pkg-config agrees with sluice-bfs"
