@@ -1,16 +1,30 @@
 #include "algorithms/run_trace.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace sluice::algorithms {
 
 void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t iteration) {
   const engine::EdgeMapStats& s = engine.last_stats();
   ++edge_maps_;
   bytes_read_ += s.bytes_read;
+  if (!stats_) return;
+  nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
+                                 {"phase", phase}, {"iteration", iteration}};
+  const nlohmann::ordered_json fields = nlohmann::ordered_json::parse(s.json());
+  for (const auto& [key, value] : fields.items()) line[key] = value;
+  *stats_ << line.dump() << "\n";
+}
+
+void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string& digest) {
   if (stats_) {
-    std::string json = s.json();  // "{...}": prefix our fields
-    *stats_ << "{\"algorithm\":\"" << algorithm_ << "\",\"phase\":\"" << phase << "\",\"iteration\":" << iteration << ","
-            << json.substr(1) << "\n";
+    nlohmann::ordered_json line = {{"record", "summary"}, {"algorithm", algorithm_}, {"trial", trial_},
+                                   {"seconds", seconds},  {"iterations", iterations},  {"edge_maps", edge_maps_},
+                                   {"bytes_read", bytes_read_}, {"digest", digest}};
+    *stats_ << line.dump() << "\n";
   }
+  ++trial_;
+  edge_maps_ = bytes_read_ = 0;
 }
 
 }  // namespace sluice::algorithms

@@ -1,6 +1,13 @@
 // What one algorithm run did, EDGEMAP by EDGEMAP: the totals a program
-// prints in its summary line and, when asked for, one JSON line per
-// EDGEMAP (the --stats file) tagged with the algorithm, phase and iteration.
+// prints in its summary line and, when asked for, the --stats file: JSON
+// lines, each with a "record" field —
+//   "run"      first: what produced the file (sluice version, graph,
+//              engine options, algorithm parameters; see set_run);
+//   "edgemap"  one per EDGEMAP: trial, phase, iteration and the engine's
+//              statistics (engine.hpp, EdgeMapStats);
+//   "summary"  one per trial: seconds, iterations, EDGEMAPs, bytes read,
+//              the digest of the result.
+// The field names are listed in the README ("Statistics").
 #pragma once
 
 #include <cstdint>
@@ -17,14 +24,19 @@ class RunTrace {
 
   // Adds the engine's last EDGEMAP.
   void record(const engine::Engine& engine, const char* phase, uint64_t iteration);
+  // Closes a trial with its summary record; the next EDGEMAPs belong to
+  // the next trial. Totals restart with it.
+  void end_trial(double seconds, uint64_t iterations, const std::string& digest);
 
+  const std::string& algorithm() const { return algorithm_; }
+  uint64_t trial() const { return trial_; }
   uint64_t edge_maps() const { return edge_maps_; }
   uint64_t bytes_read() const { return bytes_read_; }
 
  private:
   std::string algorithm_;
   std::ostream* stats_;
-  uint64_t edge_maps_ = 0, bytes_read_ = 0;
+  uint64_t trial_ = 0, edge_maps_ = 0, bytes_read_ = 0;
 };
 
 }  // namespace sluice::algorithms

@@ -134,6 +134,8 @@ class Engine {
   const EdgeMapStats& last_stats() const { return stats_; }
   const MemoryBudget& budget() const { return budget_; }
   int threads() const { return pool_.size(); }
+  // The IO backend the drives are read with ("io_uring", "libaio", ...).
+  const char* backend_name() const { return push_stream_->io().backend_name(); }
   // Whether edge_map can pull (the layout has a transpose, or is symmetric).
   bool can_pull() const { return pull_graph_ != nullptr; }
 

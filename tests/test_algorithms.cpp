@@ -268,11 +268,28 @@ TEST(Algorithms, TraceWritesOneJsonLinePerEdgeMap) {
   std::string line;
   uint64_t count = 0;
   while (std::getline(in, line)) {
-    ASSERT_EQ(line.rfind("{\"algorithm\":\"bfs\",\"phase\":\"level\",\"iteration\":" + std::to_string(count) + ",", 0), 0u) << line;
+    ASSERT_EQ(line.rfind("{\"record\":\"edgemap\",\"algorithm\":\"bfs\",\"trial\":0,\"phase\":\"level\",\"iteration\":" +
+                             std::to_string(count) + ",",
+                         0),
+              0u)
+        << line;
     EXPECT_NE(line.find("\"bytes_read\":"), std::string::npos);
     ++count;
   }
   EXPECT_EQ(count, g.n);
+
+  // A trial's summary closes it; the next trial counts afresh.
+  const uint64_t bytes = trace.bytes_read();
+  trace.end_trial(0.5, result.levels, "digest");
+  EXPECT_EQ(trace.edge_maps(), 0u);
+  EXPECT_EQ(trace.trial(), 1u);
+  const std::string summary = lines.str().substr(lines.str().rfind("{\"record\""));
+  EXPECT_EQ(summary, "{\"record\":\"summary\",\"algorithm\":\"bfs\",\"trial\":0,\"seconds\":0.5,\"iterations\":" +
+                         std::to_string(g.n) + ",\"edge_maps\":" + std::to_string(g.n) +
+                         ",\"bytes_read\":" + std::to_string(bytes) + ",\"digest\":\"digest\"}\n");
+  bfs(engine, 0, trace);
+  EXPECT_NE(lines.str().find("{\"record\":\"edgemap\",\"algorithm\":\"bfs\",\"trial\":1,\"phase\":\"level\",\"iteration\":0,"),
+            std::string::npos);
 }
 
 #ifdef SLUICE_SHARED_DATA

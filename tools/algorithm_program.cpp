@@ -1,5 +1,7 @@
 #include "tools/algorithm_program.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -10,16 +12,16 @@ namespace sluice::tools {
 void add_engine_options(po::options_description& options, const char* skip_default, const char* edgemap_default,
                         const char* edgemap_help, const char* direction_default) {
   options.add_options()
-    ("threads,t", po::value<int>()->default_value(0), "compute threads (0: all cores)")
+    ("threads,t", po::value<unsigned>()->default_value(0), "compute threads (0: all cores)")
     ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)")
     ("skip-threshold", po::value<std::string>()->default_value(skip_default),
      "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)")
     ("bins", po::value<uint32_t>()->default_value(0), "bins of the binning EDGEMAP (0: one per 8192 vertices, at most 1024)")
-    ("bin-space", po::value<uint64_t>()->default_value(0), "bytes for all bins (0: edges x 4 / 20, Blaze's default)")
+    ("bin-space", byte_size_value("0"), "bytes for all bins, e.g. 64m (0: edges x 4 / 20, Blaze's default)")
     ("direction", po::value<std::string>()->default_value(direction_default),
      "EDGEMAP direction: push, pull (over the transpose), or auto (pull when the frontier is dense and the layout has a transpose)")
     ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
-    ("memory-limit", po::value<uint64_t>()->default_value(0), "bytes the run may hold in DRAM (0: the memory available)")
+    ("memory-limit", byte_size_value("0"), "bytes the run may hold in DRAM, e.g. 8g (0: the memory available)")
     ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see the README)");
 }
 
@@ -31,19 +33,19 @@ engine::EdgeMapVariant parse_edgemap(const std::string& text) {
 
 engine::EngineOptions engine_options_from(const po::variables_map& v, const engine::DiskGraph& graph, std::string* skip_source) {
   engine::EngineOptions o;
-  o.threads = v["threads"].as<int>();
+  o.threads = int(v["threads"].as<unsigned>());
   try {
     o.direction = engine::parse_direction(v["direction"].as<std::string>());
   } catch (const std::invalid_argument& e) {
     throw po::error(std::string("--direction: ") + e.what());
   }
   o.bins = v["bins"].as<uint32_t>();
-  o.bin_space = v["bin-space"].as<uint64_t>();
+  o.bin_space = v["bin-space"].as<ByteSize>().bytes;
   const std::string edgemap = v["edgemap"].as<std::string>();
   if (edgemap != "both") o.variant = parse_edgemap(edgemap);
   o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
   o.io.backend = io::parse_backend(v["io"].as<std::string>());
-  o.memory_limit = v["memory-limit"].as<uint64_t>();
+  o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
   o.verify_reads = !v["no-verify-reads"].as<bool>();
   return o;
 }
@@ -52,7 +54,8 @@ void add_program_options(po::options_description& options, const char* output_he
   options.add_options()
     ("graph", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`)")
     ("symmetric", po::bool_switch(), "the graph stores every edge both ways (converted with --symmetrize): use the out-edges where the transpose is needed")
-    ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics to this file as JSON lines");
+    ("stats", po::value<std::string>()->default_value(""), "write the run's statistics to this file as JSON lines (a run record, one per EDGEMAP, one summary per trial)")
+    ("trials,n", po::value<unsigned>()->default_value(1), "run the algorithm this many times: each trial's summary, then the median (GAPBS's -n)");
   add_output_options(options, output_help);
   add_engine_options(options);
 }
@@ -130,6 +133,21 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     in_ = std::make_unique<engine::Engine>(*in_graph_, options);
   }
   trace_ = std::make_unique<algorithms::RunTrace>(name, stats_path_.empty() ? nullptr : &stats_);
+  trials_ = v["trials"].as<unsigned>();
+  if (trials_ == 0) throw po::error("--trials must be at least 1");
+  // What produced the statistics: the first record of --stats.
+  nlohmann::ordered_json run = {
+      {"record", "run"}, {"sluice", SLUICE_VERSION}, {"algorithm", name}, {"graph", path_},
+      {"vertices", out_graph_->vertices()}, {"edges", out_graph_->edges()}, {"weighted", out_graph_->info().weighted},
+      {"drives", out_graph_->drives()}, {"drive_files", out_graph_->drive_paths()},
+      {"transpose", out_graph_->layout().in() != nullptr}, {"symmetric", symmetric}, {"threads", out_->threads()},
+      {"backend", out_->backend_name()}, {"direction", engine::direction_name(options.direction)},
+      {"edgemap", options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic"},
+      {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
+      {"skip_threshold_source", skip_source}, {"verify_reads", options.verify_reads},
+      {"bins", engine::bin_count(*out_graph_, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_}};
+  run_record_ = run.dump();
+  run_record_.pop_back();  // the parameters follow
   std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, direction %s, skip threshold %s (%s)\n",
                name, path_.c_str(), (unsigned long long)out_graph_->vertices(), (unsigned long long)out_graph_->edges(),
                out_graph_->drives(), out_graph_->layout().in() ? " + transpose" : "",
@@ -141,20 +159,50 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   }
 }
 
-void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) const {
+void AlgorithmRun::parameter(const std::string& name, double value) { parameters_.emplace_back(name, nlohmann::json(value).dump()); }
+void AlgorithmRun::parameter(const std::string& name, uint64_t value) { parameters_.emplace_back(name, nlohmann::json(value).dump()); }
+void AlgorithmRun::parameter(const std::string& name, const std::string& value) {
+  parameters_.emplace_back(name, nlohmann::json(value).dump());
+}
+
+namespace {
+// With an output on standard output, summaries go to standard error.
+bool stdout_taken(const po::variables_map& v) {
+  auto is_stdout = [&](const char* option) { return v.count(option) && v[option].as<std::string>() == "-"; };
+  return is_stdout("output") || is_stdout("stats") || is_stdout("parents");
+}
+}  // namespace
+
+void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) {
   const double mb = double(trace_->bytes_read()) / 1e6;
-  // With an output on standard output, the summary goes to standard error.
-  const bool stdout_taken = values_["output"].as<std::string>() == "-" || stats_path_ == "-" ||
-                            (values_.count("parents") && values_["parents"].as<std::string>() == "-");
-  std::fprintf(stdout_taken ? stderr : stdout, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
-              (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
-  std::fflush(stdout_taken ? stderr : stdout);
+  std::FILE* out = stdout_taken(values_) ? stderr : stdout;
+  std::fprintf(out, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
+               (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
+  std::fflush(out);
+  trial_seconds_.push_back(seconds);
+  trace_->end_trial(seconds, iterations, digest);
 }
 
 template <class T>
 void AlgorithmRun::finish(std::span<const T> result) {
+  if (trial_seconds_.size() > 1) {
+    std::vector<double> sorted = trial_seconds_;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t k = sorted.size();
+    const double median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2;
+    std::string each;
+    for (double s : trial_seconds_) each += (each.empty() ? "" : " ") + std::to_string(s).substr(0, 5);
+    std::FILE* out = stdout_taken(values_) ? stderr : stdout;
+    std::fprintf(out, "%s %s: median of %zu trials %.3f s (%s)\n", name_.c_str(), path_.c_str(), k, median, each.c_str());
+  }
   outputs_.values(values_["output"].as<std::string>(), result);
-  outputs_.text(stats_path_, stats_.str());
+  if (!stats_path_.empty()) {
+    std::string run = run_record_ + ",\"parameters\":{";
+    for (size_t i = 0; i < parameters_.size(); ++i) {
+      run += (i ? "," : "") + nlohmann::json(parameters_[i].first).dump() + ":" + parameters_[i].second;
+    }
+    outputs_.text(stats_path_, run + "}}\n" + stats_.str());
+  }
   outputs_.commit();
 }
 template void AlgorithmRun::finish(std::span<const int64_t>);

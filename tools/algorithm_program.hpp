@@ -9,6 +9,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "algorithms/run_trace.hpp"
 #include "algorithms/wcc.hpp"
@@ -71,13 +73,21 @@ class AlgorithmRun {
   algorithms::RunTrace& trace() { return *trace_; }
   uint64_t vertices() const { return out_graph_->vertices(); }
 
-  // "bfs r18.sluice: 0.153 s, 9 iterations, 12.3 MB read (80.4 MB/s), <digest>"
-  void print_summary(double seconds, uint64_t iterations, const std::string& digest) const;
+  // How many times to run the algorithm (--trials, GAPBS's -n).
+  unsigned trials() const { return trials_; }
+  // An algorithm parameter, for the "run" record of --stats.
+  void parameter(const std::string& name, double value);
+  void parameter(const std::string& name, uint64_t value);
+  void parameter(const std::string& name, const std::string& value);
+
+  // After each trial: "bfs r18.sluice: 0.153 s, 9 iterations, 12.3 MB read
+  // (80.4 MB/s), <digest>", and its "summary" record in --stats.
+  void print_summary(double seconds, uint64_t iterations, const std::string& digest);
 
   // The program's outputs (--output, --stats and any it expects more of).
   ProgramOutputs& outputs() { return outputs_; }
-  // Writes --output (the result, one value per vertex) and --stats, and
-  // commits every output.
+  // With several trials prints the median line; writes --output (the
+  // result, one value per vertex) and --stats; commits every output.
   template <class T>
   void finish(std::span<const T> result);
 
@@ -88,6 +98,10 @@ class AlgorithmRun {
   std::unique_ptr<engine::Engine> out_, in_;
   std::string stats_path_;
   std::ostringstream stats_;
+  std::string run_record_;                                   // JSON, without its closing brace
+  std::vector<std::pair<std::string, std::string>> parameters_;  // name, JSON value
+  unsigned trials_ = 1;
+  std::vector<double> trial_seconds_;
   std::unique_ptr<algorithms::RunTrace> trace_;
   po::variables_map values_;
 };

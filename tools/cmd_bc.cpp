@@ -38,14 +38,18 @@ int cmd_bc(int argc, char** argv) {
       sources.push_back(pick_source(run.out().graph(), id));
     }
   }
-  auto start = std::chrono::steady_clock::now();
-  algorithms::BcResult result = algorithms::bc(run.out(), run.in(), sources, run.trace());
-  const double seconds = seconds_since(start);
-  const ValueDigest d = digest_of(result.score);
-  char digest[160];
-  std::snprintf(digest, sizeof(digest), "%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
-                (unsigned long long)result.sources, d.sum, (unsigned long long)d.top_vertex, d.top);
-  run.print_summary(seconds, result.levels, digest);
+  run.parameter("sources", uint64_t(sources.size()));
+  algorithms::BcResult result;
+  for (unsigned trial = 0; trial < run.trials(); ++trial) {
+    auto start = std::chrono::steady_clock::now();
+    result = algorithms::bc(run.out(), run.in(), sources, run.trace());
+    const double seconds = seconds_since(start);
+    const ValueDigest d = digest_of(result.score);
+    char digest[160];
+    std::snprintf(digest, sizeof(digest), "%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
+                  (unsigned long long)result.sources, d.sum, (unsigned long long)d.top_vertex, d.top);
+    run.print_summary(seconds, result.levels, digest);
+  }
   run.finish(std::span<const double>(result.score));
   return exit_ok;
 }

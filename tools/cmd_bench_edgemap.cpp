@@ -42,7 +42,7 @@ int cmd_bench_edgemap(int argc, char** argv) {
   po::options_description options("sluice bench-edgemap GRAPH.sluice");
   options.add_options()
     ("graph", po::value<std::string>()->required(), "graph in sluice's layout")
-    ("frontier", po::value<double>()->default_value(1.0), "share of vertices active (1: a full scan)")
+    ("frontier", po::value<double>()->default_value(1.0, "1.0"), "share of vertices active (1: a full scan)")
     ("repeat,r", po::value<int>()->default_value(3), "rounds; each round runs all three")
     ("stats", po::value<std::string>()->default_value(""), "write each EDGEMAP's statistics as JSON lines");
   add_engine_options(options, "inf", "both", "binning, atomic or both (push)", "push");
@@ -56,7 +56,7 @@ int cmd_bench_edgemap(int argc, char** argv) {
   const std::string path = v["graph"].as<std::string>();
   engine::DiskGraph graph(path);
   const uint64_t n = graph.vertices(), m = graph.edges();
-  const int threads = resolve_threads(v["threads"].as<int>());
+  const int threads = resolve_threads(int(v["threads"].as<unsigned>()));
 
   // The in-memory CSR, read through the block API (not timed).
   OpenOptions open;

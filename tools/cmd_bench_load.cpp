@@ -79,7 +79,7 @@ int cmd_bench_load(int argc, char** argv) {
   options.add_options()
     ("file", po::value<std::string>()->required(), "edge list (el, wel, mtx, bel, bel64) or WebGraph BV graph")
     ("format", po::value<std::string>()->default_value(""), "format (default: from the name)")
-    ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
+    ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)")
     ("repeat,r", po::value<int>()->default_value(3), "runs; each is reported");
   po::positional_options_description positionals;
   positionals.add("file", 1);
@@ -91,7 +91,7 @@ int cmd_bench_load(int argc, char** argv) {
   std::string format = values["format"].as<std::string>();
   if (format.empty()) format = detect_format(path);
   LoadOptions load;
-  load.threads = resolve_threads(values["threads"].as<int>());
+  load.threads = resolve_threads(int(values["threads"].as<unsigned>()));
   if (format == "bv") return bench_bv(path, load.threads, values["repeat"].as<int>());
   BuildOptions build;
   build.threads = load.threads;

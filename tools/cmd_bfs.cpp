@@ -8,7 +8,7 @@ namespace sluice::tools {
 int cmd_bfs(int argc, char** argv) {
   po::options_description options("bfs GRAPH.sluice");
   options.add_options()
-    ("source,s", po::value<int64_t>()->default_value(-1), "start vertex (default: the vertex of highest out-degree)")
+    ("source,r", po::value<uint64_t>(), "start vertex, GAPBS's -r (default: the vertex of highest out-degree)")
     ("parents", po::value<std::string>()->default_value(""), "write each vertex's BFS parent (-1: not reached) to this file");
   add_program_options(options, "write each vertex's depth (-1: not reached) to this file");
   po::positional_options_description positionals;
@@ -20,15 +20,19 @@ int cmd_bfs(int argc, char** argv) {
   }
   AlgorithmRun run("bfs", v, Transpose::not_needed, algorithms::bfs_bytes_per_vertex);
   run.outputs().expect(v["parents"].as<std::string>());
-  const uint64_t source = pick_source(run.out().graph(), v["source"].as<int64_t>());
-  auto start = std::chrono::steady_clock::now();
-  algorithms::BfsResult result = algorithms::bfs(run.out(), source, run.trace());
-  const double seconds = seconds_since(start);
-  int64_t deepest = 0;
-  for (int64_t d : result.depth) deepest = std::max(deepest, d);
-  run.print_summary(seconds, result.levels,
-                    "source " + std::to_string(source) + " reached " + std::to_string(result.reached) + " of " +
-                        std::to_string(run.vertices()) + " vertices, depth " + std::to_string(deepest));
+  const uint64_t source = pick_source(run.out().graph(), v.count("source") ? int64_t(v["source"].as<uint64_t>()) : -1);
+  run.parameter("source", source);
+  algorithms::BfsResult result;
+  for (unsigned trial = 0; trial < run.trials(); ++trial) {
+    auto start = std::chrono::steady_clock::now();
+    result = algorithms::bfs(run.out(), source, run.trace());
+    const double seconds = seconds_since(start);
+    int64_t deepest = 0;
+    for (int64_t d : result.depth) deepest = std::max(deepest, d);
+    run.print_summary(seconds, result.levels,
+                      "source " + std::to_string(source) + " reached " + std::to_string(result.reached) + " of " +
+                          std::to_string(run.vertices()) + " vertices, depth " + std::to_string(deepest));
+  }
   run.outputs().values(v["parents"].as<std::string>(), std::span<const int64_t>(result.parent));
   run.finish(std::span<const int64_t>(result.depth));
   return exit_ok;

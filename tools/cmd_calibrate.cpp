@@ -17,7 +17,7 @@ int cmd_calibrate(int argc, char** argv) {
     ("drives", po::value<std::string>()->required(), "comma-separated drive files (existing; at least 64 MiB each gives stable figures)")
     ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
     ("queue-depth", po::value<unsigned>()->default_value(32), "requests in flight, as the engine will run")
-    ("seconds", po::value<double>()->default_value(2), "seconds per read size")
+    ("seconds", po::value<double>()->default_value(2, "2"), "seconds per read size")
     ("profile", po::value<std::string>()->default_value(""), "where to write the profile (default: per device, see --help)");
   po::positional_options_description positionals;
   po::variables_map v;

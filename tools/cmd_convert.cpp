@@ -20,7 +20,8 @@ int cmd_convert(int argc, char** argv) {
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)");
-  add_open_options(options);
+  add_read_options(options);
+  add_rebuild_options(options);
   po::positional_options_description positionals;
   positionals.add("input", 1).add("output", 1);
   po::variables_map values;
@@ -40,7 +41,7 @@ int cmd_convert(int argc, char** argv) {
   std::unique_ptr<BlockGraph> transpose;
   if (values["transpose"].as<bool>()) {
     if (to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
-    transpose = transpose_of(*graph, values["threads"].as<int>());
+    transpose = transpose_of(*graph, int(values["threads"].as<unsigned>()));
   }
   WriteOptions write;
   write.drive_dirs = split_list(values["drives"].as<std::string>());

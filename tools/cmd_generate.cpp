@@ -28,14 +28,14 @@ int cmd_generate(int argc, char** argv) {
     ("output,o", po::value<std::string>()->required(), "output path; its extension picks the format")
     ("to", po::value<std::string>()->default_value(""), "output format (default: from the extension)")
     ("scale,s", po::value<unsigned>()->default_value(16), "2^scale vertices")
-    ("edge-factor,e", po::value<double>()->default_value(16), "edges per vertex")
+    ("edge-factor,e", po::value<double>()->default_value(16, "16"), "edges per vertex")
     ("seed", po::value<uint64_t>()->default_value(1), "random seed; the same seed gives the same graph")
-    ("a", po::value<double>()->default_value(0.57), "RMAT probability a")
-    ("b", po::value<double>()->default_value(0.19), "RMAT probability b")
-    ("c", po::value<double>()->default_value(0.19), "RMAT probability c")
+    ("a", po::value<double>()->default_value(0.57, "0.57"), "RMAT probability a")
+    ("b", po::value<double>()->default_value(0.19, "0.19"), "RMAT probability b")
+    ("c", po::value<double>()->default_value(0.19, "0.19"), "RMAT probability c")
     ("no-permute", po::bool_switch(), "keep RMAT's vertex ids (no scrambling)")
     ("weighted", po::bool_switch(), "integer weights in [1, 255]")
-    ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
+    ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)")
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated drive directories (sluice/blaze output)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice output)")
@@ -60,7 +60,7 @@ int cmd_generate(int argc, char** argv) {
   gen.c = v["c"].as<double>();
   gen.permute = !v["no-permute"].as<bool>();
   gen.weighted = v["weighted"].as<bool>();
-  gen.threads = v["threads"].as<int>();
+  gen.threads = int(v["threads"].as<unsigned>());
   gen.validate();
   BuildOptions build;
   build.symmetrize = v["symmetrize"].as<bool>();

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/disk_graph.hpp"
 #include "formats/sluice_layout.hpp"
 #include "tools/command_line.hpp"
@@ -30,15 +32,6 @@ DegreeStats degree_stats(BlockGraph& graph) {
   return s;
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 int cmd_info(int argc, char** argv) {
@@ -47,7 +40,7 @@ int cmd_info(int argc, char** argv) {
     ("graph", po::value<std::string>()->required(), "graph to describe")
     ("verify", po::bool_switch(), "read every page and check its checksum (sluice layout)")
     ("json", po::bool_switch(), "print one JSON object instead of text");
-  add_open_options(options);
+  add_read_options(options);
   po::positional_options_description positionals;
   positionals.add("graph", 1);
   po::variables_map values;
@@ -72,24 +65,26 @@ int cmd_info(int argc, char** argv) {
   }
 
   if (values["json"].as<bool>()) {
-    std::ostringstream o;
-    o << "{\"graph\":" << json_string(path) << ",\"format\":" << json_string(graph->format())
-      << ",\"vertices\":" << info.vertices << ",\"edges\":" << info.edges << ",\"weighted\":" << (info.weighted ? "true" : "false")
-      << ",\"id_bytes\":" << info.id_bytes << ",\"degree_min\":" << degrees.min << ",\"degree_max\":" << degrees.max
-      << ",\"degree_mean\":" << mean << ",\"zero_degree_vertices\":" << degrees.zero;
+    nlohmann::ordered_json o = {{"graph", path}, {"format", graph->format()}, {"vertices", info.vertices},
+                                {"edges", info.edges}, {"weighted", info.weighted}, {"id_bytes", info.id_bytes},
+                                {"degree_min", degrees.min}, {"degree_max", degrees.max}, {"degree_mean", mean},
+                                {"zero_degree_vertices", degrees.zero}};
     if (layout) {
       const auto& edges = layout->out().edges();
-      o << ",\"drives\":[";
+      nlohmann::ordered_json drives = nlohmann::ordered_json::array();
       for (unsigned d = 0; d < edges.interleaving().drives; ++d) {
-        o << (d ? "," : "") << "{\"path\":" << json_string(edges.paths()[d]) << ",\"bytes\":" << edges.drive_bytes(d) << "}";
+        drives.push_back({{"path", edges.paths()[d]}, {"bytes", edges.drive_bytes(d)}});
       }
-      o << "],\"pages\":" << edges.pages() << ",\"page_bytes\":" << edges.interleaving().page_bytes
-        << ",\"index_memory_bytes\":" << layout->out().index().memory_bytes()
-        << ",\"engine_memory_bytes\":" << engine::DiskGraph(path).memory_bytes()
-        << ",\"transpose\":" << (layout->in() ? "true" : "false") << ",\"layout_id\":" << json_string(layout->manifest().layout_id);
-      if (verified) o << ",\"verified\":true";
+      o["drives"] = drives;
+      o["pages"] = edges.pages();
+      o["page_bytes"] = edges.interleaving().page_bytes;
+      o["index_memory_bytes"] = layout->out().index().memory_bytes();
+      o["engine_memory_bytes"] = engine::DiskGraph(path).memory_bytes();
+      o["transpose"] = layout->in() != nullptr;
+      o["layout_id"] = layout->manifest().layout_id;
+      if (verified) o["verified"] = true;
     }
-    std::cout << o.str() << "}\n";
+    std::cout << o.dump() << "\n";
     return exit_ok;
   }
 

@@ -10,26 +10,15 @@
 
 namespace sluice::tools {
 
-uint64_t parse_bytes(const std::string& text) {
-  size_t used = 0;
-  double value = std::stod(text, &used);
-  std::string unit = text.substr(used);
-  double scale = unit.empty() ? 1 : unit == "k" || unit == "K" || unit == "KiB" ? 1024.0
-                                : unit == "m" || unit == "M" || unit == "MiB" ? 1048576.0
-                                : unit == "g" || unit == "G" || unit == "GiB" ? 1073741824.0 : -1;
-  if (scale < 0 || value < 0) throw po::error("cannot read '" + text + "' as a size (e.g. 4096, 4k, 1M)");
-  return uint64_t(value * scale);
-}
-
 int cmd_iobench(int argc, char** argv) {
   po::options_description options("sluice iobench --drives FILE[,FILE...]");
   options.add_options()
     ("drives", po::value<std::string>()->required(), "comma-separated drive files to read (existing, at least one block long)")
     ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
     ("pattern", po::value<std::string>()->default_value("random"), "random or sequential")
-    ("block-size", po::value<std::string>()->default_value("4k"), "bytes per read (4096-byte multiples with O_DIRECT)")
+    ("block-size", byte_size_value("4k"), "bytes per read (4096-byte multiples with O_DIRECT)")
     ("queue-depth", po::value<unsigned>()->default_value(32), "requests in flight per drive")
-    ("duration", po::value<double>()->default_value(10), "seconds")
+    ("duration", po::value<double>()->default_value(10, "10"), "seconds")
     ("seed", po::value<uint64_t>()->default_value(1), "seed of the random offsets (the same seed reads the same blocks)")
     ("completion-batch", po::value<unsigned>()->default_value(io::IoOptions{}.completion_batch),
      "completions the IO thread takes per wait before refilling (fio's iodepth_batch_complete_max)")
@@ -46,7 +35,7 @@ int cmd_iobench(int argc, char** argv) {
   std::string pattern = v["pattern"].as<std::string>();
   if (pattern != "random" && pattern != "sequential") throw po::error("--pattern must be random or sequential");
   spec.random = pattern == "random";
-  spec.block_bytes = parse_bytes(v["block-size"].as<std::string>());
+  spec.block_bytes = v["block-size"].as<ByteSize>().bytes;
   spec.queue_depth = v["queue-depth"].as<unsigned>();
   spec.seconds = v["duration"].as<double>();
   spec.seed = v["seed"].as<uint64_t>();

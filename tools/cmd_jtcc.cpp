@@ -14,7 +14,7 @@ int cmd_jtcc(int argc, char** argv) {
     ("graph", po::value<std::string>()->required(), "graph in any format the block API reads")
     ("seed", po::value<uint64_t>()->default_value(0x5eed), "seed of the random linking order");
   add_output_options(options, "write each vertex's component (its smallest vertex id) to this file");
-  add_open_options(options);
+  add_read_options(options);
   po::positional_options_description positionals;
   positionals.add("graph", 1);
   po::variables_map v;

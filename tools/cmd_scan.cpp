@@ -24,7 +24,7 @@ uint64_t mix(uint64_t x) {
 int cmd_scan(int argc, char** argv) {
   po::options_description options("sluice scan GRAPH");
   options.add_options()("graph", po::value<std::string>()->required(), "graph to scan");
-  add_open_options(options);
+  add_read_options(options);
   po::positional_options_description positionals;
   positionals.add("graph", 1);
   po::variables_map values;

@@ -66,14 +66,19 @@ int cmd_spmv(int argc, char** argv) {
   std::vector<double> x = v["x"].as<std::string>().empty()
                               ? std::vector<double>(n, 1.0)
                               : read_vector(v["x"].as<std::string>(), output_format(v), n);
-  auto start = std::chrono::steady_clock::now();
-  std::vector<double> y = algorithms::spmv(transposed ? run.out() : run.in_or_out(), x, run.trace());
-  const double seconds = seconds_since(start);
-  double sum = 0, norm = 0;
-  for (double value : y) sum += value, norm += value * value;
-  char digest[128];
-  std::snprintf(digest, sizeof(digest), "%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm));
-  run.print_summary(seconds, 1, digest);
+  run.parameter("product", std::string(transposed ? "A^T x" : "A x"));
+  run.parameter("x", v["x"].as<std::string>().empty() ? std::string("ones") : v["x"].as<std::string>());
+  std::vector<double> y;
+  for (unsigned trial = 0; trial < run.trials(); ++trial) {
+    auto start = std::chrono::steady_clock::now();
+    y = algorithms::spmv(transposed ? run.out() : run.in_or_out(), x, run.trace());
+    const double seconds = seconds_since(start);
+    double sum = 0, norm = 0;
+    for (double value : y) sum += value, norm += value * value;
+    char digest[128];
+    std::snprintf(digest, sizeof(digest), "%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm));
+    run.print_summary(seconds, 1, digest);
+  }
   run.finish(std::span<const double>(y));
   return exit_ok;
 }

@@ -2,33 +2,133 @@
 
 #include "formats/atomic_file.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 
 namespace sluice::tools {
 
+std::string version_line() { return std::string("sluice ") + SLUICE_VERSION; }
+
+uint64_t parse_byte_size(const std::string& text) {
+  size_t used = 0;
+  unsigned long long value = 0;
+  bool ok = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
+  if (ok) {
+    try {
+      value = std::stoull(text, &used);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  std::string unit = ok ? text.substr(used) : "";
+  for (auto& c : unit) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (unit.size() > 1 && (unit.back() == 'b')) unit.pop_back();            // kb, kib
+  if (unit.size() > 1 && (unit.back() == 'i')) unit.pop_back();            // ki
+  const std::string units = "kmgt";
+  const size_t power = unit.empty() ? 0 : unit.size() == 1 && units.find(unit[0]) != std::string::npos ? units.find(unit[0]) + 1 : 99;
+  if (!ok || power == 99 || (power && value > (~0ull >> (10 * power)))) {
+    throw po::error("'" + text + "' is not a size in bytes (e.g. 4096, 64k, 1M, 2G)");
+  }
+  return value << (10 * power);
+}
+
+po::typed_value<ByteSize>* byte_size_value(const char* default_text) {
+  return po::value<ByteSize>()->default_value(ByteSize{parse_byte_size(default_text)}, default_text);
+}
+
+void validate(boost::any& value, const std::vector<std::string>& tokens, ByteSize*, int) {
+  po::validators::check_first_occurrence(value);
+  const std::string& text = po::validators::get_single_string(tokens);
+  try {
+    value = ByteSize{parse_byte_size(text)};
+  } catch (const po::error&) {
+    // Boost fills in the option's name.
+    po::error_with_option_name e("the argument ('%value%') for option '%canonical_option%' is not a size in bytes "
+                                 "(e.g. 4096, 64k, 1M, 2G)");
+    e.set_substitute("value", text);
+    throw e;
+  }
+}
+
+std::string nearest(const std::string& word, const std::vector<std::string>& known) {
+  std::string best;
+  size_t best_distance = 4;
+  for (const std::string& k : known) {
+    std::vector<size_t> row(k.size() + 1);
+    for (size_t j = 0; j <= k.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= k.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] == k[j - 1] ? 0 : 1)});
+        diagonal = up;
+      }
+    }
+    if (row[k.size()] < best_distance) best_distance = row[k.size()], best = k;
+  }
+  return best;
+}
+
+namespace {
+
+// Boost reads "-2" into an unsigned as a huge number: refuse it by name.
+template <class T>
+bool is_unsigned_option(const po::value_semantic* semantic) {
+  return dynamic_cast<const po::typed_value<T>*>(semantic) != nullptr;
+}
+
+void refuse_negative_unsigned(const po::parsed_options& parsed, const po::options_description& options) {
+  for (const po::option& o : parsed.options) {
+    const po::option_description* d = options.find_nothrow(o.string_key, false);
+    if (!d) continue;
+    const po::value_semantic* s = d->semantic().get();
+    const bool unsigned_option = is_unsigned_option<unsigned>(s) || is_unsigned_option<unsigned long>(s) ||
+                                 is_unsigned_option<unsigned long long>(s) || is_unsigned_option<ByteSize>(s);
+    for (const std::string& token : o.value) {
+      if (unsigned_option && !token.empty() && token[0] == '-') {
+        throw po::error("--" + d->long_name() + " must not be negative (got " + token + ")");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 bool parse_command_line(int argc, char** argv, const char* usage, po::options_description& options,
                         const po::positional_options_description& positionals, po::variables_map& values) {
-  options.add_options()("help,h", "show this help");
-  po::store(po::command_line_parser(argc, argv).options(options).positional(positionals).run(), values);
+  options.add_options()("help,h", "show this help")("version", "print the version");
+  po::parsed_options parsed = [&] {
+    try {
+      return po::command_line_parser(argc, argv).options(options).positional(positionals).run();
+    } catch (const po::unknown_option& e) {
+      std::vector<std::string> known;
+      for (const auto& d : options.options()) known.push_back("--" + d->long_name());
+      const std::string hint = nearest(e.get_option_name(), known);
+      throw po::error(std::string(e.what()) + (hint.empty() ? "" : "; did you mean " + hint + "?"));
+    }
+  }();
+  refuse_negative_unsigned(parsed, options);
+  po::store(parsed, values);
   if (values.count("help")) {
     std::cout << usage << "\n\n" << options << "\n";
+    return false;
+  }
+  if (values.count("version")) {
+    std::cout << version_line() << "\n";
     return false;
   }
   po::notify(values);
   return true;
 }
 
-void add_open_options(po::options_description& options) {
+void add_read_options(po::options_description& options) {
   options.add_options()
     ("format", po::value<std::string>()->default_value(""), "input format (el, wel, mtx, adj, bel, bel64, sluice, blaze, bv); default: from the name")
-    ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
-    ("base", po::value<int>()->default_value(-1), "ids in text input are 0- or 1-based (default: 0, Matrix Market 1)")
-    ("vertices", po::value<uint64_t>()->default_value(0), "declared vertex count (default: from the file, or max id + 1)")
-    ("symmetrize", po::bool_switch(), "add the reverse of every edge")
-    ("drop-self-loops", po::bool_switch(), "remove edges (v, v)")
-    ("dedup", po::bool_switch(), "remove repeated edges, keeping the first (sorts neighbour lists)")
-    ("sort", po::bool_switch(), "sort every neighbour list by target")
-    ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted")
+    ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)")
+    ("base", po::value<std::string>()->default_value("auto"), "ids in text input are 0- or 1-based (auto: 0, Matrix Market 1)")
+    ("vertices", po::value<uint64_t>()->default_value(0), "declared vertex count (0: from the file, or max id + 1)")
     ("wide-ids", po::bool_switch(), "use 64-bit vertex ids even when 32 bits suffice")
     ("save-offsets", po::bool_switch(), "WebGraph BV: write BASENAME.offsets when it had to be built")
     ("adjacency-dirs", po::value<std::string>()->default_value(""), "Blaze input: the directories of its adjacency files, one per drive, in order (default: beside the index)")
@@ -36,25 +136,35 @@ void add_open_options(po::options_description& options) {
     ("buffers", po::value<unsigned>()->default_value(4), "buffers of the block API");
 }
 
+void add_rebuild_options(po::options_description& options) {
+  options.add_options()
+    ("symmetrize", po::bool_switch(), "add the reverse of every edge")
+    ("drop-self-loops", po::bool_switch(), "remove edges (v, v)")
+    ("dedup", po::bool_switch(), "remove repeated edges, keeping the first (sorts neighbour lists)")
+    ("sort", po::bool_switch(), "sort every neighbour list by target")
+    ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted");
+}
+
 OpenOptions open_options_from(const po::variables_map& v) {
   OpenOptions o;
   o.format = v["format"].as<std::string>();
-  o.load.threads = v["threads"].as<int>();
-  o.load.base = v["base"].as<int>();
+  o.load.threads = int(v["threads"].as<unsigned>());
+  const std::string base = v["base"].as<std::string>();
+  if (base != "auto" && base != "0" && base != "1") throw po::error("--base must be 0, 1 or auto, not '" + base + "'");
+  o.load.base = base == "auto" ? -1 : base == "1" ? 1 : 0;
   o.load.vertices = v["vertices"].as<uint64_t>();
-  o.build.symmetrize = v["symmetrize"].as<bool>();
-  o.build.drop_self_loops = v["drop-self-loops"].as<bool>();
-  o.build.remove_duplicates = v["dedup"].as<bool>();
-  o.build.sort_neighbors = v["sort"].as<bool>();
+  o.build.symmetrize = v.count("symmetrize") && v["symmetrize"].as<bool>();
+  o.build.drop_self_loops = v.count("drop-self-loops") && v["drop-self-loops"].as<bool>();
+  o.build.remove_duplicates = v.count("dedup") && v["dedup"].as<bool>();
+  o.build.sort_neighbors = v.count("sort") && v["sort"].as<bool>();
   o.build.threads = o.load.threads;
-  o.drop_weights = v["drop-weights"].as<bool>();
+  o.drop_weights = v.count("drop-weights") && v["drop-weights"].as<bool>();
   o.load.id_bytes = v["wide-ids"].as<bool>() ? 8 : 0;
   o.save_offsets = v["save-offsets"].as<bool>();
   o.adjacency_dirs = split_list(v["adjacency-dirs"].as<std::string>());
   o.blocks.block_edges = v["block-edges"].as<uint64_t>();
   o.blocks.buffers = v["buffers"].as<unsigned>();
   o.blocks.threads = o.load.threads;
-  if (o.load.base != -1 && o.load.base != 0 && o.load.base != 1) throw po::error("--base must be 0 or 1");
   return o;
 }
 

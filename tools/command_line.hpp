@@ -16,14 +16,38 @@ namespace po = boost::program_options;
 
 enum ExitCode { exit_ok = 0, exit_error = 1, exit_usage = 2 };
 
-// Parses argv against `options` (and positionals); prints --help. Returns
-// false when the command should stop with exit_ok (help was shown).
+// "sluice 0.3.0" (what --version prints).
+std::string version_line();
+
+// A byte count given as 4096, 64k, 1M, 2G or 1T (powers of 1024; "KiB",
+// "MB" and the like read the same); refused when negative or unreadable.
+struct ByteSize {
+  uint64_t bytes = 0;
+};
+uint64_t parse_byte_size(const std::string& text);
+// po::value<ByteSize>() with a default shown as typed.
+po::typed_value<ByteSize>* byte_size_value(const char* default_text);
+void validate(boost::any& value, const std::vector<std::string>& tokens, ByteSize*, int);
+
+// Parses argv against `options` (and positionals); prints --help or
+// --version. Returns false when the command should stop with exit_ok.
+// Unsigned options given a negative number, and unknown options (with the
+// nearest known one as a hint), are usage errors.
 bool parse_command_line(int argc, char** argv, const char* usage, po::options_description& options,
                         const po::positional_options_description& positionals, po::variables_map& values);
 
-// Options that choose how a graph is opened: --format, --threads, the
-// preprocessing flags, block size and buffer count.
-void add_open_options(po::options_description& options);
+// The known word nearest to `word` (edit distance at most 3), or "".
+std::string nearest(const std::string& word, const std::vector<std::string>& known);
+
+// Options that choose how a graph is read: --format, --threads, --base,
+// --vertices, --wide-ids, the BV and Blaze file options, block size and
+// buffer count.
+void add_read_options(po::options_description& options);
+// And the preprocessing that rebuilds the graph in memory: --symmetrize,
+// --drop-self-loops, --dedup, --sort, --drop-weights (for convert and the
+// programs that read any format).
+void add_rebuild_options(po::options_description& options);
+// From either or both.
 OpenOptions open_options_from(const po::variables_map& values);
 
 std::vector<std::string> split_list(const std::string& text);

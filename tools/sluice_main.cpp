@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "formats/errors.hpp"
 #include "tools/command_line.hpp"
@@ -42,13 +44,21 @@ int main(int argc, char** argv) {
     usage(std::cout);
     return exit_ok;
   }
+  if (name == "--version") {
+    std::cout << version_line() << "\n";
+    return exit_ok;
+  }
   for (const auto& c : commands) {
     if (name == c.name) return run_command("sluice " + name, c.run, argc - 1, argv + 1);
   }
   for (const auto& c : algorithm_commands) {
     if (name == c.name) return run_command("sluice " + name, c.run, argc - 1, argv + 1);
   }
-  std::cerr << "sluice: unknown command '" << name << "'\n";
+  std::vector<std::string> known;
+  for (const auto& c : commands) known.push_back(c.name);
+  for (const auto& c : algorithm_commands) known.push_back(c.name);
+  const std::string hint = nearest(name, known);
+  std::cerr << "sluice: unknown command '" << name << "'" << (hint.empty() ? "" : "; did you mean " + hint + "?") << "\n\n";
   usage(std::cerr);
   return exit_usage;
 }

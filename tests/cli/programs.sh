@@ -19,8 +19,17 @@ grep -q "^bfs g.sluice: .* iterations, .* MB read (.* MB/s), source 5 reached [0
 [ "$(wc -l < depth.txt)" -eq 4096 ] || fail "bfs --output lines"
 [ "$(sed -n 6p depth.txt)" = 0 ] || fail "source depth"
 [ "$(sed -n 6p parent.txt)" = 5 ] || fail "source parent"
-[ "$(wc -l < bfs.jsonl)" -eq "$(sed 's/.* \([0-9]*\) iterations.*/\1/' bfs.out)" ] || fail "one stats line per level"
-grep -q '"algorithm":"bfs","phase":"level","iteration":0,"direction":"push","active_vertices":1,' bfs.jsonl || fail "stats line: $(head -1 bfs.jsonl)"
+[ "$(grep -c '^{"record":"edgemap"' bfs.jsonl)" -eq "$(sed 's/.* \([0-9]*\) iterations.*/\1/' bfs.out)" ] || fail "one stats line per level"
+grep -q '^{"record":"edgemap","algorithm":"bfs","trial":0,"phase":"level","iteration":0,"direction":"push","active_vertices":1,' bfs.jsonl || fail "stats line: $(sed -n 2p bfs.jsonl)"
+head -1 bfs.jsonl | grep -q '^{"record":"run","sluice":"[0-9.]*","algorithm":"bfs","graph":"g.sluice","vertices":4096,.*"drives":2,.*"backend":"[a-z_]*",.*"parameters":{"source":5}}$' || fail "run record: $(head -1 bfs.jsonl)"
+tail -1 bfs.jsonl | grep -q '^{"record":"summary","algorithm":"bfs","trial":0,"seconds":' || fail "summary record: $(tail -1 bfs.jsonl)"
+
+# --trials (-n): a summary per trial, then their median; -r is --source.
+"$tools/sluice-bfs" g.sluice -r 5 -n 3 --stats trials.jsonl > trials.out 2>/dev/null
+[ "$(grep -c '^bfs g.sluice: .* iterations, .*source 5 reached' trials.out)" -eq 3 ] || fail "three trials: $(cat trials.out)"
+grep -q '^bfs g.sluice: median of 3 trials [0-9.]* s (' trials.out || fail "median line: $(cat trials.out)"
+[ "$(grep -c '^{"record":"summary"' trials.jsonl)" -eq 3 ] || fail "three summary records"
+grep -q '"record":"edgemap","algorithm":"bfs","trial":2,' trials.jsonl || fail "third trial's EDGEMAPs"
 
 "$tools/sluice" bfs g.sluice --source 5 --output depth2.txt --edgemap atomic --io psync >/dev/null 2>&1
 cmp -s depth.txt depth2.txt || fail "sluice bfs (atomic, psync) differs from bfs"
@@ -52,6 +61,13 @@ expect_error() {  # expected-code expected-text command...
 expect_error 1 "needs the transpose" "$tools/sluice-wcc" plain.sluice
 expect_error 2 "is not below" "$tools/sluice-bfs" g.sluice --source 4096
 expect_error 2 "edgemap must be binning or atomic" "$tools/sluice-pagerank" g.sluice --edgemap sideways
+expect_error 2 "did you mean --iterations" "$tools/sluice-pagerank" g.sluice --iteratons 5
+expect_error 2 "did you mean bfs" "$tools/sluice" bsf g.sluice
+expect_error 2 "is not a size in bytes" "$tools/sluice-bfs" g.sluice --memory-limit 8q
+expect_error 2 "must not be negative" "$tools/sluice-bfs" g.sluice --threads -2
+for command in "$tools/sluice-bfs" "$tools/sluice" "$tools/sluice convert"; do
+  $command --version | grep -q '^sluice [0-9][0-9.]*$' || fail "$command --version: $($command --version)"
+done
 expect_error 2 "PageRank-delta drops" "$tools/sluice-pagerank" g.sluice --dangling spread
 printf '1\n2\nthree\n' > bad-x.txt
 expect_error 1 "bad-x.txt:line 3" "$tools/sluice-spmv" g.sluice --x bad-x.txt
