@@ -4,7 +4,20 @@ namespace sluice::engine::detail {
 
 // Compiled for AVX2 and SSE4.1 (unsigned max in one instruction) as well
 // as the baseline, chosen at load time: the check runs over every page.
-__attribute__((target_clones("avx2", "sse4.1", "default"))) uint64_t largest_id(const uint32_t* ids, uint64_t count,
+// Not under ThreadSanitizer: the ifunc resolver that picks the clone runs
+// during relocation, before TSan's runtime, and its instrumentation crashes.
+#if defined(__SANITIZE_THREAD__)
+#define SLUICE_CPU_CLONES(...)
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SLUICE_CPU_CLONES(...)
+#endif
+#endif
+#ifndef SLUICE_CPU_CLONES
+#define SLUICE_CPU_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
+#endif
+
+SLUICE_CPU_CLONES("avx2", "sse4.1", "default") uint64_t largest_id(const uint32_t* ids, uint64_t count,
                                                                                   unsigned stride) {
   uint32_t largest = 0;
   if (stride == 1) {
@@ -15,7 +28,7 @@ __attribute__((target_clones("avx2", "sse4.1", "default"))) uint64_t largest_id(
   return largest;
 }
 
-__attribute__((target_clones("avx2", "default"))) uint64_t largest_id(const uint64_t* ids, uint64_t count, unsigned stride) {
+SLUICE_CPU_CLONES("avx2", "default") uint64_t largest_id(const uint64_t* ids, uint64_t count, unsigned stride) {
   uint64_t largest = 0;
   for (uint64_t i = 0; i < count; ++i) largest = ids[i * stride] > largest ? ids[i * stride] : largest;
   return largest;
