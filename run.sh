@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrentqueue-dev
-          libboost-program-options-dev libgtest-dev libxxhash-dev nlohmann-json3-dev gzip python3)
+          libboost-program-options-dev libgtest-dev libxxhash-dev zlib1g-dev libzstd-dev nlohmann-json3-dev gzip zstd python3)
 # The fuzz targets (./run.sh test only): clang with libFuzzer and OpenMP.
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
 

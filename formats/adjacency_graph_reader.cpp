@@ -99,8 +99,8 @@ Csr<V> parse_tokens(const MappedFile& file, const Layout& layout, const std::vec
 
 }  // namespace
 
-AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options) {
-  MappedFile file(path);
+AnyCsr read_adjacency_graph(const MappedFile& file, const LoadOptions& options) {
+  const std::string& path = file.path();
   const int threads = resolve_threads(options.threads);
   const char* p = file.data();
   const char* end = p + file.size();

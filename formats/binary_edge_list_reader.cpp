@@ -40,8 +40,8 @@ EdgeList<V> split_pairs(const MappedFile& file, uint64_t pairs, uint64_t declare
 
 }  // namespace
 
-AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options) {
-  MappedFile file(path, /*allow_empty=*/true);
+AnyEdgeList read_binary_edge_list(const MappedFile& file, unsigned id_bytes, const LoadOptions& options) {
+  const std::string& path = file.path();
   const uint64_t pair_bytes = 2 * id_bytes;
   if (file.size() % pair_bytes != 0) {
     throw InputError(path, at_byte(file.size() - file.size() % pair_bytes),

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "formats/graph_source.hpp"
+#include "formats/mapped_file.hpp"
 #include "formats/loaders.hpp"
 
 namespace sluice {
@@ -160,7 +161,10 @@ std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads);
 // The format a path names: "el", "wel", "mtx", "adj", "bel", "bel64",
 // "sluice", "blaze", "bv"; throws InputError when it cannot tell.
 std::string detect_format(const std::string& path);
-// The format a file name's extension names, "" when it names none.
+// The format a file name's extension names (after .gz, .zst), "" when it
+// names none.
 std::string format_from_extension(const std::string& path);
+// The format the first bytes of a file show; throws when they show none.
+std::string format_from_content(const MappedFile& file);
 
 }  // namespace sluice

@@ -1,7 +1,8 @@
 // Parallel loaders of the text and binary formats that are not CSR on disk:
 // whitespace edge lists (SNAP, GAPBS .el/.wel), Matrix Market coordinate
 // files, binary edge lists and Ligra's adjacency graphs. Edge-list formats
-// load into an EdgeList and are turned into CSR by build_csr.
+// load into an EdgeList and are turned into CSR by build_csr. Each reads a
+// MappedFile (so compressed files and pipes too); the path forms open one.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <variant>
 
 #include "formats/csr.hpp"
+#include "formats/mapped_file.hpp"
 
 namespace sluice {
 
@@ -25,20 +27,32 @@ struct LoadOptions {
 // "u v" or "u v w" lines; '#' and '%' start comments. A SNAP header line
 // "# Nodes: N ..." declares the vertex count. Weights are required when
 // `require_weights` (.wel) and otherwise detected from the first data line.
-AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& options, bool require_weights);
+AnyEdgeList read_text_edge_list(const MappedFile& file, const LoadOptions& options, bool require_weights);
+inline AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& options, bool require_weights) {
+  return read_text_edge_list(MappedFile(path), options, require_weights);
+}
 
 struct MatrixMarketGraph {
   AnyEdgeList edges;
   bool symmetric = false;  // the file stores one triangle; build with symmetrize
 };
-MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions& options);
+MatrixMarketGraph read_matrix_market(const MappedFile& file, const LoadOptions& options);
+inline MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions& options) {
+  return read_matrix_market(MappedFile(path), options);
+}
 
 // Little-endian pairs of 32- or 64-bit ids, no header; an empty file is a
 // graph without edges.
-AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options);
+AnyEdgeList read_binary_edge_list(const MappedFile& file, unsigned id_bytes, const LoadOptions& options);
+inline AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options) {
+  return read_binary_edge_list(MappedFile(path, /*allow_empty=*/true), id_bytes, options);
+}
 
 // Ligra's AdjacencyGraph / WeightedAdjacencyGraph text format.
-AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options);
+AnyCsr read_adjacency_graph(const MappedFile& file, const LoadOptions& options);
+inline AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options) {
+  return read_adjacency_graph(MappedFile(path), options);
+}
 
 AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options);
 

@@ -5,10 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <new>
 #include <cstring>
 #include <utility>
 
+#include "formats/array.hpp"
+#include "formats/decoding_reader.hpp"
 #include "formats/errors.hpp"
 
 namespace sluice {
@@ -48,6 +52,25 @@ FileDescriptor FileDescriptor::open_for_reading(const std::string& path) {
   return file;
 }
 
+FileDescriptor FileDescriptor::open_input(const std::string& path) {
+  int fd = path == "-" ? ::fcntl(0, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw InputError(path == "-" ? "standard input" : path, "", std::string("cannot open: ") + std::strerror(errno));
+  FileDescriptor file(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw_system_error(path, "fstat");
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !(path == "-" && (S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode)))) {
+    throw InputError(path, "", std::string("is ") + file_kind(st.st_mode) + ", expected a regular file or a pipe");
+  }
+  if (path != "-") ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return file;
+}
+
+bool is_read_once(const std::string& path) {
+  if (path == "-") return true;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 uint64_t FileDescriptor::size() const {
   struct stat st {};
   if (::fstat(fd_, &st) != 0) throw_system_error("fd " + std::to_string(fd_), "fstat");
@@ -72,36 +95,75 @@ void FileDescriptor::read_exactly(void* buffer, uint64_t length, uint64_t offset
   }
 }
 
-MappedFile::MappedFile(const std::string& path, bool allow_empty) : path_(path) {
-  FileDescriptor file = FileDescriptor::open_for_reading(path);
-  size_ = file.size();
-  if (size_ == 0) {
-    if (allow_empty) return;
-    throw InputError(path, "", "file is empty");
+MappedFile::MappedFile(const std::string& path, bool allow_empty) : path_(path == "-" ? "standard input" : path) {
+  FileDescriptor file = FileDescriptor::open_input(path);
+  struct stat st {};
+  if (::fstat(file.get(), &st) != 0) throw_system_error(path_, "fstat");
+  unsigned char head[4] = {};
+  const bool regular = S_ISREG(st.st_mode);
+  if (regular && ::pread(file.get(), head, sizeof(head), 0) < 0) throw_system_error(path_, "pread");
+  if (!regular || compression_of(head, std::min<uint64_t>(sizeof(head), uint64_t(st.st_size))) != Compression::none) {
+    decode(file.get());
+  } else {
+    size_ = uint64_t(st.st_size);
+    if (size_ > 0) {
+      void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.get(), 0);
+      if (map == MAP_FAILED) throw_system_error(path_, "mmap");
+      ::madvise(map, size_, MADV_SEQUENTIAL);
+      data_ = static_cast<const char*>(map);
+      mapped_ = size_;
+    }
   }
-  void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.get(), 0);
-  if (map == MAP_FAILED) throw_system_error(path, "mmap");
-  ::madvise(map, size_, MADV_SEQUENTIAL);
+  if (size_ == 0 && !allow_empty) {
+    throw InputError(path_, "", S_ISFIFO(st.st_mode) ? "is empty (a pipe that nothing wrote to?)" : "file is empty");
+  }
+}
+
+// Decoded bytes go into an anonymous mapping that doubles as it fills
+// (mremap moves pages, never copies them).
+void MappedFile::decode(int fd) {
+  DecodingReader reader(fd, path_);
+  uint64_t capacity = uint64_t(64) << 20;
+  require_memory(capacity, "the decoded input");
+  void* map = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) throw std::bad_alloc();
   data_ = static_cast<const char*>(map);
+  mapped_ = capacity;
+  for (;;) {
+    if (size_ == mapped_) {
+      require_memory(mapped_, "the decoded input of " + path_);
+      void* grown = ::mremap(const_cast<char*>(data_), mapped_, 2 * mapped_, MREMAP_MAYMOVE);
+      if (grown == MAP_FAILED) {
+        throw InputError(path_, "", "not enough memory to decode the input beyond " + std::to_string(size_) + " bytes");
+      }
+      data_ = static_cast<const char*>(grown);
+      mapped_ *= 2;
+    }
+    const size_t got = reader.read(const_cast<char*>(data_) + size_, mapped_ - size_);
+    if (got == 0) break;
+    size_ += got;
+  }
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : path_(std::move(other.path_)),
       data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)) {}
+      size_(std::exchange(other.size_, 0)),
+      mapped_(std::exchange(other.mapped_, 0)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
+    if (data_) ::munmap(const_cast<char*>(data_), mapped_);
     path_ = std::move(other.path_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    mapped_ = std::exchange(other.mapped_, 0);
   }
   return *this;
 }
 
 MappedFile::~MappedFile() {
-  if (data_) ::munmap(const_cast<char*>(data_), size_);
+  if (data_) ::munmap(const_cast<char*>(data_), mapped_);
 }
 
 }  // namespace sluice

@@ -1,6 +1,8 @@
 // Read-only views of input files: an owned file descriptor and a whole-file
 // mapping. Both check the cases users hit: missing file, a directory, an
-// empty file.
+// empty file. A compressed file (gzip, zstd), standard input ("-") or a
+// pipe is decoded into anonymous memory instead: the same view, no
+// temporary file.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +27,9 @@ class FileDescriptor {
 
   // Opens a regular file for reading; throws InputError naming the path.
   static FileDescriptor open_for_reading(const std::string& path);
+  // An input that may also be read as a stream: a regular file, a pipe
+  // (FIFO, `<(zcat ...)`), or "-" for standard input.
+  static FileDescriptor open_input(const std::string& path);
 
   int get() const { return fd_; }
   int release() {
@@ -41,9 +46,15 @@ class FileDescriptor {
   int fd_ = -1;
 };
 
+// Inputs that can be read only once (standard input, pipes): they must be
+// read into a MappedFile before anything looks at their first bytes.
+bool is_read_once(const std::string& path);
+
 class MappedFile {
  public:
   MappedFile() = default;
+  // Maps a regular file; decodes a compressed one, standard input ("-") or
+  // a pipe into memory (asking for the memory first).
   explicit MappedFile(const std::string& path, bool allow_empty = false);
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
@@ -57,9 +68,11 @@ class MappedFile {
   const std::string& path() const { return path_; }
 
  private:
+  void decode(int fd);
   std::string path_;
   const char* data_ = nullptr;
   uint64_t size_ = 0;
+  uint64_t mapped_ = 0;  // bytes of the mapping (decoded inputs map more than they fill)
 };
 
 }  // namespace sluice

@@ -109,55 +109,75 @@ std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads) {
 }
 
 std::string format_from_extension(const std::string& path) {
-  for (const char* ext : {".el", ".txt", ".edges", ".snap", ".tsv"}) {
-    if (ends_with(path, ext)) return "el";
+  std::string name = path;
+  for (const char* compressed : {".gz", ".zst", ".zstd"}) {  // decoded on the way in
+    if (ends_with(name, compressed)) name.resize(name.size() - std::strlen(compressed));
   }
-  if (ends_with(path, ".wel")) return "wel";
-  if (ends_with(path, ".mtx")) return "mtx";
-  if (ends_with(path, ".adj")) return "adj";
-  if (ends_with(path, ".bel")) return "bel";
-  if (ends_with(path, ".bel64")) return "bel64";
+  for (const char* ext : {".el", ".txt", ".edges", ".snap", ".tsv"}) {
+    if (ends_with(name, ext)) return "el";
+  }
+  if (ends_with(name, ".wel")) return "wel";
+  if (ends_with(name, ".mtx")) return "mtx";
+  if (ends_with(name, ".adj")) return "adj";
+  if (ends_with(name, ".bel")) return "bel";
+  if (ends_with(name, ".bel64")) return "bel64";
+  if (name != path) return "";  // the formats below are read in place, never compressed
   if (ends_with(path, ".sluice")) return "sluice";
   if (ends_with(path, ".gr.index")) return "blaze";
   if (ends_with(path, ".graph") || ends_with(path, ".properties")) return "bv";
   return "";
 }
 
-std::string detect_format(const std::string& path) {
-  std::string by_name = format_from_extension(path);
-  if (!by_name.empty()) return by_name;
-
-  // No known extension: look at the first bytes.
-  FileDescriptor file = FileDescriptor::open_for_reading(path);
-  char head[32] = {};
-  uint64_t n = std::min<uint64_t>(sizeof(head) - 1, file.size());
-  if (n == 0) throw InputError(path, "", "file is empty");
-  file.read_exactly(head, n, 0, path);
-  std::string start(head, n);
+std::string format_from_content(const MappedFile& file) {
+  if (file.size() == 0) throw InputError(file.path(), "", "file is empty");
+  const std::string start(file.data(), std::min<uint64_t>(file.size(), 32));
   if (start.rfind("sluice-graph", 0) == 0) return "sluice";
   if (start.rfind("%%MatrixMarket", 0) == 0) return "mtx";
   if (start.rfind("AdjacencyGraph", 0) == 0 || start.rfind("WeightedAdjacencyGraph", 0) == 0) return "adj";
-  if (std::isdigit(static_cast<unsigned char>(head[0])) || head[0] == '#') return "el";
-  throw InputError(path, "", "cannot tell the format from the name or the first bytes; give --format "
-                             "(el, wel, mtx, adj, bel, bel64, sluice, blaze, bv)");
+  if (std::isdigit(static_cast<unsigned char>(start[0])) || start[0] == '#') return "el";
+  throw InputError(file.path(), "", "cannot tell the format from the name or the first bytes; give --format "
+                                    "(el, wel, mtx, adj, bel, bel64, sluice, blaze, bv)");
+}
+
+std::string detect_format(const std::string& path) {
+  std::string by_name = format_from_extension(path);
+  return by_name.empty() ? format_from_content(MappedFile(path, /*allow_empty=*/true)) : by_name;
 }
 
 std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const OpenOptions& options) {
   if (std::filesystem::is_directory(path)) throw InputError(path, "", "is a directory, expected a graph file");
-  const std::string format = options.format.empty() ? detect_format(path) : options.format;
+  std::string format = options.format.empty() ? format_from_extension(path) : options.format;
+  // A pipe or standard input can be read once: read it before looking at
+  // its first bytes, and parse what was read.
+  std::optional<MappedFile> loaded;
+  if (format.empty() || is_read_once(path)) {
+    loaded.emplace(path, /*allow_empty=*/format == "bel" || format == "bel64");
+    if (format.empty()) format = format_from_content(*loaded);
+  }
+  auto input = [&](bool allow_empty) {
+    MappedFile file = loaded ? std::move(*loaded) : MappedFile(path, allow_empty);
+    if (file.size() == 0 && !allow_empty) throw InputError(file.path(), "", "file is empty");
+    return file;
+  };
+  const bool streamable = format == "el" || format == "wel" || format == "mtx" || format == "adj" || format == "bel" ||
+                          format == "bel64";
+  if (!streamable && is_read_once(path)) {
+    throw InputError(path == "-" ? "standard input" : path, "",
+                     "a " + format + " graph is read in place: give its file, not a pipe (pipes carry el, wel, mtx, adj, bel, bel64)");
+  }
   BuildOptions build = options.build;
   if (build.threads == 0) build.threads = options.load.threads;
   std::unique_ptr<GraphSource> source;
   if (format == "el" || format == "wel") {
-    source = in_memory(build_any_csr(read_text_edge_list(path, options.load, format == "wel"), build), format);
+    source = in_memory(build_any_csr(read_text_edge_list(input(false), options.load, format == "wel"), build), format);
   } else if (format == "mtx") {
-    MatrixMarketGraph mtx = read_matrix_market(path, options.load);
+    MatrixMarketGraph mtx = read_matrix_market(input(false), options.load);
     build.symmetrize = build.symmetrize || mtx.symmetric;
     source = in_memory(build_any_csr(mtx.edges, build), format);
   } else if (format == "bel" || format == "bel64") {
-    source = in_memory(build_any_csr(read_binary_edge_list(path, format == "bel" ? 4 : 8, options.load), build), format);
+    source = in_memory(build_any_csr(read_binary_edge_list(input(true), format == "bel" ? 4 : 8, options.load), build), format);
   } else if (format == "adj") {
-    source = rebuilt(in_memory(read_adjacency_graph(path, options.load), format), build);
+    source = rebuilt(in_memory(read_adjacency_graph(input(false), options.load), format), build);
   } else if (format == "sluice") {
     source = rebuilt(open_sluice_layout(path), build);
   } else if (format == "blaze") {

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "formats/block_graph.hpp"
 #include "formats/errors.hpp"
 #include "formats/progress.hpp"
 
@@ -130,6 +131,17 @@ class ManifestParser {
     if (!in) throw InputError(path, "", "cannot open the manifest");
     std::string line;
     uint64_t number = 0;
+    // Anything else given where a layout belongs (an edge list, a BV
+    // graph) is named as such, with the command that makes a layout.
+    if (in.peek() != 's' || !std::getline(in, line) || line.rfind("sluice-graph", 0) != 0) {
+      const std::string format = format_from_extension(path);
+      const std::string stem = fs::path(path).filename().string();
+      throw InputError(path, "", "not a sluice layout" + (format.empty() ? std::string() : " (its name says " + format + ")") +
+                                     ": make one with `sluice convert " + path + " " +
+                                     (fs::path(path).parent_path() / (stem.substr(0, stem.find('.')) + ".sluice")).string() +
+                                     " --drives DIR[,DIR...]`");
+    }
+    in.seekg(0);
     while (std::getline(in, line)) {
       ++number;
       if (line.empty() || line[0] == '#') continue;

@@ -38,8 +38,8 @@ uint64_t declared_nodes(const char* line, const char* end) {
 
 }  // namespace
 
-AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& options, bool require_weights) {
-  MappedFile file(path);
+AnyEdgeList read_text_edge_list(const MappedFile& file, const LoadOptions& options, bool require_weights) {
+  const std::string& path = file.path();
   EdgeLinesFormat format;
   format.base = options.base < 0 ? 0 : options.base;
   format.threads = options.threads;
@@ -91,8 +91,8 @@ AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& opti
   return parse_with_narrowest_ids(file, format, options.id_bytes);
 }
 
-MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions& options) {
-  MappedFile file(path);
+MatrixMarketGraph read_matrix_market(const MappedFile& file, const LoadOptions& options) {
+  const std::string& path = file.path();
   const char* p = file.data();
   const char* end = p + file.size();
   const char* eol = static_cast<const char*>(std::memchr(p, '\n', file.size()));

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Graphs as they ship: gzip and zstd files, standard input, pipes and
+# process substitution read as streams; truncated or corrupt compressed
+# data, and inputs given where a layout belongs, as errors with the fix.
+set -euo pipefail
+tools=$1
+sluice=$tools/sluice
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_error() {  # expected-code expected-text command...
+  local code=$1 text=$2
+  shift 2
+  set +e
+  "$@" > /dev/null 2> err.txt
+  local got=$?
+  set -e
+  [ $got -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
+  grep -qF -- "$text" err.txt || fail "$* said: $(cat err.txt)"
+}
+
+"$sluice" generate rmat --scale 12 --edge-factor 8 --seed 5 -o g.el >/dev/null
+"$sluice" convert g.el plain.bel >/dev/null
+# A SNAP file: header comments, tabs, shipped as .txt.gz.
+{ echo "# Directed graph: g.txt"; echo "# Nodes: 4096 Edges: 32768"; tr ' ' '\t' < g.el; } > snap.txt
+gzip -k snap.txt
+zstd -q -k snap.txt
+same() { "$sluice" convert "$@" out.bel >/dev/null && cmp -s out.bel plain.bel || fail "convert $* differs"; rm -f out.bel; }
+same snap.txt.gz
+same snap.txt.zst
+# Several gzip members (as `cat a.gz b.gz` makes) are one stream.
+head -n 1000 snap.txt | gzip > parts.txt.gz
+tail -n +1001 snap.txt | gzip >> parts.txt.gz
+same parts.txt.gz
+# Standard input and pipes: format from the first bytes, or --format.
+"$sluice" convert - out.bel < snap.txt >/dev/null && cmp -s out.bel plain.bel || fail "convert - (file on stdin)"
+zcat snap.txt.gz | "$sluice" convert - out2.bel >/dev/null && cmp -s out2.bel plain.bel || fail "convert - (pipe)"
+same <(zcat snap.txt.gz)
+gzip -c snap.txt | "$sluice" convert - out3.bel --format el >/dev/null && cmp -s out3.bel plain.bel || fail "gzip on stdin"
+mkfifo fifo.el
+gzip -dc snap.txt.gz > fifo.el &
+"$sluice" convert fifo.el out4.bel >/dev/null && cmp -s out4.bel plain.bel || fail "a FIFO with a writer"
+wait
+# Matrix Market through a pipe is told apart by its banner.
+"$sluice" convert g.el g.mtx >/dev/null
+gzip -c g.mtx | "$sluice" convert - out5.bel >/dev/null && cmp -s out5.bel plain.bel || fail "mtx.gz on stdin"
+# Other commands take compressed input too.
+"$sluice" info snap.txt.gz | grep -q "^edges *32768" || fail "info on .txt.gz"
+"$tools/sluice-jtcc" snap.txt.zst | grep -q "components" || fail "jtcc on .zst"
+
+# Errors: where, and what to do.
+head -c 3000 snap.txt.gz > cut.txt.gz
+expect_error 1 "cut.txt.gz:byte 3000: the gzip stream ends early (truncated file?)" "$sluice" convert cut.txt.gz x.bel
+{ head -c 200 snap.txt.gz; head -c 3000 /dev/urandom; } > bad.txt.gz
+expect_error 1 "bad.txt.gz:byte" "$sluice" convert bad.txt.gz x.bel
+grep -q "corrupt gzip data" err.txt || fail "corrupt gzip said: $(cat err.txt)"
+head -c 2000 snap.txt.zst > cut.txt.zst
+expect_error 1 "the zstd stream ends early" "$sluice" convert cut.txt.zst x.bel
+expect_error 1 "standard input: file is empty" "$sluice" convert - x.bel < /dev/null
+"$sluice" convert g.el g.sluice --drives . >/dev/null
+expect_error 1 "a sluice graph is read in place: give its file, not a pipe" "$sluice" info - --format sluice < g.sluice
+expect_error 1 "g.el: not a sluice layout (its name says el): make one with \`sluice convert g.el g.sluice --drives DIR[,DIR...]\`" \
+  "$tools/sluice-bfs" g.el
+# A 1-based SNAP file read as 0-based: the hint names --base 1.
+printf '# Nodes: 3\n1 2\n2 3\n' > one.txt
+expect_error 1 "one.txt:line 3: target id 3 is beyond the declared vertex count 3 (if the ids are 1-based, pass --base 1)" \
+  "$sluice" convert one.txt x.bel
+"$sluice" convert one.txt x.bel --base 1 >/dev/null || fail "--base 1"
+[ ! -e x.bel ] || [ "$(stat -c %s x.bel)" -eq 16 ] || fail "one-based output"
+echo "inputs: ok"
