@@ -12,6 +12,8 @@ packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrent
           libboost-program-options-dev libgtest-dev libxxhash-dev zlib1g-dev libzstd-dev nlohmann-json3-dev gzip zstd python3)
 # The fuzz targets (./run.sh test only): clang with libFuzzer and OpenMP.
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
+# The sweep plot's test (./run.sh test only).
+plot_packages=(python3-matplotlib)
 
 install_dependencies() {
   local missing=()
@@ -74,6 +76,6 @@ run_tests() {
 
 case "${1:-}" in
   example) install_dependencies && example ;;
-  test) install_dependencies "${fuzz_packages[@]}" && run_tests ;;
+  test) install_dependencies "${fuzz_packages[@]}" "${plot_packages[@]}" && run_tests ;;
   *) echo "usage: ./run.sh example|test" >&2; exit 2 ;;
 esac

@@ -8,6 +8,7 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   const engine::EdgeMapStats& s = engine.last_stats();
   ++edge_maps_;
   bytes_read_ += s.bytes_read;
+  if (keep_records_) records_.push_back({phase, iteration, s});
   if (!stats_) return;
   nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase}, {"iteration", iteration}};
@@ -25,6 +26,7 @@ void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string&
   }
   ++trial_;
   edge_maps_ = bytes_read_ = 0;
+  records_.clear();
 }
 
 }  // namespace sluice::algorithms

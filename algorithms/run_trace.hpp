@@ -13,10 +13,18 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "engine/engine.hpp"
 
 namespace sluice::algorithms {
+
+// One EDGEMAP as a trace keeps it (keep_records).
+struct EdgeMapRecord {
+  std::string phase;
+  uint64_t iteration = 0;
+  engine::EdgeMapStats stats;
+};
 
 class RunTrace {
  public:
@@ -28,6 +36,10 @@ class RunTrace {
   // the next trial. Totals restart with it.
   void end_trial(double seconds, uint64_t iterations, const std::string& digest);
 
+  // Keeps every EDGEMAP's statistics of the current trial (sluice sweep).
+  void keep_records(bool keep) { keep_records_ = keep; }
+  const std::vector<EdgeMapRecord>& records() const { return records_; }
+
   const std::string& algorithm() const { return algorithm_; }
   uint64_t trial() const { return trial_; }
   uint64_t edge_maps() const { return edge_maps_; }
@@ -37,6 +49,8 @@ class RunTrace {
   std::string algorithm_;
   std::ostream* stats_;
   uint64_t trial_ = 0, edge_maps_ = 0, bytes_read_ = 0;
+  bool keep_records_ = false;
+  std::vector<EdgeMapRecord> records_;
 };
 
 }  // namespace sluice::algorithms

@@ -13,9 +13,13 @@ void add_engine_options(po::options_description& options, const char* skip_defau
                         const char* edgemap_help, const char* direction_default) {
   options.add_options()
     ("threads,t", po::value<unsigned>()->default_value(0), "compute threads (0: all cores)")
-    ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)")
-    ("skip-threshold", po::value<std::string>()->default_value(skip_default),
-     "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)")
+    ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)");
+  if (skip_default) {
+    options.add_options()
+      ("skip-threshold", po::value<std::string>()->default_value(skip_default),
+       "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)");
+  }
+  options.add_options()
     ("bins", po::value<uint32_t>()->default_value(0), "bins of the binning EDGEMAP (0: one per 8192 vertices, at most 1024)")
     ("bin-space", byte_size_value("0"), "bytes for all bins, e.g. 64m (0: edges x 4 / 20, Blaze's default)")
     ("direction", po::value<std::string>()->default_value(direction_default),
@@ -43,7 +47,7 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
   o.bin_space = v["bin-space"].as<ByteSize>().bytes;
   const std::string edgemap = v["edgemap"].as<std::string>();
   if (edgemap != "both") o.variant = parse_edgemap(edgemap);
-  o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
+  if (v.count("skip-threshold")) o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
   o.io.backend = io::parse_backend(v["io"].as<std::string>());
   o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
   o.verify_reads = !v["no-verify-reads"].as<bool>();
@@ -72,7 +76,7 @@ std::string output_format(const po::variables_map& v) {
   return format;
 }
 
-ProgramOutputs::ProgramOutputs(const po::variables_map& v) : format_(output_format(v)) {
+ProgramOutputs::ProgramOutputs(const po::variables_map& v) : format_(v.count("output-format") ? output_format(v) : "text") {
   for (const char* option : {"output", "stats"}) {
     if (v.count(option)) expect(v[option].as<std::string>());
   }

@@ -21,7 +21,8 @@
 namespace sluice::tools {
 
 // --threads --io --skip-threshold --bins --bin-space --direction
-// --edgemap --memory-limit. bench-edgemap passes its own defaults.
+// --edgemap --memory-limit --no-verify-reads. bench-edgemap passes its own
+// defaults; a null skip_default leaves --skip-threshold out (sweep).
 void add_engine_options(po::options_description& options, const char* skip_default = "",
                         const char* edgemap_default = "binning", const char* edgemap_help = "binning or atomic",
                         const char* direction_default = "auto");

@@ -3,6 +3,9 @@
 // skipping threshold λ (io/device_profile.hpp), saved for the engine.
 #include <cstdio>
 #include <iostream>
+#include <sys/sysmacros.h>
+
+#include <nlohmann/json.hpp>
 
 #include "io/device_profile.hpp"
 #include "io/read_benchmark.hpp"
@@ -18,7 +21,8 @@ int cmd_calibrate(int argc, char** argv) {
     ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
     ("queue-depth", po::value<unsigned>()->default_value(32), "requests in flight, as the engine will run")
     ("seconds", po::value<double>()->default_value(2, "2"), "seconds per read size")
-    ("profile", po::value<std::string>()->default_value(""), "where to write the profile (default: per device, see --help)");
+    ("profile", po::value<std::string>()->default_value(""), "where to write the profile (default: per device, see --help)")
+    ("json", po::bool_switch(), "print one JSON object per drive (the measured points and the fit) instead of text");
   po::positional_options_description positionals;
   po::variables_map v;
   if (!parse_command_line(argc, argv,
@@ -29,9 +33,10 @@ int cmd_calibrate(int argc, char** argv) {
     return exit_ok;
   }
   const auto paths = split_list(v["drives"].as<std::string>());
+  const bool json = v["json"].as<bool>();
   for (const auto& path : paths) {
     io::DriveSet drive({path});
-    std::printf("calibrating %s (%s)\n%10s %12s %12s %10s\n", path.c_str(), drive.drive(0).direct() ? "O_DIRECT" : "buffered",
+    if (!json) std::printf("calibrating %s (%s)\n%10s %12s %12s %10s\n", path.c_str(), drive.drive(0).direct() ? "O_DIRECT" : "buffered",
                 "size", "IOPS", "MB/s", "p50_us");
     std::vector<io::SizePoint> points;
     for (uint64_t size = 4096; size <= (1 << 20) && size <= drive.drive(0).size(); size *= 2) {
@@ -42,12 +47,25 @@ int cmd_calibrate(int argc, char** argv) {
       spec.backend = io::parse_backend(v["io"].as<std::string>());
       io::BenchResult r = io::run_read_benchmark(drive, spec);
       points.push_back({size, r.iops(), r.bytes_per_second(), r.p50_ns});
-      std::printf("%10llu %12.0f %12.1f %10.1f\n", (unsigned long long)size, r.iops(), r.bytes_per_second() / 1e6, r.p50_ns / 1e3);
+      if (!json) std::printf("%10llu %12.0f %12.1f %10.1f\n", (unsigned long long)size, r.iops(), r.bytes_per_second() / 1e6, r.p50_ns / 1e3);
     }
     io::DeviceProfile profile = io::DeviceProfile::fit(drive.drive(0).device(), v["queue-depth"].as<unsigned>(), points);
     std::string target = v["profile"].as<std::string>();
     if (target.empty()) target = io::default_profile_path(profile.device);
     profile.save(target);
+    if (json) {
+      nlohmann::ordered_json measured = nlohmann::ordered_json::array();
+      for (const auto& p : profile.points) {
+        measured.push_back({{"bytes", p.bytes}, {"iops", p.iops}, {"bytes_per_second", p.bytes_per_second}, {"p50_ns", p.p50_ns}});
+      }
+      nlohmann::ordered_json out = {{"drive", path}, {"direct", drive.drive(0).direct()},
+                                    {"device", std::to_string(major(dev_t(profile.device))) + ":" + std::to_string(minor(dev_t(profile.device)))},
+                                    {"queue_depth", profile.queue_depth}, {"request_cost_ns", profile.request_cost_ns},
+                                    {"bandwidth_bytes_per_s", profile.bandwidth}, {"skip_threshold_bytes", profile.skip_threshold},
+                                    {"profile", target}, {"points", measured}};
+      std::printf("%s\n", out.dump().c_str());
+      continue;
+    }
     std::printf("request cost t0 = %.1f us, bandwidth B = %.1f MB/s -> skip threshold %llu bytes (%.1f KiB)\nprofile: %s\n",
                 profile.request_cost_ns / 1e3, profile.bandwidth / 1e6, (unsigned long long)profile.skip_threshold,
                 profile.skip_threshold / 1024.0, target.c_str());

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "io/read_benchmark.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
@@ -24,7 +26,8 @@ int cmd_iobench(int argc, char** argv) {
      "completions the IO thread takes per wait before refilling (fio's iodepth_batch_complete_max)")
     ("handoff-batch", po::value<unsigned>()->default_value(io::IoOptions{}.handoff_batch),
      "completions handed to the consumer at once (always before the IO thread blocks)")
-    ("buffered", po::bool_switch(), "read through the page cache instead of O_DIRECT");
+    ("buffered", po::bool_switch(), "read through the page cache instead of O_DIRECT")
+    ("json", po::bool_switch(), "print one JSON object instead of text");
   po::positional_options_description positionals;
   po::variables_map v;
   if (!parse_command_line(argc, argv, "usage: sluice iobench --drives FILE[,FILE...] [--io uring] [--pattern random] "
@@ -45,6 +48,23 @@ int cmd_iobench(int argc, char** argv) {
   spec.backend = io::parse_backend(v["io"].as<std::string>());
   io::DriveSet drives(split_list(v["drives"].as<std::string>()), !v["buffered"].as<bool>());
   io::BenchResult r = io::run_read_benchmark(drives, spec);
+  if (v["json"].as<bool>()) {
+    nlohmann::ordered_json per_drive = nlohmann::ordered_json::array();
+    for (size_t d = 0; d < r.drives.size(); ++d) {
+      const io::BenchResult::Drive& drive = r.drives[d];
+      per_drive.push_back({{"path", drives.drive(unsigned(d)).path()}, {"requests", drive.requests},
+                           {"bytes", drive.bytes}, {"iops", double(drive.requests) / r.seconds},
+                           {"mb_s", double(drive.bytes) / r.seconds / 1e6}, {"busy", drive.busy}});
+    }
+    nlohmann::ordered_json out = {
+        {"backend", r.backend}, {"pattern", pattern}, {"block_bytes", spec.block_bytes}, {"queue_depth", spec.queue_depth},
+        {"direct", drives.drive(0).direct()}, {"seconds", r.seconds}, {"iops", r.iops()},
+        {"mb_s", r.bytes_per_second() / 1e6}, {"latency_ns", {{"mean", r.mean_ns}, {"p50", r.p50_ns}, {"p90", r.p90_ns},
+                                                             {"p99", r.p99_ns}, {"p999", r.p999_ns}}},
+        {"drives", per_drive}};
+    std::printf("%s\n", out.dump().c_str());
+    return exit_ok;
+  }
   std::printf("iobench: %s, %s read, %llu-byte blocks, queue depth %u, %u drive(s), %s, %.1f s\n", r.backend.c_str(),
               pattern.c_str(), (unsigned long long)spec.block_bytes, spec.queue_depth, drives.drives(),
               drives.drive(0).direct() ? "O_DIRECT" : "buffered", r.seconds);

@@ -19,6 +19,7 @@ int cmd_bench_load(int argc, char** argv);
 int cmd_iobench(int argc, char** argv);
 int cmd_calibrate(int argc, char** argv);
 int cmd_bench_edgemap(int argc, char** argv);
+int cmd_sweep(int argc, char** argv);
 int cmd_bfs(int argc, char** argv);
 int cmd_pagerank(int argc, char** argv);
 int cmd_wcc(int argc, char** argv);

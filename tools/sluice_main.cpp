@@ -20,6 +20,7 @@ static const Command commands[] = {
     {"bench-load", "time parsing and CSR building of an edge-list file, or BV decoding", cmd_bench_load},
     {"iobench", "fio-style read benchmark through sluice's IO path", cmd_iobench},
     {"calibrate", "measure drives and derive the skipping threshold", cmd_calibrate},
+    {"sweep", "run algorithms at several skipping thresholds (and devices): time, bytes, requests per run", cmd_sweep},
     {"bench-edgemap", "full-scan EDGEMAP out of core (binning, atomic) against the in-memory CSR", cmd_bench_edgemap},
 };
 

@@ -1,0 +1,170 @@
+"""Draws `sluice sweep` CSV output: per algorithm, time and bytes read
+against the skipping threshold λ, one line per device (layout), each
+device's calibrated λ marked; and, for devices with a calibration profile,
+the measured cost of a request against its size with the fitted
+t(s) = t0 + s / B that λ = t0 * B comes from.
+
+    experiments/plot_sweep sweep.csv -o sweep.png
+"""
+import argparse
+import csv
+import math
+import os
+from collections import defaultdict
+from statistics import median
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read_runs(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        raise SystemExit(f"{path}: no runs (is it the --output of sluice sweep?)")
+    for column in ("graph", "device", "algorithm", "skip_threshold", "seconds", "bytes_read"):
+        if column not in rows[0]:
+            raise SystemExit(f"{path}: no column '{column}' (is it the --output of sluice sweep?)")
+    return rows
+
+
+def read_profile(path):
+    """The measured points of a device profile: (bytes, seconds per request)."""
+    points = []
+    try:
+        with open(path) as f:
+            for line in f:
+                words = line.split()
+                if words and words[0] == "point":
+                    size, iops = int(words[1]), float(words[2])
+                    if iops > 0:
+                        points.append((size, 1.0 / iops))
+    except OSError:
+        return []
+    return points
+
+
+def lambda_positions(values):
+    """x positions on a log2 axis: 0 half a step left of the smallest
+    positive λ, inf one step right of the largest."""
+    finite = sorted({v for v in values if v not in (None, 0)})
+    low = finite[0] / 2 if finite else 1024
+    high = finite[-1] * 2 if finite else 1 << 20
+    def at(v):
+        if v is None:
+            return high
+        if v == 0:
+            return low
+        return v
+    return at, low, high
+
+
+def label_bytes(v):
+    if v is None:
+        return "inf"
+    if v == 0:
+        return "0"
+    for unit, size in (("m", 1 << 20), ("k", 1 << 10)):
+        if v >= size and v % size == 0:
+            return f"{v // size}{unit}"
+    return str(v)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("csv", help="the --output of sluice sweep")
+    parser.add_argument("-o", "--output", default="sweep.png", help="image to write (.png, .pdf, .svg)")
+    args = parser.parse_args()
+    rows = read_runs(args.csv)
+
+    def skip_bytes(row):
+        return None if row["skip_threshold"] == "inf" else int(row["skip_threshold_bytes"])
+
+    algorithms = sorted({r["algorithm"] for r in rows})
+    devices = sorted({(r["graph"], r["device"]) for r in rows})
+    at, low, high = lambda_positions([skip_bytes(r) for r in rows])
+    profiles = {}
+    for r in rows:
+        if r.get("profile"):
+            profiles[(r["graph"], r["device"])] = (r["profile"], float(r["request_cost_ns"]), float(r["bandwidth_bytes_per_s"]),
+                                                   int(r["calibrated_skip_threshold"]))
+    extra = 1 if profiles else 0
+    fig, axes = plt.subplots(len(algorithms) + extra, 2, figsize=(11, 3.6 * (len(algorithms) + extra)), squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+    for i, algorithm in enumerate(algorithms):
+        time_axis, bytes_axis = axes[i]
+        for d, device in enumerate(devices):
+            color = colors[d % len(colors)]
+            runs = defaultdict(list)
+            calibrated = set()
+            for r in rows:
+                if r["algorithm"] == algorithm and (r["graph"], r["device"]) == device:
+                    runs[skip_bytes(r)].append(r)
+                    if r["calibrated"] == "true":
+                        calibrated.add(skip_bytes(r))
+            if not runs:
+                continue
+            keys = sorted(runs, key=lambda v: math.inf if v is None else v)
+            xs = [at(k) for k in keys]
+            seconds = [median(float(r["seconds"]) for r in runs[k]) for k in keys]
+            spread = [(seconds[j] - min(float(r["seconds"]) for r in runs[k]),
+                       max(float(r["seconds"]) for r in runs[k]) - seconds[j]) for j, k in enumerate(keys)]
+            read = [median(int(r["bytes_read"]) for r in runs[k]) / 1e6 for k in keys]
+            skipped = [median(int(r["bytes_skipped"]) for r in runs[k]) / 1e6 for k in keys]
+            label = f"{device[0]} ({device[1]})"
+            time_axis.errorbar(xs, seconds, yerr=list(zip(*spread)), marker="o", color=color, label=label, capsize=3)
+            bytes_axis.plot(xs, read, marker="o", color=color, label=f"{label} read")
+            bytes_axis.plot(xs, skipped, marker="x", linestyle="--", color=color, label=f"{label} skipped")
+            for k in calibrated:
+                j = keys.index(k)
+                time_axis.plot([xs[j]], [seconds[j]], marker="*", markersize=16, color=color, linestyle="none")
+                time_axis.axvline(xs[j], color=color, linestyle=":", linewidth=1)
+                bytes_axis.axvline(xs[j], color=color, linestyle=":", linewidth=1)
+        ticks = sorted({at(skip_bytes(r)) for r in rows})
+        tick_labels = {at(skip_bytes(r)): label_bytes(skip_bytes(r)) for r in rows}
+        for axis, ylabel in ((time_axis, "seconds (median, min-max)"), (bytes_axis, "MB")):
+            axis.set_xscale("log", base=2)
+            axis.set_xticks(ticks)
+            axis.set_xticklabels([tick_labels[t] for t in ticks], rotation=45)
+            axis.set_xlabel("skip threshold λ (bytes; ★ calibrated)")
+            axis.set_ylabel(ylabel)
+            axis.set_title(f"{algorithm}: {'time' if axis is time_axis else 'bytes read and skipped'}")
+            axis.grid(alpha=0.3)
+        time_axis.legend(fontsize=7)
+        bytes_axis.legend(fontsize=7)
+
+    if profiles:
+        fit_axis, note_axis = axes[-1]
+        for d, device in enumerate(devices):
+            if device not in profiles:
+                continue
+            color = colors[d % len(colors)]
+            path, t0_ns, bandwidth, threshold = profiles[device]
+            points = read_profile(path)
+            if points:
+                fit_axis.plot([p[0] for p in points], [p[1] * 1e6 for p in points], "o", color=color,
+                              label=f"{device[1]} measured")
+            sizes = [4096 * 2 ** k for k in range(9)]
+            fit_axis.plot(sizes, [(t0_ns / 1e9 + s / bandwidth) * 1e6 for s in sizes], "-", color=color,
+                          label=f"{device[1]} fit: t0 {t0_ns / 1e3:.1f} µs, B {bandwidth / 1e6:.0f} MB/s, λ {label_bytes(threshold)}")
+            fit_axis.axvline(threshold, color=color, linestyle=":", linewidth=1)
+        fit_axis.set_xscale("log", base=2)
+        fit_axis.set_xlabel("read size (bytes)")
+        fit_axis.set_ylabel("µs per request (1 / IOPS at the queue depth)")
+        fit_axis.set_title("calibration: t(s) = t0 + s / B, λ = t0 · B")
+        fit_axis.grid(alpha=0.3)
+        fit_axis.legend(fontsize=7)
+        note_axis.axis("off")
+        note_axis.text(0, 0.5, "\n".join(f"{g} ({dev}): profile {profiles[(g, dev)][0]}" for g, dev in devices
+                                         if (g, dev) in profiles), fontsize=7, va="center")
+
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=120)
+    print(f"wrote {args.output}: {len(algorithms)} algorithm(s), {len(devices)} device(s), {len(rows)} runs")
+
+
+if __name__ == "__main__":
+    main()

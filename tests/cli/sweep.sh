@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# sluice sweep over two layouts (two "devices"), with a calibration
+# profile: the table, the per-run and per-EDGEMAP CSV, the calibrated λ
+# marked and added, the plot, and the errors.
+set -euo pipefail
+tools=$1
+plot=$2
+sluice=$tools/sluice
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+export SLUICE_PROFILE_DIR=$work/profiles
+
+"$sluice" generate rmat --scale 12 --edge-factor 8 --seed 2 -o g.el >/dev/null
+mkdir a b
+"$sluice" convert g.el a/g.sluice --drives a --transpose >/dev/null
+"$sluice" convert g.el b/g.sluice --drives b >/dev/null
+"$sluice" sweep a/g.sluice b/g.sluice --algorithm bfs,pagerank --skip-thresholds 0,64k,inf --repeat 2 \
+  -o runs.csv --edgemaps edgemaps.csv > table.txt 2>/dev/null
+[ "$(wc -l < runs.csv)" -eq $((1 + 2 * 2 * 3 * 2)) ] || fail "rows: $(wc -l < runs.csv)"
+head -1 runs.csv | grep -q '^graph,device,algorithm,skip_threshold,skip_threshold_bytes,calibrated,repeat,seconds,' || fail "header"
+grep -q '^a/g.sluice,[0-9]*:[0-9]*,bfs,inf,,false,1,' runs.csv || fail "an inf row: $(sed -n 2p runs.csv)"
+[ "$(grep -c '^b/g.sluice,.*,pagerank,65536,65536,false,' runs.csv)" -eq 2 ] || fail "two repeats per λ"
+# Every run's EDGEMAPs add up to its bytes read.
+awk -F, 'NR > 1 { key = $1 "," $3 "," $4 "," $5; sum[key] += $13 } END { for (k in sum) print k "," sum[k] }' edgemaps.csv | sort > from_edgemaps.txt
+awk -F, 'NR > 1 { print $1 "," $3 "," $4 "," $7 "," $11 }' runs.csv | sort > from_runs.txt
+cmp -s from_edgemaps.txt from_runs.txt || fail "EDGEMAP bytes do not add up: $(diff from_edgemaps.txt from_runs.txt | head -3)"
+grep -q "^a/g.sluice ([0-9]*:[0-9]*) *bfs *inf " table.txt || fail "table: $(cat table.txt)"
+! grep -q "calibrated" table.txt || fail "no profile, yet a calibrated λ"
+
+# With a calibration profile its λ joins the list, marked.
+dd if=/dev/urandom of=a/probe bs=1M count=8 2>/dev/null
+"$sluice" calibrate --drives a/probe --seconds 0.05 --json > calibration.json
+grep -q '"skip_threshold_bytes":[0-9]*,' calibration.json || fail "calibrate --json: $(cat calibration.json)"
+lambda=$(sed 's/.*"skip_threshold_bytes":\([0-9]*\),.*/\1/' calibration.json)
+"$sluice" sweep a/g.sluice --skip-thresholds 0,inf --repeat 1 -o calibrated.csv > table2.txt 2>/dev/null
+grep -q ",bfs,$lambda,$lambda,true,0," calibrated.csv || fail "calibrated λ $lambda not run: $(cat calibrated.csv)"
+grep -q " $lambda\* " table2.txt || fail "calibrated λ not marked: $(cat table2.txt)"
+"$sluice" iobench --drives a/probe --duration 0.1 --json | grep -q '^{"backend":"[a-z]*","pattern":"random",.*"drives":\[{"path":"a/probe",' \
+  || fail "iobench --json"
+
+"$plot" runs.csv -o sweep.png | grep -q "wrote sweep.png: 2 algorithm(s), 2 device(s), 24 runs" || fail "plot"
+[ "$(head -c 4 sweep.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "not a PNG"
+"$plot" calibrated.csv -o calibrated.png >/dev/null || fail "plot with a calibration"
+
+expect_error() {  # expected-code expected-text command...
+  local code=$1 text=$2
+  shift 2
+  set +e
+  "$@" > /dev/null 2> err.txt
+  local got=$?
+  set -e
+  [ $got -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
+  grep -qF -- "$text" err.txt || fail "$* said: $(cat err.txt)"
+}
+expect_error 1 "wcc needs the transpose" "$sluice" sweep a/g.sluice b/g.sluice --algorithm wcc
+expect_error 2 "'dfs' is not one of bfs, pagerank, wcc, spmv, bc" "$sluice" sweep a/g.sluice --algorithm dfs
+expect_error 2 "--skip-thresholds:" "$sluice" sweep a/g.sluice --skip-thresholds 1x
+echo "sweep: ok"

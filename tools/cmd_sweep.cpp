@@ -1,0 +1,288 @@
+// sluice sweep GRAPH.sluice [GRAPH2.sluice ...]: runs algorithms at each of
+// a list of skipping thresholds λ, repeats alternating, and records time,
+// bytes read and skipped, requests and bandwidth per run and per EDGEMAP.
+// Several layouts (the same graph on two devices) make a device comparison;
+// each device's calibrated λ (its `sluice calibrate` profile) joins the
+// list and is marked. experiments/plot_sweep.py draws the CSV.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <sys/sysmacros.h>
+
+#include "algorithms/bc.hpp"
+#include "algorithms/bfs.hpp"
+#include "algorithms/pagerank.hpp"
+#include "algorithms/spmv.hpp"
+#include "algorithms/wcc.hpp"
+#include "io/device_profile.hpp"
+#include "io/drive_set.hpp"
+#include "tools/algorithm_program.hpp"
+#include "tools/commands.hpp"
+
+namespace sluice::tools {
+
+namespace {
+
+const std::vector<std::string> sweep_algorithms = {"bfs", "pagerank", "wcc", "spmv", "bc"};
+
+bool needs_transpose(const std::string& algorithm) { return algorithm == "wcc" || algorithm == "spmv" || algorithm == "bc"; }
+
+// One layout: the device it lives on and that device's calibration.
+struct Device {
+  std::string path;
+  std::unique_ptr<engine::DiskGraph> out, in;
+  std::string name;  // MAJOR:MINOR of the first drive file's file system
+  std::optional<io::DeviceProfile> profile;
+  std::string profile_path;
+};
+
+struct Run {
+  const Device* device;
+  std::string algorithm;
+  engine::SkipThreshold skip;
+  bool calibrated;
+  unsigned repeat;
+  double seconds;
+  uint64_t iterations;
+  std::string digest;
+  std::vector<algorithms::EdgeMapRecord> edge_maps;
+  uint64_t total(uint64_t engine::EdgeMapStats::*field) const {
+    uint64_t sum = 0;
+    for (const auto& r : edge_maps) sum += r.stats.*field;
+    return sum;
+  }
+  double io_seconds() const {
+    double sum = 0;
+    for (const auto& r : edge_maps) sum += r.stats.io_seconds;
+    return sum;
+  }
+};
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+struct AlgorithmParameters {
+  int64_t source = -1;
+  algorithms::PageRankOptions pagerank;
+};
+
+// Runs one algorithm; returns its iterations and a digest of the result.
+std::pair<uint64_t, std::string> run_algorithm(const std::string& name, engine::Engine& out, engine::Engine* in,
+                                               const AlgorithmParameters& p, algorithms::RunTrace& trace) {
+  const uint64_t source = name == "bfs" || name == "bc" ? pick_source(out.graph(), p.source) : 0;
+  if (name == "bfs") {
+    auto r = algorithms::bfs(out, source, trace);
+    return {r.levels, "reached " + std::to_string(r.reached)};
+  }
+  if (name == "pagerank") {
+    auto r = algorithms::pagerank(out, p.pagerank, trace);
+    char digest[64];
+    std::snprintf(digest, sizeof(digest), "sum of ranks %.6f", digest_of(r.rank).sum);
+    return {r.iterations, digest};
+  }
+  if (name == "wcc") {
+    auto r = algorithms::wcc(out, in, trace);
+    return {r.rounds, components_digest(r)};
+  }
+  if (name == "spmv") {
+    auto y = algorithms::spmv(*in, std::vector<double>(out.graph().vertices(), 1.0), trace);
+    char digest[64];
+    std::snprintf(digest, sizeof(digest), "sum of y %.6g", digest_of(y).sum);
+    return {1, digest};
+  }
+  auto r = algorithms::bc(out, in, {source}, trace);
+  char digest[64];
+  std::snprintf(digest, sizeof(digest), "sum of scores %.6g", digest_of(r.score).sum);
+  return {trace.edge_maps(), digest};
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t k = values.size();
+  return k % 2 ? values[k / 2] : (values[k / 2 - 1] + values[k / 2]) / 2;
+}
+
+}  // namespace
+
+int cmd_sweep(int argc, char** argv) {
+  po::options_description options("sluice sweep GRAPH.sluice [GRAPH2.sluice ...]");
+  options.add_options()
+    ("graphs", po::value<std::vector<std::string>>()->multitoken()->required(), "layouts to run on; several (the same graph on other devices) compare the devices")
+    ("algorithm", po::value<std::string>()->default_value("bfs"), "comma-separated: bfs, pagerank, wcc, spmv, bc")
+    ("skip-thresholds", po::value<std::string>()->default_value("0,16k,64k,256k,1m,inf"), "λ values to run at; each device's calibrated λ is added")
+    ("repeat", po::value<unsigned>()->default_value(3), "runs per λ; repeats alternate over the λ list, reversed every other round")
+    ("source,r", po::value<uint64_t>(), "bfs and bc: start vertex (default: the vertex of highest out-degree)")
+    ("method", po::value<std::string>()->default_value("delta"), "pagerank: delta or classic")
+    ("iterations", po::value<unsigned>()->default_value(20), "pagerank: iteration cap")
+    ("tolerance", po::value<double>()->default_value(1e-4, "1e-4"), "pagerank: stop below this L1 change")
+    ("output,o", po::value<std::string>()->default_value(""), "write one CSV row per run to this file")
+    ("edgemaps", po::value<std::string>()->default_value(""), "write one CSV row per EDGEMAP to this file");
+  add_engine_options(options, nullptr);
+  po::positional_options_description positionals;
+  positionals.add("graphs", -1);
+  po::variables_map v;
+  if (!parse_command_line(argc, argv,
+                          "usage: sluice sweep GRAPH.sluice [GRAPH2.sluice ...] [--algorithm bfs,pagerank]\n"
+                          "                    [--skip-thresholds 0,16k,64k,256k,1m,inf] [--repeat 3] [--output sweep.csv]\n"
+                          "Draw the CSV with experiments/plot_sweep.py sweep.csv -o sweep.png",
+                          options, positionals, v)) {
+    return exit_ok;
+  }
+  ProgramOutputs outputs(v);
+  outputs.expect(v["edgemaps"].as<std::string>());
+  std::vector<std::string> algorithms_to_run = split_list(v["algorithm"].as<std::string>());
+  for (const auto& a : algorithms_to_run) {
+    if (std::find(sweep_algorithms.begin(), sweep_algorithms.end(), a) == sweep_algorithms.end()) {
+      throw po::error("--algorithm: '" + a + "' is not one of bfs, pagerank, wcc, spmv, bc");
+    }
+  }
+  std::vector<engine::SkipThreshold> thresholds;
+  for (const auto& t : split_list(v["skip-thresholds"].as<std::string>())) {
+    try {
+      thresholds.push_back(engine::SkipThreshold::parse(t));
+    } catch (const std::invalid_argument& e) {
+      throw po::error(std::string("--skip-thresholds: ") + e.what());
+    }
+  }
+  if (thresholds.empty()) throw po::error("--skip-thresholds lists no threshold");
+  const unsigned repeats = v["repeat"].as<unsigned>();
+  if (repeats == 0) throw po::error("--repeat must be at least 1");
+  AlgorithmParameters parameters;
+  if (v.count("source")) parameters.source = int64_t(v["source"].as<uint64_t>());
+  parameters.pagerank.method = algorithms::PageRankOptions::parse_method(v["method"].as<std::string>());
+  parameters.pagerank.max_iterations = v["iterations"].as<unsigned>();
+  parameters.pagerank.tolerance = v["tolerance"].as<double>();
+
+  // Open every layout first: a missing transpose fails before any run.
+  std::vector<Device> devices;
+  for (const auto& path : v["graphs"].as<std::vector<std::string>>()) {
+    Device d;
+    d.path = path;
+    d.out = std::make_unique<engine::DiskGraph>(path);
+    d.in = d.out->reversed();
+    for (const auto& a : algorithms_to_run) {
+      if (needs_transpose(a) && !d.in) throw InputError(path, "", a + " needs the transpose: convert with --transpose");
+    }
+    const uint64_t device = io::DriveFile(d.out->drive_paths().at(0), false).device();
+    d.name = std::to_string(major(dev_t(device))) + ":" + std::to_string(minor(dev_t(device)));
+    d.profile_path = io::default_profile_path(device);
+    d.profile = io::DeviceProfile::load(d.profile_path);
+    if (!d.profile) d.profile_path.clear();
+    devices.push_back(std::move(d));
+  }
+
+  std::vector<Run> runs;
+  for (unsigned repeat = 0; repeat < repeats; ++repeat) {
+    for (const Device& device : devices) {
+      std::vector<std::pair<engine::SkipThreshold, bool>> order;
+      for (const auto& t : thresholds) order.push_back({t, false});
+      if (device.profile) {
+        engine::SkipThreshold calibrated{device.profile->skip_threshold, false};
+        auto same = [&](const auto& entry) { return !entry.first.infinite && entry.first.bytes == calibrated.bytes; };
+        auto it = std::find_if(order.begin(), order.end(), same);
+        if (it != order.end()) it->second = true;
+        else order.push_back({calibrated, true});
+        std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+          return !a.first.infinite && (b.first.infinite || a.first.bytes < b.first.bytes);
+        });
+      }
+      if (repeat % 2) std::reverse(order.begin(), order.end());
+      for (const auto& algorithm : algorithms_to_run) {
+        for (const auto& [skip, calibrated] : order) {
+          engine::EngineOptions o = engine_options_from(v, *device.out);
+          o.skip = skip;
+          engine::Engine out(*device.out, o);
+          std::unique_ptr<engine::Engine> in;
+          if (device.in && needs_transpose(algorithm)) in = std::make_unique<engine::Engine>(*device.in, o);
+          algorithms::RunTrace trace(algorithm);
+          trace.keep_records(true);
+          const auto start = std::chrono::steady_clock::now();
+          auto [iterations, digest] = run_algorithm(algorithm, out, in.get(), parameters, trace);
+          Run run{&device, algorithm, skip, calibrated, repeat, seconds_since(start), iterations, digest, trace.records()};
+          std::fprintf(stderr, "%s %s λ=%s%s repeat %u: %.3f s, %.1f MB read\n", device.path.c_str(), algorithm.c_str(),
+                       skip.text().c_str(), calibrated ? " (calibrated)" : "", repeat, run.seconds,
+                       double(run.total(&engine::EdgeMapStats::bytes_read)) / 1e6);
+          runs.push_back(std::move(run));
+        }
+      }
+    }
+  }
+
+  // The table: medians over the repeats, per device, algorithm and λ.
+  std::printf("%-24s %-9s %10s %10s %10s %10s %10s %8s\n", "graph (device)", "algorithm", "λ", "seconds", "MB read",
+              "MB skipped", "requests", "vs best");
+  for (const Device& device : devices) {
+    for (const auto& algorithm : algorithms_to_run) {
+      std::map<std::pair<bool, uint64_t>, std::vector<const Run*>> by_skip;  // (infinite, bytes) sorts inf last
+      for (const Run& r : runs) {
+        if (r.device == &device && r.algorithm == algorithm) by_skip[{r.skip.infinite, r.skip.bytes}].push_back(&r);
+      }
+      double best = 1e300;
+      for (const auto& [key, list] : by_skip) {
+        std::vector<double> s;
+        for (const Run* r : list) s.push_back(r->seconds);
+        best = std::min(best, median(s));
+      }
+      for (const auto& [key, list] : by_skip) {
+        std::vector<double> s, mb, skipped, requests;
+        for (const Run* r : list) {
+          s.push_back(r->seconds);
+          mb.push_back(double(r->total(&engine::EdgeMapStats::bytes_read)) / 1e6);
+          skipped.push_back(double(r->total(&engine::EdgeMapStats::bytes_skipped)) / 1e6);
+          requests.push_back(double(r->total(&engine::EdgeMapStats::requests)));
+        }
+        const std::string label = device.path + " (" + device.name + ")";
+        const std::string lambda = list.front()->skip.text() + (list.front()->calibrated ? "*" : "");
+        std::printf("%-24s %-9s %10s %10.3f %10.1f %10.1f %10.0f %8.2f\n", label.c_str(), algorithm.c_str(), lambda.c_str(),
+                    median(s), median(mb), median(skipped), median(requests), median(s) / best);
+      }
+    }
+  }
+  const bool any_profile = std::any_of(devices.begin(), devices.end(), [](const Device& d) { return d.profile.has_value(); });
+  std::printf("%smedians of %u run(s)\n", any_profile ? "* the device's calibrated λ (sluice calibrate); " : "", repeats);
+
+  std::ostringstream csv;
+  csv << "graph,device,algorithm,skip_threshold,skip_threshold_bytes,calibrated,repeat,seconds,iterations,edge_maps,"
+         "bytes_read,bytes_skipped,requests,io_seconds,bandwidth_mb_s,digest,calibrated_skip_threshold,request_cost_ns,"
+         "bandwidth_bytes_per_s,profile\n";
+  std::ostringstream per_edge_map;
+  per_edge_map << "graph,device,algorithm,skip_threshold,repeat,phase,iteration,direction,active_vertices,destinations,"
+                  "active_pages,chunks,bytes_read,bytes_skipped,seconds,io_seconds\n";
+  for (const Run& r : runs) {
+    const Device& d = *r.device;
+    const uint64_t read = r.total(&engine::EdgeMapStats::bytes_read);
+    csv << csv_field(d.path) << "," << d.name << "," << r.algorithm << "," << r.skip.text() << ","
+        << (r.skip.infinite ? std::string() : std::to_string(r.skip.bytes)) << "," << (r.calibrated ? "true" : "false") << ","
+        << r.repeat << "," << r.seconds << "," << r.iterations << "," << r.edge_maps.size() << "," << read << ","
+        << r.total(&engine::EdgeMapStats::bytes_skipped) << "," << r.total(&engine::EdgeMapStats::requests) << ","
+        << r.io_seconds() << "," << (r.seconds > 0 ? double(read) / r.seconds / 1e6 : 0.0) << "," << csv_field(r.digest)
+        << ",";
+    if (d.profile) {
+      csv << d.profile->skip_threshold << "," << d.profile->request_cost_ns << "," << d.profile->bandwidth << ","
+          << csv_field(d.profile_path);
+    } else {
+      csv << ",,,";
+    }
+    csv << "\n";
+    for (const auto& e : r.edge_maps) {
+      const engine::EdgeMapStats& s = e.stats;
+      per_edge_map << csv_field(d.path) << "," << d.name << "," << r.algorithm << "," << r.skip.text() << "," << r.repeat
+                   << "," << e.phase << "," << e.iteration << "," << engine::direction_name(s.direction) << ","
+                   << s.active_vertices << "," << s.destinations << "," << s.active_pages << "," << s.requests << ","
+                   << s.bytes_read << "," << s.bytes_skipped << "," << s.seconds << "," << s.io_seconds << "\n";
+    }
+  }
+  outputs.text(v["output"].as<std::string>(), csv.str());
+  outputs.text(v["edgemaps"].as<std::string>(), per_edge_map.str());
+  outputs.commit();
+  return exit_ok;
+}
+
+}  // namespace sluice::tools
