@@ -9,6 +9,12 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   ++edge_maps_;
   bytes_read_ += s.bytes_read;
   if (keep_records_) records_.push_back({phase, iteration, s});
+  if (show_progress_) {
+    if (!progress_) progress_ = std::make_unique<Progress>(algorithm_, 0, true, "bytes");
+    progress_->set_what(algorithm_ + " trial " + std::to_string(trial_) + ": " + phase + " " + std::to_string(iteration) +
+                        ", " + std::to_string(edge_maps_) + " EDGEMAPs, read");
+    progress_->advance(s.bytes_read);
+  }
   if (!stats_) return;
   nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase}, {"iteration", iteration}};
@@ -24,6 +30,7 @@ void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string&
                                    {"bytes_read", bytes_read_}, {"digest", digest}};
     *stats_ << line.dump() << "\n";
   }
+  progress_.reset();  // its last line stays
   ++trial_;
   edge_maps_ = bytes_read_ = 0;
   records_.clear();

@@ -11,11 +11,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "formats/progress.hpp"
 
 namespace sluice::algorithms {
 
@@ -36,6 +38,9 @@ class RunTrace {
   // the next trial. Totals restart with it.
   void end_trial(double seconds, uint64_t iterations, const std::string& digest);
 
+  // On a terminal, a line per trial on stderr kept current: the phase and
+  // iteration, bytes read and their rate (the programs turn it on).
+  void show_progress(bool show) { show_progress_ = show; }
   // Keeps every EDGEMAP's statistics of the current trial (sluice sweep).
   void keep_records(bool keep) { keep_records_ = keep; }
   const std::vector<EdgeMapRecord>& records() const { return records_; }
@@ -49,7 +54,8 @@ class RunTrace {
   std::string algorithm_;
   std::ostream* stats_;
   uint64_t trial_ = 0, edge_maps_ = 0, bytes_read_ = 0;
-  bool keep_records_ = false;
+  bool keep_records_ = false, show_progress_ = false;
+  std::unique_ptr<Progress> progress_;
   std::vector<EdgeMapRecord> records_;
 };
 

@@ -48,6 +48,7 @@ struct BuildOptions {
   bool remove_duplicates = false;  // keep the first of equal (u,v); implies sorting
   bool sort_neighbors = false;     // each neighbour list ascending by target
   int threads = 0;                 // 0: OpenMP's default
+  bool progress = false;           // the passes' progress on a terminal
   bool changes_edges() const {
     return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors;
   }

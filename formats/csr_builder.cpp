@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "formats/progress.hpp"
+
 namespace sluice {
 
 int resolve_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
@@ -49,10 +51,13 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   // the builder's own guard against a source that does not).
   std::vector<uint64_t> counts(uint64_t(slices) * buckets, 0);
   std::atomic<uint64_t> first_bad{UINT64_MAX};
+  constexpr uint64_t step = uint64_t(1) << 20;  // edges between progress updates
+  Progress counting("building CSR: counting", m, options.progress);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int s = 0; s < slices; ++s) {
     uint64_t* count = counts.data() + uint64_t(s) * buckets;
     for (uint64_t e = slice_begin(s), end = slice_begin(s + 1); e < end; ++e) {
+      if ((e - slice_begin(s)) % step == step - 1) counting.advance(step);
       if (uint64_t(edges.sources[e]) >= n || uint64_t(edges.targets[e]) >= n) [[unlikely]] {
         for (uint64_t seen = first_bad.load(); e < seen && !first_bad.compare_exchange_weak(seen, e);) {
         }
@@ -60,7 +65,9 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
       }
       for_each_record(e, [&](V owner, V) { ++count[owner >> shift]; });
     }
+    counting.advance((slice_begin(s + 1) - slice_begin(s)) % step);
   }
+  counting.done();
   if (first_bad.load() != UINT64_MAX) {
     const uint64_t e = first_bad.load();
     throw std::runtime_error("edge " + std::to_string(e) + " (" + std::to_string(uint64_t(edges.sources[e])) + " -> " +
@@ -87,10 +94,12 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
 
   // Pass 2: each slice scatters its records into their buckets' regions
   // (targets in bucket order, not yet in vertex order).
+  Progress scattering("building CSR: scattering", m, options.progress);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int s = 0; s < slices; ++s) {
     uint64_t* cursor = counts.data() + uint64_t(s) * buckets;
     for (uint64_t e = slice_begin(s), end = slice_begin(s + 1); e < end; ++e) {
+      if ((e - slice_begin(s)) % step == step - 1) scattering.advance(step);
       float w = weighted ? edges.weights[e] : 0.0f;
       for_each_record(e, [&](V owner, V to) {
         uint64_t at = cursor[owner >> shift]++;
@@ -99,10 +108,13 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
         if (weighted) csr.weights[at] = w;
       });
     }
+    scattering.advance((slice_begin(s + 1) - slice_begin(s)) % step);
   }
+  scattering.done();
 
   // Pass 3: each bucket counts its degrees, writes its offsets, and orders
   // its region by vertex through a per-thread scratch copy (stable).
+  Progress ordering("building CSR: ordering", total, options.progress);
 #pragma omp parallel num_threads(threads)
   {
     std::vector<uint64_t> cursor;
@@ -128,8 +140,10 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
         csr.targets[at] = scratch[r - begin];
         if (weighted) csr.weights[at] = scratch_weights[r - begin];
       }
+      ordering.advance(end - begin);
     }
   }
+  ordering.done();
   csr.offsets[n] = total;
 
   if (options.sort_neighbors || options.remove_duplicates) {

@@ -31,6 +31,8 @@ class DecodingReader {
   // truncated compressed data is an InputError with the compressed offset.
   size_t read(char* out, size_t size);
   Compression compression() const { return compression_; }
+  // Raw (compressed) bytes taken so far.
+  uint64_t consumed() const { return consumed_ + input_begin_; }
 
  private:
   struct Decoder;

@@ -10,6 +10,7 @@
 
 #include "formats/errors.hpp"
 #include "formats/number_parsing.hpp"
+#include "formats/progress.hpp"
 #include "formats/text_chunks.hpp"
 
 namespace sluice {
@@ -132,6 +133,7 @@ bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, Edg
   if (format.weighted) edges.weights = Array<float>(slots, "edge weights");
 
   std::vector<ChunkResult> results(chunks.size());
+  Progress progress("parsing " + file.path(), file.size() - format.body_begin, format.progress, "bytes");
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t c = 0; c < chunks.size(); ++c) {
     if (format.weighted) {
@@ -141,7 +143,9 @@ bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, Edg
       parse_chunk<V, false>(file.data(), chunks[c], format, edges.sources.data(), edges.targets.data(),
                             nullptr, results[c]);
     }
+    progress.advance(chunks[c].end - chunks[c].begin);
   }
+  progress.done();
   for (auto& r : results) {
     if (r.error) throw InputError(file.path(), at_line(r.error->first), r.error->second);
   }

@@ -22,6 +22,7 @@ struct EdgeLinesFormat {
   uint64_t expected_edges = UINT64_MAX;  // Matrix Market's declared count
   const char* limit_name = "declared vertex count";
   int threads = 0;
+  bool progress = false;
 };
 
 // Parses with ids of type V. Returns false (and nothing) when an id does

@@ -22,6 +22,7 @@ struct LoadOptions {
   uint64_t vertices = 0;   // declared vertex count; 0: from the file or max id + 1
   int threads = 0;
   unsigned id_bytes = 0;   // 0: 32-bit ids when they fit; 8: always 64-bit
+  bool progress = false;   // decoding and parsing progress on a terminal
 };
 
 // "u v" or "u v w" lines; '#' and '%' start comments. A SNAP header line

@@ -14,6 +14,7 @@
 #include "formats/array.hpp"
 #include "formats/decoding_reader.hpp"
 #include "formats/errors.hpp"
+#include "formats/progress.hpp"
 
 namespace sluice {
 
@@ -95,7 +96,7 @@ void FileDescriptor::read_exactly(void* buffer, uint64_t length, uint64_t offset
   }
 }
 
-MappedFile::MappedFile(const std::string& path, bool allow_empty) : path_(path == "-" ? "standard input" : path) {
+MappedFile::MappedFile(const std::string& path, bool allow_empty, bool progress) : path_(path == "-" ? "standard input" : path) {
   FileDescriptor file = FileDescriptor::open_input(path);
   struct stat st {};
   if (::fstat(file.get(), &st) != 0) throw_system_error(path_, "fstat");
@@ -103,7 +104,7 @@ MappedFile::MappedFile(const std::string& path, bool allow_empty) : path_(path =
   const bool regular = S_ISREG(st.st_mode);
   if (regular && ::pread(file.get(), head, sizeof(head), 0) < 0) throw_system_error(path_, "pread");
   if (!regular || compression_of(head, std::min<uint64_t>(sizeof(head), uint64_t(st.st_size))) != Compression::none) {
-    decode(file.get());
+    decode(file.get(), regular ? uint64_t(st.st_size) : 0, progress);
   } else {
     size_ = uint64_t(st.st_size);
     if (size_ > 0) {
@@ -121,8 +122,10 @@ MappedFile::MappedFile(const std::string& path, bool allow_empty) : path_(path =
 
 // Decoded bytes go into an anonymous mapping that doubles as it fills
 // (mremap moves pages, never copies them).
-void MappedFile::decode(int fd) {
+void MappedFile::decode(int fd, uint64_t raw_bytes, bool progress) {
   DecodingReader reader(fd, path_);
+  Progress decoding("reading " + path_ + (reader.compression() == Compression::none ? "" : std::string(" (") +
+                    compression_name(reader.compression()) + ")"), raw_bytes, progress, "bytes");
   uint64_t capacity = uint64_t(64) << 20;
   require_memory(capacity, "the decoded input");
   void* map = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -139,7 +142,9 @@ void MappedFile::decode(int fd) {
       data_ = static_cast<const char*>(grown);
       mapped_ *= 2;
     }
+    const uint64_t before = reader.consumed();
     const size_t got = reader.read(const_cast<char*>(data_) + size_, mapped_ - size_);
+    decoding.advance(reader.consumed() - before);
     if (got == 0) break;
     size_ += got;
   }

@@ -55,7 +55,8 @@ class MappedFile {
   MappedFile() = default;
   // Maps a regular file; decodes a compressed one, standard input ("-") or
   // a pipe into memory (asking for the memory first).
-  explicit MappedFile(const std::string& path, bool allow_empty = false);
+  // progress: decoding progress on a terminal.
+  explicit MappedFile(const std::string& path, bool allow_empty = false, bool progress = false);
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
   MappedFile(const MappedFile&) = delete;
@@ -68,7 +69,7 @@ class MappedFile {
   const std::string& path() const { return path_; }
 
  private:
-  void decode(int fd);
+  void decode(int fd, uint64_t raw_bytes, bool progress);
   std::string path_;
   const char* data_ = nullptr;
   uint64_t size_ = 0;

@@ -151,11 +151,11 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   // its first bytes, and parse what was read.
   std::optional<MappedFile> loaded;
   if (format.empty() || is_read_once(path)) {
-    loaded.emplace(path, /*allow_empty=*/format == "bel" || format == "bel64");
+    loaded.emplace(path, /*allow_empty=*/format == "bel" || format == "bel64", options.load.progress);
     if (format.empty()) format = format_from_content(*loaded);
   }
   auto input = [&](bool allow_empty) {
-    MappedFile file = loaded ? std::move(*loaded) : MappedFile(path, allow_empty);
+    MappedFile file = loaded ? std::move(*loaded) : MappedFile(path, allow_empty, options.load.progress);
     if (file.size() == 0 && !allow_empty) throw InputError(file.path(), "", "file is empty");
     return file;
   };

@@ -43,6 +43,7 @@ AnyEdgeList read_text_edge_list(const MappedFile& file, const LoadOptions& optio
   EdgeLinesFormat format;
   format.base = options.base < 0 ? 0 : options.base;
   format.threads = options.threads;
+  format.progress = options.progress;
   format.vertices = checked_vertex_count(options.vertices, path, "--vertices");
 
   // Header comments may declare the vertex count; the first data line tells
@@ -152,6 +153,7 @@ MatrixMarketGraph read_matrix_market(const MappedFile& file, const LoadOptions& 
   format.vertices = checked_vertex_count(std::max({rows, cols, options.vertices}), path, at_line(line));
   format.expected_edges = entries;
   format.threads = options.threads;
+  format.progress = options.progress;
   return {parse_with_narrowest_ids(file, format, options.id_bytes), s == "symmetric"};
 }
 

@@ -137,6 +137,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     in_ = std::make_unique<engine::Engine>(*in_graph_, options);
   }
   trace_ = std::make_unique<algorithms::RunTrace>(name, stats_path_.empty() ? nullptr : &stats_);
+  trace_->show_progress(true);  // on a terminal only
   trials_ = v["trials"].as<unsigned>();
   if (trials_ == 0) throw po::error("--trials must be at least 1");
   // What produced the statistics: the first record of --stats.
@@ -180,11 +181,11 @@ bool stdout_taken(const po::variables_map& v) {
 void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) {
   const double mb = double(trace_->bytes_read()) / 1e6;
   std::FILE* out = stdout_taken(values_) ? stderr : stdout;
+  trace_->end_trial(seconds, iterations, digest);  // ends its progress line first
   std::fprintf(out, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
                (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
   std::fflush(out);
   trial_seconds_.push_back(seconds);
-  trace_->end_trial(seconds, iterations, digest);
 }
 
 template <class T>

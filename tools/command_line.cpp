@@ -158,6 +158,7 @@ OpenOptions open_options_from(const po::variables_map& v) {
   o.build.remove_duplicates = v.count("dedup") && v["dedup"].as<bool>();
   o.build.sort_neighbors = v.count("sort") && v["sort"].as<bool>();
   o.build.threads = o.load.threads;
+  o.load.progress = o.build.progress = true;  // shown only on a terminal
   o.drop_weights = v.count("drop-weights") && v["drop-weights"].as<bool>();
   o.load.id_bytes = v["wide-ids"].as<bool>() ? 8 : 0;
   o.save_offsets = v["save-offsets"].as<bool>();
