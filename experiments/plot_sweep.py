@@ -76,6 +76,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csv", help="the --output of sluice sweep")
     parser.add_argument("-o", "--output", default="sweep.png", help="image to write (.png, .pdf, .svg)")
+    parser.add_argument("--dpi", type=int, default=120, help="resolution of a .png")
     args = parser.parse_args()
     rows = read_runs(args.csv)
 
@@ -162,7 +163,7 @@ def main():
                                          if (g, dev) in profiles), fontsize=7, va="center")
 
     fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
+    fig.savefig(args.output, dpi=args.dpi)
     print(f"wrote {args.output}: {len(algorithms)} algorithm(s), {len(devices)} device(s), {len(rows)} runs")
 
 

@@ -216,7 +216,10 @@ int cmd_sweep(int argc, char** argv) {
   }
 
   // The table: medians over the repeats, per device, algorithm and λ.
-  std::printf("%-24s %-9s %10s %10s %10s %10s %10s %8s\n", "graph (device)", "algorithm", "λ", "seconds", "MB read",
+  auto label_of = [](const Device& d) { return d.path + " (" + d.name + ")"; };
+  int width = 14;
+  for (const Device& d : devices) width = std::max(width, int(label_of(d).size()));
+  std::printf("%-*s %-9s %10s %10s %10s %10s %10s %8s\n", width, "graph (device)", "algorithm", "λ", "seconds", "MB read",
               "MB skipped", "requests", "vs best");
   for (const Device& device : devices) {
     for (const auto& algorithm : algorithms_to_run) {
@@ -238,9 +241,9 @@ int cmd_sweep(int argc, char** argv) {
           skipped.push_back(double(r->total(&engine::EdgeMapStats::bytes_skipped)) / 1e6);
           requests.push_back(double(r->total(&engine::EdgeMapStats::requests)));
         }
-        const std::string label = device.path + " (" + device.name + ")";
+        const std::string label = label_of(device);
         const std::string lambda = list.front()->skip.text() + (list.front()->calibrated ? "*" : "");
-        std::printf("%-24s %-9s %10s %10.3f %10.1f %10.1f %10.0f %8.2f\n", label.c_str(), algorithm.c_str(), lambda.c_str(),
+        std::printf("%-*s %-9s %10s %10.3f %10.1f %10.1f %10.0f %8.2f\n", width, label.c_str(), algorithm.c_str(), lambda.c_str(),
                     median(s), median(mb), median(skipped), median(requests), median(s) / best);
       }
     }
