@@ -49,6 +49,25 @@ gzip -c g.mtx | "$sluice" convert - out5.bel >/dev/null && cmp -s out5.bel plain
 "$sluice" info snap.txt.gz | grep -q "^edges *32768" || fail "info on .txt.gz"
 "$tools/sluice-jtcc" snap.txt.zst | grep -q "components" || fail "jtcc on .zst"
 
+# The README's "Bring your own graph": .txt.gz -> layout -> BFS -> numpy.
+mkdir nvme0 nvme1
+"$sluice" convert snap.txt.gz lj.sluice --drives nvme0,nvme1 --transpose >/dev/null
+"$tools/sluice-bfs" lj.sluice --source 0 --output depths.bin --output-format binary --stats bfs.jsonl > bfs.out 2>/dev/null
+reached=$(sed 's/.* reached \([0-9]*\) of .*/\1/' bfs.out)
+for python in python3 /usr/bin/python3; do
+  if "$python" -c "import numpy" 2>/dev/null; then
+    got=$("$python" -c '
+import numpy as np, json
+depth = np.fromfile("depths.bin", dtype="<i8")
+stats = [json.loads(line) for line in open("bfs.jsonl")]
+levels = [s for s in stats if s["record"] == "edgemap"]
+assert len(depth) == 4096 and depth[0] == 0 and len(levels) == depth.max() + 1
+print((depth >= 0).sum())')
+    [ "$got" = "$reached" ] || fail "numpy counts $got reached, bfs said $reached"
+    break
+  fi
+done
+
 # Errors: where, and what to do.
 head -c 3000 snap.txt.gz > cut.txt.gz
 expect_error 1 "cut.txt.gz:byte 3000: the gzip stream ends early (truncated file?)" "$sluice" convert cut.txt.gz x.bel
