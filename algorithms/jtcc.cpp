@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "algorithms/union_find.hpp"
+#include "formats/interruption.hpp"
 
 namespace sluice::algorithms {
 
@@ -15,6 +16,10 @@ JtccResult run(BlockGraph& graph, uint64_t seed) {
   ConcurrentForest<Id, RandomRank> forest(n, RandomRank{seed});
   std::atomic<uint64_t> edges{0};
   auto id = graph.request(0, n, [&](const EdgeBlock& block) {
+    if (interruption_requested()) {
+      graph.release(block);
+      throw Interrupted();
+    }
     for (uint64_t v = block.begin; v < block.end; ++v) {
       for (uint64_t e = block.offsets[v - block.begin]; e < block.offsets[v - block.begin + 1]; ++e) {
         const uint64_t target = block.target(e - block.first_edge());

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/interruption.hpp"
+
 namespace sluice::algorithms {
 
 void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t iteration) {
@@ -15,6 +17,7 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
                         ", " + std::to_string(edge_maps_) + " EDGEMAPs, read");
     progress_->advance(s.bytes_read);
   }
+  throw_if_interrupted();  // between EDGEMAPs, where stopping is clean
   if (!stats_) return;
   nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase}, {"iteration", iteration}};

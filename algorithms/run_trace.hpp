@@ -32,7 +32,8 @@ class RunTrace {
  public:
   RunTrace(std::string algorithm, std::ostream* stats = nullptr) : algorithm_(std::move(algorithm)), stats_(stats) {}
 
-  // Adds the engine's last EDGEMAP.
+  // Adds the engine's last EDGEMAP; throws Interrupted (formats/
+  // interruption.hpp) when a stop was requested, so runs end between EDGEMAPs.
   void record(const engine::Engine& engine, const char* phase, uint64_t iteration);
   // Closes a trial with its summary record; the next EDGEMAPs belong to
   // the next trial. Totals restart with it.

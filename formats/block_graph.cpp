@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "formats/errors.hpp"
+#include "formats/interruption.hpp"
 
 namespace sluice {
 
@@ -307,6 +308,7 @@ void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
       arrived.erase(it);
     }
     try {
+      throw_if_interrupted();
       consume(block);
     } catch (...) {
       error = std::current_exception();
