@@ -56,12 +56,43 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
 
 void add_program_options(po::options_description& options, const char* output_help) {
   options.add_options()
-    ("graph", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`)")
-    ("symmetric", po::bool_switch(), "the graph stores every edge both ways (converted with --symmetrize): use the out-edges where the transpose is needed")
+    ("graph", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`)");
+  add_symmetric_option(options);
+  options.add_options()
     ("stats", po::value<std::string>()->default_value(""), "write the run's statistics to this file as JSON lines (a run record, one per EDGEMAP, one summary per trial)")
     ("trials,n", po::value<unsigned>()->default_value(1), "run the algorithm this many times: each trial's summary, then the median (GAPBS's -n)");
   add_output_options(options, output_help);
   add_engine_options(options);
+}
+
+void add_symmetric_option(po::options_description& options) {
+  options.add_options()
+    ("symmetric", po::bool_switch(), "the graph stores every edge both ways (converted with --symmetrize): use the out-edges where the transpose is needed");
+}
+
+ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
+                                    Transpose transpose, uint64_t bytes_per_vertex) {
+  ProgramEngines e;
+  e.out_graph = std::make_unique<engine::DiskGraph>(path);
+  e.symmetric = v["symmetric"].as<bool>();
+  if (transpose == Transpose::needed && !e.symmetric) {
+    e.in_graph = e.out_graph->reversed();
+    if (!e.in_graph) {
+      throw InputError(path, "", program +
+                                     " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
+                                     "stores every edge both ways");
+    }
+  }
+  e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
+  e.options.symmetric = e.symmetric;
+  e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
+  e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);
+  if (e.in_graph) {
+    engine::EngineOptions in_options = e.options;
+    in_options.algorithm_bytes = 0;  // counted once
+    e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options);
+  }
+  return e;
 }
 
 void add_output_options(po::options_description& options, const char* output_help) {
@@ -117,25 +148,11 @@ void ProgramOutputs::commit() {
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex)
     : name_(name), path_(v["graph"].as<std::string>()), outputs_(v), stats_path_(v["stats"].as<std::string>()), values_(v) {
-  out_graph_ = std::make_unique<engine::DiskGraph>(path_);
-  const bool symmetric = v["symmetric"].as<bool>();
-  if (transpose == Transpose::needed && !symmetric) {
-    in_graph_ = out_graph_->reversed();
-    if (!in_graph_) {
-      throw InputError(path_, "", std::string(name) +
-                                      " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
-                                      "stores every edge both ways");
-    }
-  }
-  std::string skip_source;
-  engine::EngineOptions options = engine_options_from(v, *out_graph_, &skip_source);
-  options.symmetric = symmetric;
-  options.algorithm_bytes = bytes_per_vertex * out_graph_->vertices();
-  out_ = std::make_unique<engine::Engine>(*out_graph_, options);
-  if (in_graph_) {
-    options.algorithm_bytes = 0;  // counted once
-    in_ = std::make_unique<engine::Engine>(*in_graph_, options);
-  }
+  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex);
+  const engine::DiskGraph& graph = *engines_.out_graph;
+  const engine::EngineOptions& options = engines_.options;
+  const std::string& skip_source = engines_.skip_source;
+  const bool symmetric = engines_.symmetric;
   trace_ = std::make_unique<algorithms::RunTrace>(name, stats_path_.empty() ? nullptr : &stats_);
   trace_->show_progress(true);  // on a terminal only
   trials_ = v["trials"].as<unsigned>();
@@ -143,22 +160,22 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   // What produced the statistics: the first record of --stats.
   nlohmann::ordered_json run = {
       {"record", "run"}, {"sluice", SLUICE_VERSION}, {"algorithm", name}, {"graph", path_},
-      {"vertices", out_graph_->vertices()}, {"edges", out_graph_->edges()}, {"weighted", out_graph_->info().weighted},
-      {"drives", out_graph_->drives()}, {"drive_files", out_graph_->drive_paths()},
-      {"transpose", out_graph_->layout().in() != nullptr}, {"symmetric", symmetric}, {"threads", out_->threads()},
-      {"backend", out_->backend_name()}, {"direction", engine::direction_name(options.direction)},
+      {"vertices", graph.vertices()}, {"edges", graph.edges()}, {"weighted", graph.info().weighted},
+      {"drives", graph.drives()}, {"drive_files", graph.drive_paths()},
+      {"transpose", graph.layout().in() != nullptr}, {"symmetric", symmetric}, {"threads", out().threads()},
+      {"backend", out().backend_name()}, {"direction", engine::direction_name(options.direction)},
       {"edgemap", options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic"},
       {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
       {"skip_threshold_source", skip_source}, {"verify_reads", options.verify_reads},
-      {"bins", engine::bin_count(*out_graph_, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_}};
+      {"bins", engine::bin_count(graph, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_}};
   run_record_ = run.dump();
   run_record_.pop_back();  // the parameters follow
   std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, direction %s, skip threshold %s (%s)\n",
-               name, path_.c_str(), (unsigned long long)out_graph_->vertices(), (unsigned long long)out_graph_->edges(),
-               out_graph_->drives(), out_graph_->layout().in() ? " + transpose" : "",
+               name, path_.c_str(), (unsigned long long)graph.vertices(), (unsigned long long)graph.edges(),
+               graph.drives(), graph.layout().in() ? " + transpose" : "",
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
                engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
-  if (options.direction != engine::Direction::push && !out_->can_pull()) {
+  if (options.direction != engine::Direction::push && !out().can_pull()) {
     std::fprintf(stderr, "%s: %s has no transpose: every EDGEMAP pushes (convert with --transpose, or pass --symmetric, to pull)\n",
                  name, path_.c_str());
   }

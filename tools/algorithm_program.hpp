@@ -37,6 +37,22 @@ void add_program_options(po::options_description& options, const char* output_he
 
 enum class Transpose { not_needed, needed };  // whether a program needs the transpose
 
+// The graph at `path` opened into engines as a program needs it, from the
+// engine flags (and --symmetric): the out-edges' engine, and the
+// transpose's when needed (null with --symmetric, where the out-edges
+// serve). Refuses, naming `program`, a needed transpose the layout lacks.
+struct ProgramEngines {
+  std::unique_ptr<engine::DiskGraph> out_graph, in_graph;
+  std::unique_ptr<engine::Engine> out, in;
+  engine::EngineOptions options;  // as the engines run (λ resolved)
+  std::string skip_source;        // where λ came from: flag, profile, default
+  bool symmetric = false;
+};
+ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
+                                    Transpose transpose, uint64_t bytes_per_vertex);
+// --symmetric alone (add_program_options adds it).
+void add_symmetric_option(po::options_description& options);
+
 // The files a program writes: each checked before the work starts (so an
 // unwritable path fails at once, not after the run), all written after it
 // and committed together (so a failed run leaves none of them, and a failed
@@ -66,13 +82,13 @@ class AlgorithmRun {
   // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
   AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex);
 
-  engine::Engine& out() { return *out_; }
+  engine::Engine& out() { return *engines_.out; }
   // The transpose's engine; null when --symmetric said the out-edges serve.
-  engine::Engine* in() { return in_.get(); }
+  engine::Engine* in() { return engines_.in.get(); }
   // The engine over the transpose, or over the out-edges of a symmetric graph.
-  engine::Engine& in_or_out() { return in_ ? *in_ : *out_; }
+  engine::Engine& in_or_out() { return engines_.in ? *engines_.in : *engines_.out; }
   algorithms::RunTrace& trace() { return *trace_; }
-  uint64_t vertices() const { return out_graph_->vertices(); }
+  uint64_t vertices() const { return engines_.out_graph->vertices(); }
 
   // How many times to run the algorithm (--trials, GAPBS's -n).
   unsigned trials() const { return trials_; }
@@ -95,8 +111,7 @@ class AlgorithmRun {
  private:
   std::string name_, path_;
   ProgramOutputs outputs_;
-  std::unique_ptr<engine::DiskGraph> out_graph_, in_graph_;
-  std::unique_ptr<engine::Engine> out_, in_;
+  ProgramEngines engines_;
   std::string stats_path_;
   std::ostringstream stats_;
   std::string run_record_;                                   // JSON, without its closing brace
