@@ -1,0 +1,182 @@
+"""The algorithms, run out of core on a sluice layout.
+
+Each takes the layout (a path, or a Graph opened from one), the
+algorithm's parameters and the programs' engine options as keywords:
+
+    threads        compute threads (0: all cores)
+    io             "auto", "uring", "aio", "psync", or "memory" (drive files
+                   read into DRAM first: the in-memory baseline)
+    skip_threshold λ: skip inactive gaps of at least this many bytes
+                   (0, 65536, "64k", "inf"; default: the device's calibrated
+                   profile, else 64 KiB)
+    bins, bin_space, edgemap ("binning" or "atomic"),
+    direction      "push", "pull" (over the transpose) or "auto"
+    memory_limit   bytes the run may hold in DRAM ("8g"; 0: what is available)
+    verify_reads   check every page read against its checksum (default True)
+    symmetric      the graph stores every edge both ways: its out-edges
+                   serve where the transpose is needed
+
+and returns a result whose arrays are numpy arrays, with ``edgemaps``:
+one dict per EDGEMAP (the fields of the --stats "edgemap" records; a list
+pandas.DataFrame takes as it is). The GIL is released while the engine
+runs; Ctrl-C stops the run after the EDGEMAP in progress and raises
+KeyboardInterrupt.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._flags import ENGINE_OPTIONS, check_names, to_flags
+from .graph import Graph, PathLike, open as open_graph
+
+
+@dataclass
+class RunResult:
+    """What every run reports besides its arrays."""
+
+    seconds: float = 0.0
+    edgemaps: list[dict[str, Any]] = field(default_factory=list)
+    skip_threshold: str = ""
+    skip_threshold_source: str = ""
+    backend: str = ""
+    threads: int = 0
+
+    @property
+    def bytes_read(self) -> int:
+        return sum(e["bytes_read"] for e in self.edgemaps)
+
+
+@dataclass
+class BfsResult(RunResult):
+    depth: np.ndarray = None  # int64, -1 where not reached
+    parent: np.ndarray = None  # int64, -1 where not reached; the source is its own parent
+    source: int = 0
+    reached: int = 0
+    levels: int = 0
+
+
+@dataclass
+class PageRankResult(RunResult):
+    rank: np.ndarray = None  # float64
+    iterations: int = 0
+    last_change: float = 0.0
+
+
+@dataclass
+class ComponentsResult(RunResult):
+    label: np.ndarray = None  # uint64: the smallest vertex id of each vertex's component
+    components: int = 0
+    largest: int = 0
+    rounds: int = 0
+    edges: int = 0  # jtcc: edges united
+
+
+@dataclass
+class SpmvResult(RunResult):
+    y: np.ndarray = None  # float64
+
+
+@dataclass
+class BcResult(RunResult):
+    score: np.ndarray = None  # float64, not normalized
+    sources: int = 0
+    levels: int = 0
+
+
+def _layout_path(graph: Union[PathLike, Graph]) -> str:
+    if isinstance(graph, Graph):
+        if graph.format != "sluice":
+            raise _core.UsageError(
+                f"{graph.path}: the algorithms run on a sluice layout, not {graph.format}: "
+                "make one with sluice.convert(path, 'NAME.sluice', drives=[...])"
+            )
+        return graph.path
+    return os.fspath(graph)
+
+
+def _engine_flags(function: str, options: dict[str, Any]) -> list[str]:
+    check_names(function, options, ENGINE_OPTIONS)
+    return to_flags(options)
+
+
+def _result(cls: type, raw: dict[str, Any]) -> Any:
+    raw = dict(raw)
+    raw["edgemaps"] = json.loads(raw.get("edgemaps", "[]"))
+    return cls(**raw)
+
+
+def bfs(graph: Union[PathLike, Graph], source: Optional[int] = None, **options: Any) -> BfsResult:
+    """Breadth-first search from ``source`` (default: the vertex of highest
+    out-degree): depth and parent of every vertex."""
+    flags = _engine_flags("bfs", options)
+    return _result(BfsResult, _core.bfs(_layout_path(graph), -1 if source is None else source, flags))
+
+
+def pagerank(
+    graph: Union[PathLike, Graph],
+    method: str = "delta",
+    damping: float = 0.85,
+    tolerance: float = 1e-4,
+    max_iterations: int = 20,
+    delta_threshold: float = 0.01,
+    dangling: str = "drop",
+    **options: Any,
+) -> PageRankResult:
+    """PageRank: method "delta" (Ligra/Blaze: only changed vertices push) or
+    "classic" (GAPBS); dangling "drop" (GAPBS, Ligra, Blaze) or "spread"
+    (networkx; classic only)."""
+    flags = _engine_flags("pagerank", options)
+    if max_iterations < 0:
+        raise _core.UsageError(f"max_iterations must not be negative (got {max_iterations})")
+    raw = _core.pagerank(_layout_path(graph), method, dangling, damping, tolerance, max_iterations, delta_threshold, flags)
+    return _result(PageRankResult, raw)
+
+
+def wcc(graph: Union[PathLike, Graph], **options: Any) -> ComponentsResult:
+    """Weakly connected components (Afforest over the engine; needs the
+    transpose, or symmetric=True). Each label is its component's smallest id."""
+    flags = _engine_flags("wcc", options)
+    return _result(ComponentsResult, _core.wcc(_layout_path(graph), flags))
+
+
+def jtcc(graph: Union[PathLike, Graph], seed: int = 0x5EED, **open_options: Any) -> ComponentsResult:
+    """Connected components by concurrent union-find in one pass over the
+    edges, on a graph of any format (a path is opened with ``open_options``)."""
+    if isinstance(graph, Graph):
+        if open_options:
+            raise TypeError("jtcc() takes open options only with a path, not with an opened Graph")
+        return _result(ComponentsResult, _core.jtcc(graph._handle, seed))
+    with open_graph(graph, **open_options) as opened:
+        return _result(ComponentsResult, _core.jtcc(opened._handle, seed))
+
+
+def spmv(
+    graph: Union[PathLike, Graph], x: Optional[Sequence[float]] = None, transposed: bool = False, **options: Any
+) -> SpmvResult:
+    """y = A x (reads the transpose) or, transposed=True, y = A^T x, with
+    A[i, j] the weight of edge i -> j (1 when unweighted). x defaults to ones."""
+    flags = _engine_flags("spmv", options)
+    xs = np.empty(0) if x is None else np.ascontiguousarray(x, dtype=np.float64)
+    if x is not None and xs.ndim != 1:
+        raise _core.UsageError(f"x must be a vector, not an array of shape {xs.shape}")
+    return _result(SpmvResult, _core.spmv(_layout_path(graph), xs, transposed, flags))
+
+
+def bc(
+    graph: Union[PathLike, Graph], sources: Union[None, int, Sequence[int], str] = None, **options: Any
+) -> BcResult:
+    """Betweenness centrality (Brandes) from ``sources``: one id, a list of
+    ids, "all" (exact), or None (the vertex of highest out-degree). Needs
+    the transpose, or symmetric=True. Scores are not normalized."""
+    flags = _engine_flags("bc", options)
+    every = isinstance(sources, str)
+    if every and sources != "all":
+        raise _core.UsageError(f"sources must be ids or 'all', not {sources!r}")
+    ids = [] if sources is None or every else [int(sources)] if np.isscalar(sources) else [int(s) for s in sources]
+    return _result(BcResult, _core.bc(_layout_path(graph), ids, every, flags))

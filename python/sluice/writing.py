@@ -1,0 +1,127 @@
+"""Graphs into sluice: convert files, generate graphs, write arrays from
+scipy or networkx. Every writer is atomic (a failed call leaves nothing
+behind) and refuses to overwrite another layout's drive files unless
+force=True."""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+from ._flags import OPEN_OPTIONS, check_names, to_flags
+from .graph import PathLike
+
+if TYPE_CHECKING:
+    import networkx
+    import scipy.sparse
+
+_WRITE_OPTIONS = ("to", "drives", "transpose", "force", "threads")
+
+
+def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
+    """``sluice convert SRC DST`` in process, with its options as keywords:
+    to (the output format; default from DST's extension), drives (a list of
+    directories, one per drive: sluice and Blaze layouts), transpose,
+    force, and the read and rebuild options of :func:`sluice.open`.
+    Errors raise with the command line's messages. Returns the command's
+    summary line ("converted el -> sluice: N vertices, M edges in S s -> DST")."""
+    check_names("convert", options, _WRITE_OPTIONS + OPEN_OPTIONS)
+    return _core.convert([os.fspath(src), os.fspath(dst)] + to_flags(options))
+
+
+_GENERATE_OPTIONS = (
+    "scale",
+    "edge_factor",
+    "seed",
+    "a",
+    "b",
+    "c",
+    "no_permute",
+    "weighted",
+    "threads",
+    "to",
+    "drives",
+    "transpose",
+    "force",
+    "symmetrize",
+    "drop_self_loops",
+    "dedup",
+    "sort",
+)
+
+
+def generate(kind: str, output: PathLike, **options: Any) -> str:
+    """``sluice generate KIND -o OUTPUT``: an RMAT (Graph500) or uniform
+    random graph, 2**scale vertices and edge_factor edges per vertex; the
+    same seed gives the same graph. Options: scale, edge_factor, seed, a, b,
+    c, no_permute, weighted, threads, to, drives, transpose, force,
+    symmetrize, drop_self_loops, dedup, sort. Returns the command's summary
+    line."""
+    check_names("generate", options, _GENERATE_OPTIONS)
+    return _core.generate([kind, "--output", os.fspath(output)] + to_flags(options))
+
+
+def from_arrays(
+    indptr: Any, indices: Any, path: PathLike, weights: Any = None, vertices: Optional[int] = None, **options: Any
+) -> None:
+    """Writes the graph whose CSR is (indptr, indices[, weights]) to
+    ``path`` in any format sluice writes (a layout with drives=[...]).
+    Vertex v's edges go to indices[indptr[v]:indptr[v + 1]]. The arrays are
+    read in place when they are uint64 / uint32-or-uint64 / float32 and
+    contiguous. Options: to, drives, transpose, force, threads."""
+    check_names("from_arrays", options, _WRITE_OPTIONS)
+    indptr = np.asarray(indptr)
+    indices = np.asarray(indices)
+    if indptr.ndim != 1 or indices.ndim != 1:
+        raise _core.UsageError("indptr and indices must be vectors")
+    if len(indptr) == 0:
+        raise _core.UsageError("indptr needs at least one offset (vertices + 1 of them)")
+    n = len(indptr) - 1 if vertices is None else int(vertices)
+    for name, array in (("indptr", indptr), ("indices", indices)):
+        if array.size and array.dtype.kind not in "iu":
+            raise _core.UsageError(f"{name} must hold integers, not {array.dtype}")
+        if array.size and array.dtype.kind == "i" and array.min() < 0:
+            raise _core.InputError(f"the arrays: {name}: negative value {array.min()}")
+    offsets = np.ascontiguousarray(indptr, dtype=np.uint64)
+    narrow = n <= 2**32
+    ids = np.ascontiguousarray(indices, dtype=np.uint32 if narrow else np.uint64)
+    if narrow and indices.size and indices.max() >= 2**32:
+        raise _core.InputError(f"the arrays: indices: vertex id {indices.max()} is not below the {n} vertices")
+    w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float32)
+    write = _core.write_arrays32 if narrow else _core.write_arrays64
+    write(offsets, ids, w, n, os.fspath(path), to_flags(options))
+
+
+def from_scipy(matrix: "scipy.sparse.spmatrix", path: PathLike, weighted: Optional[bool] = None, **options: Any) -> None:
+    """Writes a square scipy sparse matrix as a graph: edge i -> j for each
+    stored A[i, j], weighted by its value unless weighted=False (default:
+    weighted unless every value is 1). Options as :func:`from_arrays`."""
+    import scipy.sparse
+
+    if not scipy.sparse.issparse(matrix):
+        raise _core.UsageError(f"expected a scipy sparse matrix, not {type(matrix).__name__}")
+    if matrix.shape[0] != matrix.shape[1]:
+        raise _core.UsageError(f"a graph's adjacency matrix is square; this one is {matrix.shape[0]} x {matrix.shape[1]}")
+    csr = matrix.tocsr()
+    if weighted is None:
+        weighted = bool(csr.data.size) and not np.all(csr.data == 1)
+    from_arrays(csr.indptr, csr.indices, path, weights=csr.data if weighted else None, vertices=csr.shape[0], **options)
+
+
+def from_networkx(
+    graph: "networkx.Graph", path: PathLike, weight: Optional[str] = None, nodelist: Optional[Sequence[Hashable]] = None,
+    **options: Any
+) -> list[Hashable]:
+    """Writes a networkx graph: its nodes become ids 0 .. n - 1 in the order
+    of ``nodelist`` (default: graph.nodes), an undirected edge is stored both
+    ways, and ``weight`` names the edge attribute to keep as the weight
+    (None: unweighted). Returns the node of each id. Options as
+    :func:`from_arrays`."""
+    import networkx
+
+    nodes = list(graph.nodes) if nodelist is None else list(nodelist)
+    matrix = networkx.to_scipy_sparse_array(graph, nodelist=nodes, weight=weight, format="csr")
+    from_scipy(matrix, path, weighted=weight is not None, **options)
+    return nodes

@@ -1,0 +1,103 @@
+"""Shared fixtures: graphs of many shapes as scipy matrices, written as
+sluice layouts on one and on two drives, and the built programs."""
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import sluice
+
+SHARED_DATA = pathlib.Path(os.environ.get("SLUICE_DATA", pathlib.Path(__file__).parents[2] / ".." / "shared" / "data"))
+
+
+def rmat_edges(scale: int, edge_factor: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A small RMAT graph drawn here (independently of sluice's generator)."""
+    rng = np.random.default_rng(seed)
+    m = (1 << scale) * edge_factor
+    src = np.zeros(m, dtype=np.int64)
+    dst = np.zeros(m, dtype=np.int64)
+    for bit in range(scale):
+        r = rng.random(m)
+        right = (r >= 0.57) & (r < 0.76) | (r >= 0.95)
+        down = r >= 0.76
+        src |= down.astype(np.int64) << bit
+        dst |= right.astype(np.int64) << bit
+    return src, dst
+
+
+def matrix(n: int, src, dst, weights=None) -> scipy.sparse.csr_matrix:
+    src = np.asarray(src, dtype=np.int64)
+    dst = np.asarray(dst, dtype=np.int64)
+    data = np.ones(len(src), dtype=np.float32) if weights is None else np.asarray(weights, dtype=np.float32)
+    # Keep duplicates as separate edges: build the CSR by hand, sorted by source.
+    order = np.argsort(src, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(indptr, src + 1, 1)
+    return scipy.sparse.csr_matrix((data[order], dst[order], np.cumsum(indptr)), shape=(n, n))
+
+
+def shapes() -> dict[str, scipy.sparse.csr_matrix]:
+    rng = np.random.default_rng(7)
+    n = 300
+    star = np.arange(1, 50)
+    chain = np.arange(0, 99)
+    s, d = rmat_edges(9, 8, 3)
+    u_src, u_dst = rng.integers(0, n, 2000), rng.integers(0, n, 2000)
+    return {
+        "empty": matrix(0, [], []),
+        "one_vertex": matrix(1, [], []),
+        "self_loops": matrix(4, [0, 1, 1, 2, 3], [0, 1, 2, 2, 0]),
+        "duplicates": matrix(5, [0, 0, 0, 1, 3, 3], [1, 1, 2, 2, 4, 4]),
+        "isolated": matrix(10, [2, 5], [5, 7]),
+        "star": matrix(50, np.zeros(49, dtype=int), star),
+        "chain": matrix(100, chain, chain + 1),
+        "rmat": matrix(1 << 9, s, d),
+        "uniform": matrix(n, u_src, u_dst),
+    }
+
+
+@pytest.fixture(scope="session")
+def graphs() -> dict[str, scipy.sparse.csr_matrix]:
+    return shapes()
+
+
+@pytest.fixture(scope="session")
+def layouts(tmp_path_factory, graphs) -> dict[tuple[str, int], tuple[str, scipy.sparse.csr_matrix]]:
+    """(shape, drives) -> (layout path, matrix), with the transpose."""
+    root = tmp_path_factory.mktemp("layouts")
+    out = {}
+    for name, a in graphs.items():
+        for drives in (1, 2):
+            dirs = [root / f"{name}-{drives}-d{i}" for i in range(drives)]
+            for d in dirs:
+                d.mkdir()
+            path = root / f"{name}-{drives}.sluice"
+            sluice.from_scipy(a, path, drives=dirs, transpose=True, weighted=False)
+            out[(name, drives)] = (str(path), a)
+    return out
+
+
+@pytest.fixture(scope="session")
+def programs() -> pathlib.Path:
+    """The folder of the built programs (sluice, sluice-bfs...)."""
+    folder = os.environ.get("SLUICE_BIN")
+    if not folder:
+        pytest.skip("SLUICE_BIN is not set (ctest sets it)")
+    return pathlib.Path(folder)
+
+
+def run_program(programs: pathlib.Path, name: str, *args) -> None:
+    subprocess.run([str(programs / name), *map(str, args)], check=True, capture_output=True)
+
+
+def threads_now() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def fds_now() -> int:
+    return len(os.listdir("/proc/self/fd"))

@@ -1,0 +1,268 @@
+"""Every algorithm's arrays against plain references (a queue BFS,
+union-find, power iteration, scipy's product), networkx, and the
+programs' own --output, on graphs of many shapes, through every IO
+backend and direction, on one and two drives."""
+from __future__ import annotations
+
+import collections
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse
+
+import sluice
+from conftest import run_program
+
+SHAPES = ["empty", "one_vertex", "self_loops", "duplicates", "isolated", "star", "chain", "rmat", "uniform"]
+ENGINES = [
+    dict(io="uring", direction="auto"),
+    dict(io="aio", direction="push"),
+    dict(io="psync", direction="pull"),
+    dict(io="memory", direction="auto", edgemap="atomic"),
+    dict(io="auto", direction="push", skip_threshold="inf", verify_reads=False),
+]
+
+
+def reference_bfs(a: scipy.sparse.csr_matrix, source: int) -> np.ndarray:
+    depth = np.full(a.shape[0], -1, dtype=np.int64)
+    depth[source] = 0
+    queue = collections.deque([source])
+    while queue:
+        v = queue.popleft()
+        for w in a.indices[a.indptr[v] : a.indptr[v + 1]]:
+            if depth[w] < 0:
+                depth[w] = depth[v] + 1
+                queue.append(w)
+    return depth
+
+
+def reference_components(a: scipy.sparse.csr_matrix) -> np.ndarray:
+    parent = list(range(a.shape[0]))
+
+    def find(v):
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    coo = a.copy().tocoo()
+    for u, v in zip(coo.row, coo.col):
+        ru, rv = find(int(u)), find(int(v))
+        if ru != rv:
+            parent[max(ru, rv)] = min(ru, rv)
+    return np.array([find(v) for v in range(a.shape[0])], dtype=np.uint64)
+
+
+def reference_pagerank(a: scipy.sparse.csr_matrix, damping=0.85, iterations=200) -> np.ndarray:
+    """Power iteration, dangling rank spread evenly (networkx's definition)."""
+    n = a.shape[0]
+    out_degree = np.diff(a.indptr).astype(np.float64)  # duplicates count, as in sluice
+    rank = np.full(n, 1.0 / n)
+    for _ in range(iterations):
+        share = np.divide(rank, out_degree, out=np.zeros(n), where=out_degree > 0)
+        pushed = a.T.copy().astype(np.float64) @ share if a.nnz else np.zeros(n)
+        dangling = rank[out_degree == 0].sum()
+        rank = (1 - damping) / n + damping * (pushed + dangling / n)
+    return rank
+
+
+def source_of(a: scipy.sparse.csr_matrix) -> int:
+    return int(np.argmax(np.diff(a.indptr)))  # the programs' default: highest out-degree, smallest id
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("drives", [1, 2])
+@pytest.mark.parametrize("engine", range(len(ENGINES)))
+def test_bfs_wcc_spmv(layouts, shape, drives, engine):
+    path, a = layouts[(shape, drives)]
+    a = a.copy()  # scipy sums duplicates in place (astype): keep the fixture's
+    options = ENGINES[engine]
+    n = a.shape[0]
+    if n == 0:
+        with pytest.raises(sluice.UsageError, match="no vertices"):
+            sluice.bfs(path, **options)
+    else:
+        source = source_of(a)
+        r = sluice.bfs(path, **options)
+        assert r.source == source
+        expected = reference_bfs(a, source)
+        np.testing.assert_array_equal(r.depth, expected)
+        assert r.reached == int((expected >= 0).sum())
+        # Every parent is one level up and has the edge.
+        for v in np.flatnonzero(expected > 0):
+            p = r.parent[v]
+            assert expected[p] == expected[v] - 1 and v in a.indices[a.indptr[p] : a.indptr[p + 1]]
+        assert r.parent[source] == source
+        assert sum(e["bytes_read"] for e in r.edgemaps) == r.bytes_read
+    c = sluice.wcc(path, **options)
+    np.testing.assert_array_equal(c.label, reference_components(a))
+    assert c.components == len(set(c.label.tolist()))
+    x = np.linspace(0.5, 2.0, n)
+    np.testing.assert_allclose(sluice.spmv(path, x, **options).y, a.astype(np.float64) @ x, rtol=1e-12)
+    np.testing.assert_allclose(sluice.spmv(path, x, transposed=True, **options).y, a.T.astype(np.float64) @ x, rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_pagerank_and_jtcc(layouts, shape):
+    path, a = layouts[(shape, 2)]
+    a = a.copy()
+    n = a.shape[0]
+    if n == 0:
+        assert sluice.pagerank(path).rank.size == 0
+    else:
+        r = sluice.pagerank(path, method="classic", dangling="spread", tolerance=1e-13, max_iterations=200)
+        np.testing.assert_allclose(r.rank, reference_pagerank(a), atol=1e-10)
+        assert abs(r.rank.sum() - 1) < 1e-9
+        # Ligra's delta converges to classic (drop) as its thresholds shrink.
+        delta = sluice.pagerank(path, threads=2, tolerance=1e-12, delta_threshold=1e-9, max_iterations=1000)
+        classic = sluice.pagerank(path, method="classic", tolerance=1e-13, max_iterations=1000)
+        np.testing.assert_allclose(delta.rank, classic.rank, atol=1e-6)
+    j = sluice.jtcc(path)
+    np.testing.assert_array_equal(j.label, reference_components(a))
+
+
+@pytest.mark.parametrize("shape", ["rmat", "uniform", "star", "chain", "duplicates", "self_loops"])
+def test_against_networkx(layouts, shape):
+    path, a = layouts[(shape, 1)]
+    a = a.copy()
+    g = nx.from_scipy_sparse_array(a, create_using=nx.DiGraph)
+    ranks = nx.pagerank(g, alpha=0.85, tol=1e-14, max_iter=1000, weight=None) if not _has_duplicates(a) else None
+    if ranks is not None:
+        r = sluice.pagerank(path, method="classic", dangling="spread", tolerance=1e-13, max_iterations=500)
+        np.testing.assert_allclose(r.rank, [ranks[v] for v in range(a.shape[0])], atol=1e-9)
+    labels = sluice.wcc(path).label
+    for component in nx.weakly_connected_components(g):
+        assert set(labels[list(component)].tolist()) == {min(component)}
+    if not _has_duplicates(a) and not (a.diagonal() != 0).any():
+        scores = nx.betweenness_centrality(g, normalized=False)
+        b = sluice.bc(path, sources="all")
+        np.testing.assert_allclose(b.score, [scores[v] for v in range(a.shape[0])], rtol=1e-9, atol=1e-9)
+    source = source_of(a)
+    lengths = nx.single_source_shortest_path_length(g, source)
+    depth = sluice.bfs(path, source=source).depth
+    assert {v: int(d) for v, d in enumerate(depth) if d >= 0} == lengths
+
+
+def _has_duplicates(a) -> bool:
+    return any(len(set(a.indices[a.indptr[v] : a.indptr[v + 1]].tolist())) != a.indptr[v + 1] - a.indptr[v] for v in range(a.shape[0]))
+
+
+def reference_bc(a: scipy.sparse.csr_matrix, sources) -> np.ndarray:
+    """Brandes's accumulation from each source, by the book."""
+    n = a.shape[0]
+    score = np.zeros(n)
+    for s in sources:
+        sigma = np.zeros(n)
+        sigma[s] = 1
+        depth = np.full(n, -1)
+        depth[s] = 0
+        order, queue = [], collections.deque([s])
+        while queue:
+            v = queue.popleft()
+            order.append(v)
+            for w in a.indices[a.indptr[v] : a.indptr[v + 1]]:
+                if depth[w] < 0:
+                    depth[w] = depth[v] + 1
+                    queue.append(w)
+                if depth[w] == depth[v] + 1:
+                    sigma[w] += sigma[v]
+        delta = np.zeros(n)
+        for w in reversed(order):
+            for v in a.indices[a.indptr[w] : a.indptr[w + 1]]:
+                if depth[v] == depth[w] + 1:
+                    delta[w] += sigma[w] / sigma[v] * (1 + delta[v])
+            if w != s:
+                score[w] += delta[w]
+    return score
+
+
+def test_bc_sources(layouts):
+    path, a = layouts[("rmat", 2)]
+    sources = [1, 5, 9]
+    b = sluice.bc(path, sources=sources)
+    assert b.sources == 3
+    np.testing.assert_allclose(b.score, reference_bc(a, sources), rtol=1e-9, atol=1e-9)
+    one = sluice.bc(path, sources=5)
+    assert one.sources == 1
+    np.testing.assert_allclose(one.score, reference_bc(a, [5]), rtol=1e-9, atol=1e-9)
+
+
+def read_values(path, dtype):
+    return np.fromfile(path, dtype=dtype)
+
+
+def test_same_as_the_programs(layouts, programs, tmp_path):
+    path, a = layouts[("rmat", 2)]
+    out = tmp_path / "out.bin"
+    common = ["--output", out, "--output-format", "binary", "--threads", "2"]
+
+    run_program(programs, "sluice-bfs", path, "--source", 3, *common)
+    np.testing.assert_array_equal(sluice.bfs(path, source=3, threads=2).depth, read_values(out, "<i8"))
+    run_program(programs, "sluice-pagerank", path, "--method", "classic", *common)
+    np.testing.assert_array_equal(sluice.pagerank(path, method="classic", threads=2).rank, read_values(out, "<f8"))
+    run_program(programs, "sluice-pagerank", path, *common)
+    np.testing.assert_allclose(sluice.pagerank(path, threads=2).rank, read_values(out, "<f8"), atol=1e-12)
+    run_program(programs, "sluice-wcc", path, *common)
+    np.testing.assert_array_equal(sluice.wcc(path, threads=2).label, read_values(out, "<u8"))
+    run_program(programs, "sluice-jtcc", path, "--output", out, "--output-format", "binary")
+    np.testing.assert_array_equal(sluice.jtcc(path).label, read_values(out, "<u8"))
+    run_program(programs, "sluice-spmv", path, *common)
+    np.testing.assert_allclose(sluice.spmv(path, threads=2).y, read_values(out, "<f8"), rtol=1e-12)
+    run_program(programs, "sluice-bc", path, "--sources", "1,2", *common)
+    np.testing.assert_allclose(sluice.bc(path, sources=[1, 2], threads=2).score, read_values(out, "<f8"), rtol=1e-12)
+
+
+def test_stats_records(layouts):
+    path, _ = layouts[("rmat", 1)]
+    r = sluice.pagerank(path, method="classic", max_iterations=5, tolerance=0)
+    assert r.iterations == 5 and len(r.edgemaps) == 5
+    assert [e["iteration"] for e in r.edgemaps] == list(range(5))
+    for e in r.edgemaps:
+        assert {"phase", "direction", "bytes_read", "bytes_skipped", "seconds", "active_vertices"} <= set(e)
+    assert r.skip_threshold and r.skip_threshold_source and r.backend and r.threads >= 1
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame(r.edgemaps)
+    assert len(frame) == 5 and frame["bytes_read"].sum() == r.bytes_read
+
+
+def test_engine_options_reach_the_engine(layouts):
+    path, _ = layouts[("rmat", 2)]
+    r = sluice.bfs(path, io="psync", threads=1, skip_threshold="16k", direction="push")
+    assert r.backend == "psync" and r.threads == 1
+    assert r.skip_threshold == "16384" and r.skip_threshold_source == "--skip-threshold"
+    assert all(e["direction"] == "push" for e in r.edgemaps)
+    assert all(e["direction"] == "pull" for e in sluice.bfs(path, direction="pull").edgemaps)
+
+
+def test_errors(layouts, tmp_path):
+    path, _ = layouts[("rmat", 1)]
+    with pytest.raises(TypeError, match="did you mean 'skip_threshold'"):
+        sluice.bfs(path, skip_treshold="64k")
+    with pytest.raises(sluice.UsageError, match="--direction: unknown direction 'sideways'"):
+        sluice.bfs(path, direction="sideways")
+    with pytest.raises(sluice.UsageError, match="--threads must not be negative"):
+        sluice.wcc(path, threads=-1)
+    with pytest.raises(sluice.UsageError, match="is not a size in bytes"):
+        sluice.bfs(path, memory_limit="lots")
+    with pytest.raises(sluice.UsageError, match="is not below the"):
+        sluice.bfs(path, source=10**6)
+    with pytest.raises(ValueError, match="unknown PageRank method|method"):
+        sluice.pagerank(path, method="fast")
+    with pytest.raises(ValueError, match="x has 3 values"):
+        sluice.spmv(path, [1.0, 2.0, 3.0])
+    with pytest.raises(sluice.InputError, match="cannot open|No such file"):
+        sluice.bfs(tmp_path / "missing.sluice")
+    with pytest.raises(sluice.Error, match="memory"):
+        sluice.bfs(path, memory_limit=4096)
+    a = scipy.sparse.csr_matrix(np.eye(3, dtype=np.float32))
+    sluice.from_scipy(a, tmp_path / "no-transpose.sluice")
+    with pytest.raises(sluice.InputError, match="wcc needs the transpose"):
+        sluice.wcc(tmp_path / "no-transpose.sluice")
+    assert sluice.wcc(tmp_path / "no-transpose.sluice", symmetric=True).components == 3
+    el = tmp_path / "g.el"
+    el.write_text("0 1\n")
+    with pytest.raises(sluice.InputError, match="not a sluice layout"):
+        sluice.bfs(el)
+    with sluice.open(el) as g, pytest.raises(sluice.UsageError, match="run on a sluice layout"):
+        sluice.wcc(g)

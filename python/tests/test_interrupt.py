@@ -1,0 +1,49 @@
+"""Ctrl-C during a run: the engine stops after the EDGEMAP in progress,
+KeyboardInterrupt reaches Python, and no engine thread is left."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+CHILD = textwrap.dedent(
+    """
+    import os, sys, time
+    import sluice
+    folder = sys.argv[1]
+    os.makedirs(folder + "/d0", exist_ok=True)
+    sluice.generate("rmat", folder + "/g.sluice", scale=14, drives=[folder + "/d0"])
+    sluice.pagerank(folder + "/g.sluice", method="classic", max_iterations=2)  # warm the runtimes' pools
+    threads = len(os.listdir("/proc/self/task"))
+    print("running", flush=True)
+    start = time.monotonic()
+    try:
+        sluice.pagerank(folder + "/g.sluice", method="classic", tolerance=0, max_iterations=10**9)
+        print("finished?!", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted after %.1f s, threads %d -> %d" % (time.monotonic() - start, threads,
+              len(os.listdir("/proc/self/task"))), flush=True)
+    # The next run works as usual.
+    r = sluice.pagerank(folder + "/g.sluice", method="classic", max_iterations=3, tolerance=0)
+    print("then", r.iterations, "iterations", flush=True)
+    """
+)
+
+
+def test_ctrl_c_stops_a_run(tmp_path):
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ
+    )
+    assert child.stdout.readline().strip() == "running"
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    lines = out.splitlines()
+    assert child.returncode == 0, err
+    assert lines[0].startswith("interrupted after"), out
+    before, after = lines[0].split("threads ")[1].split(" -> ")
+    assert int(after) == int(before)
+    assert lines[1] == "then 3 iterations"
