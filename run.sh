@@ -12,8 +12,10 @@ packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrent
           libboost-program-options-dev libgtest-dev libxxhash-dev zlib1g-dev libzstd-dev nlohmann-json3-dev gzip zstd python3)
 # The fuzz targets (./run.sh test only): clang with libFuzzer and OpenMP.
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
-# The sweep plot's test (./run.sh test only).
-plot_packages=(python3-matplotlib)
+# The sweep plot's test, and the Python package's build and tests
+# (./run.sh test only).
+python_packages=(python3-matplotlib pybind11-dev python3-dev python3-venv python3-numpy python3-scipy python3-networkx
+                 python3-pandas python3-pytest)
 
 install_dependencies() {
   local missing=()
@@ -53,6 +55,23 @@ example() {
   build/tools/sluice-wcc "$work/rmat18.sluice"
 }
 
+# `pip install .` (scikit-build-core builds the module from this project)
+# into a virtual environment beside Debian's numpy, scipy and networkx,
+# then the Python tests again against the installed copy. pip fetches the
+# build backend (scikit-build-core, pybind11) from PyPI.
+pip_install_test() {
+  local venv=$PWD/build/python-venv
+  rm -rf "$venv"
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  if ! "$venv/bin/pip" download --quiet --no-deps --dest "$venv/probe" scikit-build-core >/dev/null 2>&1; then
+    echo "PyPI is not reachable from here: 'pip install .' not tried (the module was tested from the CMake build)" >&2
+    return
+  fi
+  echo "== pip install . (into $venv)"
+  "$venv/bin/pip" install --quiet .
+  (cd python/tests && SLUICE_BIN="$PWD/../../build/tools" "$venv/bin/python" -m pytest -q -p no:cacheprovider .)
+}
+
 run_tests() {
   # The sanitizer runtimes of gcc 12 and clang 14 cannot place their shadow
   # memory when the kernel randomises mmap with more than 28 bits (newer
@@ -60,8 +79,11 @@ run_tests() {
   # address randomisation off for the test processes alone, they work.
   local no_aslr=(setarch "$(uname -m)" --addr-no-randomize)
   "${no_aslr[@]}" true 2>/dev/null || no_aslr=()
-  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON
+  # With the Python module (Debian's python3 and pybind11): ctest runs
+  # python/tests with pytest too.
+  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3
   (cd build && ctest -j "$(nproc)" --output-on-failure -LE concurrency)
+  pip_install_test
   build build-asan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=address,undefined -DBUILD_TESTING=ON
   (cd build-asan && "${no_aslr[@]}" ctest -j "$(nproc)" --output-on-failure -LE concurrency)
   # libgomp is not instrumented: OpenMP loops run on one thread under TSan,
@@ -76,6 +98,6 @@ run_tests() {
 
 case "${1:-}" in
   example) install_dependencies && example ;;
-  test) install_dependencies "${fuzz_packages[@]}" "${plot_packages[@]}" && run_tests ;;
+  test) install_dependencies "${fuzz_packages[@]}" "${python_packages[@]}" && run_tests ;;
   *) echo "usage: ./run.sh example|test" >&2; exit 2 ;;
 esac
