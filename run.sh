@@ -84,7 +84,8 @@ run_tests() {
   build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3
   (cd build && ctest -j "$(nproc)" --output-on-failure -LE concurrency)
   pip_install_test
-  build build-asan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=address,undefined -DBUILD_TESTING=ON
+  build build-asan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=address,undefined -DBUILD_TESTING=ON -DSLUICE_PYTHON=ON \
+    -DPython_EXECUTABLE=/usr/bin/python3
   (cd build-asan && "${no_aslr[@]}" ctest -j "$(nproc)" --output-on-failure -LE concurrency)
   # libgomp is not instrumented: OpenMP loops run on one thread under TSan,
   # the block API's own threads are what it checks.

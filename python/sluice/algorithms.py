@@ -36,7 +36,7 @@ from ._flags import ENGINE_OPTIONS, check_names, to_flags
 from .graph import Graph, PathLike, open as open_graph
 
 
-@dataclass
+@dataclass(kw_only=True)
 class RunResult:
     """What every run reports besides its arrays."""
 
@@ -52,39 +52,39 @@ class RunResult:
         return sum(e["bytes_read"] for e in self.edgemaps)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BfsResult(RunResult):
-    depth: np.ndarray = None  # int64, -1 where not reached
-    parent: np.ndarray = None  # int64, -1 where not reached; the source is its own parent
+    depth: np.ndarray  # int64, -1 where not reached
+    parent: np.ndarray  # int64, -1 where not reached; the source is its own parent
     source: int = 0
     reached: int = 0
     levels: int = 0
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PageRankResult(RunResult):
-    rank: np.ndarray = None  # float64
+    rank: np.ndarray  # float64
     iterations: int = 0
     last_change: float = 0.0
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ComponentsResult(RunResult):
-    label: np.ndarray = None  # uint64: the smallest vertex id of each vertex's component
+    label: np.ndarray  # uint64: the smallest vertex id of each vertex's component
     components: int = 0
     largest: int = 0
     rounds: int = 0
     edges: int = 0  # jtcc: edges united
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SpmvResult(RunResult):
-    y: np.ndarray = None  # float64
+    y: np.ndarray  # float64
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BcResult(RunResult):
-    score: np.ndarray = None  # float64, not normalized
+    score: np.ndarray  # float64, not normalized
     sources: int = 0
     levels: int = 0
 

@@ -147,7 +147,7 @@ class Graph:
         self.close()
 
     def __repr__(self) -> str:
-        if self.closed:
+        if getattr(self, "_handle", None) is None or self.closed:
             return f"<sluice.Graph {self._path!r} (closed)>"
         weighted = ", weighted" if self.weighted else ""
         return f"<sluice.Graph {self._path!r}: {self.format}, {self.vertices} vertices, {self.edges} edges{weighted}>"

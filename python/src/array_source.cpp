@@ -28,6 +28,7 @@ class ArraySource : public GraphSource {
   }
   void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
     const uint64_t first = indptr_[begin], count = indptr_[end] - first;
+    if (count == 0) return;  // the buffers may be null then
     std::memcpy(targets, indices_ + first, count * sizeof(V));
     if (weights && weights_) std::memcpy(weights, weights_ + first, count * sizeof(float));
   }

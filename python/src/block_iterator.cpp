@@ -62,11 +62,11 @@ py::dict BlockIterator::next() {
   py::array_t<uint64_t> offsets(vertices + 1);
   std::memcpy(offsets.mutable_data(), block.offsets, (vertices + 1) * sizeof(uint64_t));
   py::array targets = block.id_bytes == 4 ? py::array(py::array_t<uint32_t>(block.edges)) : py::array(py::array_t<uint64_t>(block.edges));
-  std::memcpy(targets.mutable_data(), block.targets, block.edges * block.id_bytes);
+  if (block.edges) std::memcpy(targets.mutable_data(), block.targets, block.edges * block.id_bytes);
   py::object weights = py::none();
   if (block.weights) {
     py::array_t<float> w(block.edges);
-    std::memcpy(w.mutable_data(), block.weights, block.edges * sizeof(float));
+    if (block.edges) std::memcpy(w.mutable_data(), block.weights, block.edges * sizeof(float));
     weights = std::move(w);
   }
   graph_->release(block);

@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse
 
 import sluice
-from conftest import run_program
+from conftest import run_program, threads_now
 
 SHAPES = ["empty", "one_vertex", "self_loops", "duplicates", "isolated", "star", "chain", "rmat", "uniform"]
 ENGINES = [
@@ -266,3 +266,14 @@ def test_errors(layouts, tmp_path):
         sluice.bfs(el)
     with sluice.open(el) as g, pytest.raises(sluice.UsageError, match="run on a sluice layout"):
         sluice.wcc(g)
+
+
+def test_runs_leave_no_threads(layouts):
+    path, _ = layouts[("rmat", 2)]
+    sluice.wcc(path, threads=2)  # the runtimes' own pools start once
+    before = threads_now()
+    for io in ("uring", "aio", "psync", "memory"):
+        sluice.bfs(path, io=io, threads=2)
+        sluice.pagerank(path, io=io, threads=2)
+        sluice.jtcc(path, threads=2)
+    assert threads_now() == before
