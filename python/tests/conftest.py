@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pathlib
 import subprocess
+import time
 
 import numpy as np
 import pytest
@@ -97,6 +98,16 @@ def run_program(programs: pathlib.Path, name: str, *args) -> None:
 
 def threads_now() -> int:
     return len(os.listdir("/proc/self/task"))
+
+
+def threads_after(expected: int, seconds: float = 10.0) -> int:
+    """The thread count once it has come down to `expected` (or the time is
+    up): each call runs its work on a thread of its own, and the OpenMP
+    team that thread started exits after it, asynchronously."""
+    deadline = time.monotonic() + seconds
+    while threads_now() > expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return threads_now()
 
 
 def fds_now() -> int:

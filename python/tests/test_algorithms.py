@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse
 
 import sluice
-from conftest import run_program, threads_now
+from conftest import run_program, threads_after, threads_now
 
 SHAPES = ["empty", "one_vertex", "self_loops", "duplicates", "isolated", "star", "chain", "rmat", "uniform"]
 ENGINES = [
@@ -276,4 +276,4 @@ def test_runs_leave_no_threads(layouts):
         sluice.bfs(path, io=io, threads=2)
         sluice.pagerank(path, io=io, threads=2)
         sluice.jtcc(path, threads=2)
-    assert threads_now() == before
+    assert threads_after(before) == before
