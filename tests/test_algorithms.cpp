@@ -14,6 +14,7 @@
 #include "algorithms/pagerank.hpp"
 #include "algorithms/spmv.hpp"
 #include "algorithms/wcc.hpp"
+#include "formats/interruption.hpp"
 #include "tests/reference_algorithms.hpp"
 
 namespace sluice::test {
@@ -217,6 +218,33 @@ TEST(Algorithms, JtccGivesTheSamePartitionFromAnyFormat) {
       EXPECT_EQ(jtcc(*layout).label, expected) << g.name;
     }
   }
+}
+
+// A stop requested (the Python module's Ctrl-C) ends a run after the
+// EDGEMAP in progress, jtcc at its next block and an in-order block pass
+// at its next block, each with Interrupted; once cleared, all run again.
+TEST(AlgorithmThreads, InterruptionStopsRunsBetweenEdgeMapsAndBlocks) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false)[7];  // chain: one EDGEMAP per level
+  DiskGraph graph(layout_on_drives(dir, g, 2));
+  Engine engine(graph, EngineOptions{});
+  RunTrace trace("bfs");
+  OpenOptions options;
+  options.blocks.block_edges = 8;
+  auto text = open_as_edge_list(dir, g, options);
+  request_interruption();
+  EXPECT_THROW(bfs(engine, 0, trace), Interrupted);
+  EXPECT_EQ(trace.edge_maps(), 1u);
+  EXPECT_THROW(jtcc(*text), Interrupted);
+  uint64_t blocks = 0;
+  EXPECT_THROW(for_each_block_in_order(*text, 0, g.n, [&](const EdgeBlock&) { ++blocks; }), Interrupted);
+  EXPECT_EQ(blocks, 0u);
+  clear_interruption();
+  trace.end_trial(0, 0, "");
+  EXPECT_EQ(bfs(engine, 0, trace).levels, g.n);
+  EXPECT_EQ(jtcc(*text).label, reference_components(g.csr_order()));
+  for_each_block_in_order(*text, 0, g.n, [&](const EdgeBlock&) { ++blocks; });
+  EXPECT_GT(blocks, 1u);
 }
 
 // A symmetric graph needs no transpose: WCC and BC take the out-edges twice.
