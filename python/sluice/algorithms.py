@@ -162,8 +162,8 @@ def spmv(
     """y = A x (reads the transpose) or, transposed=True, y = A^T x, with
     A[i, j] the weight of edge i -> j (1 when unweighted). x defaults to ones."""
     flags = _engine_flags("spmv", options)
-    xs = np.empty(0) if x is None else np.ascontiguousarray(x, dtype=np.float64)
-    if x is not None and xs.ndim != 1:
+    xs = None if x is None else np.ascontiguousarray(x, dtype=np.float64)
+    if xs is not None and xs.ndim != 1:
         raise _core.UsageError(f"x must be a vector, not an array of shape {xs.shape}")
     return _result(SpmvResult, _core.spmv(_layout_path(graph), xs, transposed, flags))
 

@@ -1,6 +1,7 @@
 #include "runs.hpp"
 
 #include <chrono>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "algorithms/bc.hpp"
@@ -107,17 +108,18 @@ py::dict wcc(const std::string& path, const std::vector<std::string>& flags) {
   return result;
 }
 
-py::dict spmv(const std::string& path, const py::array_t<double, py::array::c_style | py::array::forcecast>& x,
+// x: one value per vertex, or none (ones: the programs' default).
+py::dict spmv(const std::string& path, const std::optional<py::array_t<double, py::array::c_style | py::array::forcecast>>& x,
               bool transposed, const std::vector<std::string>& flags) {
   Run run("spmv", path, flags, transposed ? Transpose::not_needed : Transpose::needed, algorithms::spmv_bytes_per_vertex);
   const uint64_t n = run.engines.out_graph->vertices();
   std::vector<double> xs;
-  if (x.size() == 0 && n != 0) {
+  if (!x) {
     xs.assign(n, 1.0);
-  } else if (uint64_t(x.size()) != n) {
-    throw py::value_error("x has " + std::to_string(x.size()) + " values; the graph has " + std::to_string(n) + " vertices");
+  } else if (uint64_t(x->size()) != n) {
+    throw py::value_error("x has " + std::to_string(x->size()) + " values; the graph has " + std::to_string(n) + " vertices");
   } else {
-    xs.assign(x.data(), x.data() + n);
+    xs.assign(x->data(), x->data() + n);
   }
   std::vector<double> y;
   py::dict result = run.run([&] { y = algorithms::spmv(transposed ? run.out() : run.in_or_out(), xs, run.trace); });

@@ -251,6 +251,8 @@ def test_errors(layouts, tmp_path):
         sluice.pagerank(path, method="fast")
     with pytest.raises(ValueError, match="x has 3 values"):
         sluice.spmv(path, [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="x has 0 values"):
+        sluice.spmv(path, [])
     with pytest.raises(sluice.InputError, match="cannot open|No such file"):
         sluice.bfs(tmp_path / "missing.sluice")
     with pytest.raises(sluice.Error, match="memory"):

@@ -18,9 +18,9 @@ CHILD = textwrap.dedent(
     sluice.generate("rmat", folder + "/g.sluice", scale=14, drives=[folder + "/d0"])
     sluice.pagerank(folder + "/g.sluice", method="classic", max_iterations=2)  # warm the runtimes' pools
     threads = len(os.listdir("/proc/self/task"))
-    print("running", flush=True)
     start = time.monotonic()
     try:
+        print("running", flush=True)  # inside: a signal that comes early still lands here
         sluice.pagerank(folder + "/g.sluice", method="classic", tolerance=0, max_iterations=10**9)
         print("finished?!", flush=True)
     except KeyboardInterrupt:
