@@ -103,7 +103,8 @@ def threads_now() -> int:
 def threads_after(expected: int, seconds: float = 10.0) -> int:
     """The thread count once it has come down to `expected` (or the time is
     up): each call runs its work on a thread of its own, and the OpenMP
-    team that thread started exits after it, asynchronously."""
+    team that thread started exits after it, asynchronously. Compare with
+    <=: a count taken as the baseline may still include such a team."""
     deadline = time.monotonic() + seconds
     while threads_now() > expected and time.monotonic() < deadline:
         time.sleep(0.01)

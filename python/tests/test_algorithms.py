@@ -278,4 +278,4 @@ def test_runs_leave_no_threads(layouts):
         sluice.bfs(path, io=io, threads=2)
         sluice.pagerank(path, io=io, threads=2)
         sluice.jtcc(path, threads=2)
-    assert threads_after(before) == before
+    assert threads_after(before) <= before

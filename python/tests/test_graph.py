@@ -156,12 +156,12 @@ def test_nothing_left_after_close_or_collection(tmp_path, weighted_graph):
     for close in (True, False):
         for stop_early in (True, False):
             use(close, stop_early)
-            assert threads_after(threads) == threads and fds_now() == fds
+            assert threads_after(threads) <= threads and fds_now() == fds
     # An open graph's handles are released by close().
     g = sluice.open(path)
     list(g.blocks())
     g.close()
-    assert threads_after(threads) == threads and fds_now() == fds
+    assert threads_after(threads) <= threads and fds_now() == fds
     # Closing with an iteration in progress stops it.
     g = sluice.open(path, block_edges=64, buffers=2)
     blocks = g.blocks()
@@ -170,7 +170,7 @@ def test_nothing_left_after_close_or_collection(tmp_path, weighted_graph):
     with pytest.raises((StopIteration, ValueError)):
         next(blocks)
     del blocks
-    assert threads_after(threads) == threads and fds_now() == fds
+    assert threads_after(threads) <= threads and fds_now() == fds
 
 
 def test_real_graph_from_shared_data(tmp_path):
