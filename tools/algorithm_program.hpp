@@ -47,6 +47,9 @@ struct ProgramEngines {
   engine::EngineOptions options;  // as the engines run (λ resolved)
   std::string skip_source;        // where λ came from: flag, profile, default
   bool symmetric = false;
+
+  // The engine over the transpose, or over the out-edges of a symmetric graph.
+  engine::Engine& in_or_out() { return in ? *in : *out; }
 };
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
                                     Transpose transpose, uint64_t bytes_per_vertex);
@@ -86,7 +89,7 @@ class AlgorithmRun {
   // The transpose's engine; null when --symmetric said the out-edges serve.
   engine::Engine* in() { return engines_.in.get(); }
   // The engine over the transpose, or over the out-edges of a symmetric graph.
-  engine::Engine& in_or_out() { return engines_.in ? *engines_.in : *engines_.out; }
+  engine::Engine& in_or_out() { return engines_.in_or_out(); }
   algorithms::RunTrace& trace() { return *trace_; }
   uint64_t vertices() const { return engines_.out_graph->vertices(); }
 

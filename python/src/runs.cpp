@@ -35,7 +35,6 @@ struct Run {
   }
   engine::Engine& out() { return *engines.out; }
   engine::Engine* in() { return engines.in.get(); }
-  engine::Engine& in_or_out() { return engines.in ? *engines.in : *engines.out; }
 
   // Times `work` (GIL released), then fills the common fields of a result.
   py::dict run(const std::function<void()>& work) {
@@ -122,7 +121,7 @@ py::dict spmv(const std::string& path, const std::optional<py::array_t<double, p
     xs.assign(x->data(), x->data() + n);
   }
   std::vector<double> y;
-  py::dict result = run.run([&] { y = algorithms::spmv(transposed ? run.out() : run.in_or_out(), xs, run.trace); });
+  py::dict result = run.run([&] { y = algorithms::spmv(transposed ? run.out() : run.engines.in_or_out(), xs, run.trace); });
   result["y"] = to_numpy(std::move(y));
   return result;
 }
