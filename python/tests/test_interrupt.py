@@ -42,10 +42,16 @@ def test_ctrl_c_stops_a_run(tmp_path):
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ
     )
-    assert child.stdout.readline().strip() == "running"
-    time.sleep(1.0)
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
+    try:
+        assert child.stdout.readline().strip() == "running"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        # A failed step must not leave the child running its endless PageRank.
+        if child.poll() is None:
+            child.kill()
+            child.wait()
     lines = out.splitlines()
     assert child.returncode == 0, err
     assert lines[0].startswith("interrupted after"), out
