@@ -166,7 +166,8 @@ def main():
                     elif algorithm == "wcc":
                         digests[(name, algorithm)] = int(re.search(r"([0-9]+) components", out).group(1))
                     if algorithm == "pagerank" and io == "disk" and name == "sluice":
-                        lines = [json.loads(line) for line in stats.read_text().splitlines()]
+                        records = [json.loads(line) for line in stats.read_text().splitlines()]
+                        lines = [x for x in records if x["record"] == "edgemap"]  # after the "run" record
                         edgemap = statistics.median(x["bandwidth_mb_s"] for x in lines)
                         seq = run([tools / "sluice", "iobench", "--drives", ",".join(in_drives), "--pattern",
                                    "sequential", "--block-size", "256k", "--duration", "2"])
