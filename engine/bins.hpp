@@ -28,11 +28,14 @@
 
 namespace sluice::engine {
 
+// Left uninitialized (take() and push() set count and next), so that the
+// pool's pages are touched only as blocks are first used: a short EDGEMAP
+// does not pay for faulting in the whole bin space.
 template <class Value>
 struct BinBlock {
   static constexpr uint32_t capacity = 64;  // records
-  BinBlock* next = nullptr;
-  uint32_t count = 0;
+  BinBlock* next;
+  uint32_t count;
   uint32_t offsets[capacity];  // destination - the bin's first vertex
   Value values[capacity];
 };
@@ -75,7 +78,7 @@ class Bins {
   Bins(const BinGeometry& geometry, int threads, uint64_t space_bytes, uint32_t gather_blocks = 0)
       : geometry_(geometry),
         total_(std::max<uint64_t>(space_bytes / sizeof(Block), min_blocks(geometry, threads))),
-        blocks_(std::make_unique<Block[]>(total_)),
+        blocks_(std::make_unique_for_overwrite<Block[]>(total_)),
         bins_(std::make_unique<Bin[]>(geometry.count)),
         threads_(size_t(threads)) {
     // What the threads may hold unfilled; the rest is spread over the bins.
