@@ -49,8 +49,13 @@ ChunkPlan ChunkPlanner::plan(const VertexSubset& frontier, const SkipThreshold& 
   return plan_members([&](auto&& f) { frontier.for_each(f); }, threshold, first_edges);
 }
 
-ChunkPlan ChunkPlanner::plan(const IndexedBitmap& members, const SkipThreshold& threshold) {
-  return plan_members([&](auto&& f) { members.for_each(f); }, threshold, 0);
+void ChunkPlanner::clear_marks() {
+  for (auto& drive : active_) drive.clear();
+}
+
+void ChunkPlanner::mark(uint64_t first_page, uint64_t last_page) {
+  const unsigned drives = graph_.drives();
+  for (uint64_t p = first_page; p <= last_page; ++p) active_[p % drives].set_atomic(p / drives);
 }
 
 template <class ForEach>
@@ -61,15 +66,18 @@ ChunkPlan ChunkPlanner::plan_members(ForEach&& for_each, const SkipThreshold& th
   const uint32_t* degrees = graph_.degrees();
   for_each([&](uint64_t v) { active_edges += std::min<uint64_t>(degrees[v], cap); });
   if (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges())) return full_scan();
-
-  for (auto& drive : active_) drive.clear();
-  const unsigned drives = graph_.drives();
+  clear_marks();
   for_each([&](uint64_t v) {
     uint64_t first, last;
-    if (!graph_.page_range(v, first, last, cap)) return;
-    for (uint64_t p = first; p <= last; ++p) active_[p % drives].set(p / drives);
+    if (graph_.page_range(v, first, last, cap)) mark(first, last);
   });
+  return plan_marked(threshold, active_edges);
+}
 
+ChunkPlan ChunkPlanner::plan_marked(const SkipThreshold& threshold, uint64_t active_edges) {
+  if (threshold.infinite) return full_scan();
+  if (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges())) return full_scan();
+  const unsigned drives = graph_.drives();
   ChunkPlan plan;
   plan.chunks.resize(drives);
   const uint64_t page = graph_.page_bytes();

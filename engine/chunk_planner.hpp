@@ -50,8 +50,14 @@ class ChunkPlanner {
   // The pages of the frontier's edges, or of at most the first
   // `first_edges` edges of each member (0: all).
   ChunkPlan plan(const VertexSubset& frontier, const SkipThreshold& threshold, uint64_t first_edges = 0);
-  // The same for the set bits of `members`.
-  ChunkPlan plan(const IndexedBitmap& members, const SkipThreshold& threshold);
+
+  // A plan built from pages that several threads mark at once (the pull
+  // side marks its destinations' pages while it finds them): clear_marks(),
+  // then mark(first, last) for each member's pages, on any thread, then
+  // plan_marked with the members' edge count.
+  void clear_marks();
+  void mark(uint64_t first_page, uint64_t last_page);
+  ChunkPlan plan_marked(const SkipThreshold& threshold, uint64_t active_edges);
 
  private:
   template <class ForEach>

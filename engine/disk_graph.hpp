@@ -39,7 +39,10 @@ class DiskGraph {
   unsigned drives() const { return interleaving().drives; }
   uint64_t page_bytes() const { return interleaving().page_bytes; }
   unsigned record_bytes() const { return set_->edges().layout().record_bytes(); }
-  uint64_t records_per_page() const { return page_bytes() / record_bytes(); }
+  uint64_t records_per_page() const { return uint64_t(1) << page_shift_; }
+  // The page holding edge record e: a shift (pages and records are powers
+  // of two), not a division, in the planners' per-vertex loops.
+  uint64_t page_of_edge(uint64_t e) const { return e >> page_shift_; }
   uint64_t pages() const { return set_->edges().pages(); }
   const std::vector<std::string>& drive_paths() const { return set_->edges().paths(); }
   // Logical page p lives on drive p mod N at byte (p div N) * page_bytes.
@@ -53,8 +56,8 @@ class DiskGraph {
     const uint64_t d = std::min<uint64_t>(degree(v), cap);
     if (d == 0) return false;
     uint64_t begin = offset(v);
-    first = begin / records_per_page();
-    last = (begin + d - 1) / records_per_page();
+    first = page_of_edge(begin);
+    last = page_of_edge(begin + d - 1);
     return true;
   }
   // The vertex whose edges include the first record of page p (a vertex
@@ -77,6 +80,7 @@ class DiskGraph {
   bool transpose_;
   const EdgeSet* set_;
   const uint32_t* degrees_;
+  unsigned page_shift_ = 0;  // log2 of the records per page
   std::vector<uint64_t> page_first_vertex_;
 };
 

@@ -23,6 +23,21 @@ constexpr bool combines = requires(Functions& f, const Value& value) {
   { f.combine(value, value) } -> std::convertible_to<Value>;
 };
 
+// prefetch(src): pull calls it for the source a few records ahead of the
+// walk, so that the state scatter reads is on its way when needed (pulled
+// sources are random reads).
+template <class Functions>
+constexpr bool prefetches = requires(const Functions& f) { f.prefetch(uint64_t{}); };
+
+// `static constexpr bool cond_always_true = true;`: cond holds for every
+// destination (PageRank, SpMV). Pull then skips finding its destinations
+// (a pass over every vertex per EDGEMAP) and walks every in-edge page.
+template <class Functions>
+constexpr bool cond_always_true() {
+  if constexpr (requires { Functions::cond_always_true; }) return Functions::cond_always_true;
+  else return false;
+}
+
 // `static constexpr bool pull = false;`: never pulled.
 template <class Functions>
 constexpr bool declines_pull() {

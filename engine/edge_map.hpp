@@ -52,6 +52,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 
   constexpr bool pullable = has_gather && !detail::declines_pull<Functions>();
   Route route = this->route(frontier, f, pullable, first_edges);
+  stats_.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.direction = route.direction;
   const DiskGraph& graph = route.direction == Direction::pull ? *pull_graph_ : graph_;
   stats_.full_scan = route.plan.full_scan;

@@ -1,5 +1,6 @@
 #include "engine/engine.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 
@@ -62,6 +63,20 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
 
 Engine::~Engine() = default;
 
+uint64_t Engine::with_in_edges() {
+  if (!with_in_edges_) {
+    std::atomic<uint64_t> count{0};
+    const uint32_t* degrees = pull_graph_->degrees();
+    pool_.parallel_for(pull_graph_->vertices(), 1, [&](int, uint64_t begin, uint64_t end) {
+      uint64_t c = 0;
+      for (uint64_t v = begin; v < end; ++v) c += degrees[v] != 0;
+      count += c;
+    });
+    with_in_edges_ = count.load();
+  }
+  return *with_in_edges_;
+}
+
 const IndexedBitmap& Engine::bitmap_of(const VertexSubset& frontier) {
   if (const IndexedBitmap* bits = frontier.bitmap()) return *bits;
   for (uint64_t v : frontier.ids()) scratch_.set(v);
@@ -105,11 +120,11 @@ std::string EdgeMapStats::json() const {
   char line[640];
   std::snprintf(line, sizeof(line),
                 "{\"direction\":\"%s\",\"active_vertices\":%llu,\"destinations\":%llu,\"active_pages\":%llu,\"chunks\":%llu,"
-                "\"bytes_read\":%llu,\"bytes_skipped\":%llu,\"full_scan\":%s,\"seconds\":%.6f,\"io_seconds\":%.6f,"
+                "\"bytes_read\":%llu,\"bytes_skipped\":%llu,\"full_scan\":%s,\"seconds\":%.6f,\"plan_seconds\":%.6f,\"io_seconds\":%.6f,"
                 "\"scatter_seconds\":%.6f,\"gather_seconds\":%.6f,\"bandwidth_mb_s\":%.1f}",
                 direction_name(direction), (unsigned long long)active_vertices, (unsigned long long)destinations,
                 (unsigned long long)active_pages, (unsigned long long)requests, (unsigned long long)bytes_read,
-                (unsigned long long)bytes_skipped, full_scan ? "true" : "false", seconds, io_seconds, scatter_seconds,
+                (unsigned long long)bytes_skipped, full_scan ? "true" : "false", seconds, plan_seconds, io_seconds, scatter_seconds,
                 gather_seconds, bandwidth() / 1e6);
   return line;
 }

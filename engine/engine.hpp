@@ -16,6 +16,11 @@
 //   Value combine(const Value& a, const Value& b)   associative, commutative
 // is pulled by combining the updates of one destination in a register and
 // gathering the result once per page (no early exit: its cond stays true).
+// An object with `static constexpr bool cond_always_true = true;` (its
+// cond holds for every destination) spares pull the pass that finds the
+// destinations; one with `void prefetch(uint64_t src) const` is told, while
+// pulling, of the source a few records ahead, to prefetch what scatter
+// will read of it.
 //
 // Two directions (Ligra's edgeMapSparse and edgeMapDense):
 //  - push: frontier -> chunk plan of its out-edge pages (skipping gaps
@@ -107,6 +112,7 @@ struct EdgeMapStats {
   uint64_t destinations = 0;   // pull: destinations whose cond held
   bool full_scan = false;
   double seconds = 0;          // the whole call
+  double plan_seconds = 0;     // choosing the direction and planning the chunks, before the first read
   double io_seconds = 0;       // drive busy time (summed over drives)
   double scatter_seconds = 0;  // compute threads' time reading pages and scattering (pull: and gathering), summed
   double gather_seconds = 0;   // compute threads' time gathering bins, summed
@@ -176,6 +182,8 @@ class Engine {
   // in-edge pages.
   template <class Functions>
   ChunkPlan plan_pull(Functions& f);
+  // The vertices with in-edges on the pull side (counted once).
+  uint64_t with_in_edges();
   // The frontier as a bitmap: its own, or the scratch one filled from its ids.
   const IndexedBitmap& bitmap_of(const VertexSubset& frontier);
   void release_bitmap(const VertexSubset& frontier);
@@ -216,8 +224,11 @@ class Engine {
   // Pull: a destination whose in-edges span pages is gathered under one of
   // these (by id), as its pages may reach different threads at once.
   static constexpr size_t split_lock_count = 1024;
+  // Pull: how many records ahead of the walk the functions are told to prefetch.
+  static constexpr uint64_t prefetch_distance = 64;
   std::unique_ptr<std::mutex[]> split_locks_;
   EdgeMapStats stats_;
+  std::optional<uint64_t> with_in_edges_;
 };
 
 }  // namespace sluice::engine

@@ -150,7 +150,7 @@ TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   EXPECT_FALSE(s.full_scan);
   EXPECT_EQ(s.bytes_read + s.bytes_skipped, graph.pages() * graph.page_bytes());
   std::string json = s.json();
-  for (const char* key : {"\"active_vertices\":1", "\"bytes_read\":", "\"io_seconds\":", "\"bandwidth_mb_s\":"}) {
+  for (const char* key : {"\"active_vertices\":1", "\"bytes_read\":", "\"plan_seconds\":", "\"io_seconds\":", "\"bandwidth_mb_s\":"}) {
     EXPECT_NE(json.find(key), std::string::npos) << json;
   }
 
