@@ -14,7 +14,9 @@ struct PushShares {
   const double* share;
   double* received;
 
+  static constexpr bool cond_always_true = true;
   bool cond(uint64_t) const { return true; }
+  void prefetch(uint64_t src) const { __builtin_prefetch(share + src); }
   static double combine(double a, double b) { return a + b; }
   bool scatter(uint64_t src, uint64_t, float, double& out) const {
     out = share[src];
@@ -44,29 +46,35 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   const auto& graph = engine.graph();
   PageRankResult result;
   result.rank.assign(n, 1.0 / double(n));
-  std::vector<double> share(n), received(n);
+  std::vector<double> share(n), received(n, 0.0);
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
-  while (result.iterations < o.max_iterations) {
-    double dangling = 0;
+  // What each vertex sends along each out-edge, and the rank of the
+  // vertices without out-edges (spread or dropped).
+  auto shares = [&](uint64_t v, double rank) {
+    const uint32_t degree = graph.degree(v);
+    share[v] = degree ? rank / degree : 0.0;
+    return degree ? 0.0 : rank;
+  };
+  double dangling = 0;
 #pragma omp parallel for reduction(+ : dangling) schedule(static)
-    for (uint64_t v = 0; v < n; ++v) {
-      uint32_t degree = graph.degree(v);
-      if (degree) share[v] = result.rank[v] / degree;
-      else dangling += result.rank[v];
-      received[v] = 0;
-    }
+  for (uint64_t v = 0; v < n; ++v) dangling += shares(v, result.rank[v]);
+  while (result.iterations < o.max_iterations) {
     PushShares push{share.data(), received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
     const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
-    double change = 0;
-#pragma omp parallel for reduction(+ : change) schedule(static)
+    // One pass: the new rank, its change, and the next round's shares.
+    double change = 0, next_dangling = 0;
+#pragma omp parallel for reduction(+ : change, next_dangling) schedule(static)
     for (uint64_t v = 0; v < n; ++v) {
-      double next = base + o.damping * (received[v] + spread);
+      const double next = base + o.damping * (received[v] + spread);
+      received[v] = 0;
       change += std::fabs(next - result.rank[v]);
       result.rank[v] = next;
+      next_dangling += shares(v, next);
     }
+    dangling = next_dangling;
     ++result.iterations;
     result.last_change = change;
     if (change < o.tolerance) break;

@@ -12,7 +12,9 @@ struct WeightedPush {
   const double* x;
   double* y;
 
+  static constexpr bool cond_always_true = true;
   bool cond(uint64_t) const { return true; }
+  void prefetch(uint64_t src) const { __builtin_prefetch(x + src); }
   static double combine(double a, double b) { return a + b; }
   bool scatter(uint64_t src, uint64_t, float w, double& out) const {
     out = double(w) * x[src];
