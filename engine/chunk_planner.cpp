@@ -67,9 +67,11 @@ ChunkPlan ChunkPlanner::plan_members(ForEach&& for_each, const SkipThreshold& th
   for_each([&](uint64_t v) { active_edges += std::min<uint64_t>(degrees[v], cap); });
   if (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges())) return full_scan();
   clear_marks();
-  for_each([&](uint64_t v) {
+  const unsigned drives = graph_.drives();
+  for_each([&](uint64_t v) {  // one thread: plain stores, not mark's atomic ones
     uint64_t first, last;
-    if (graph_.page_range(v, first, last, cap)) mark(first, last);
+    if (!graph_.page_range(v, first, last, cap)) return;
+    for (uint64_t p = first; p <= last; ++p) active_[p % drives].set(p / drives);
   });
   return plan_marked(threshold, active_edges);
 }

@@ -32,7 +32,7 @@ Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pul
   Route pull = pull_route();
   if (pull.plan.read_pages < push.plan.read_pages) return pull;
   wanted_.clear();
-  stats_.destinations = 0;
+  stats_.destinations = stats_.cached = 0;
   return push;
 }
 

@@ -52,13 +52,17 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
     auto mib = [](uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; };
     throw std::runtime_error("the vertex state does not fit in memory: needs " + mib(budget_.total()) + " (index " +
                              mib(budget_.index) + ", frontiers " + mib(budget_.frontiers) + ", bins " + mib(budget_.bins) +
-                             ", IO buffers " + mib(budget_.io_buffers) + ", algorithm " + mib(budget_.algorithm) +
+                             ", IO buffers " + mib(budget_.io_buffers) + ", pull cache " + mib(budget_.pull_cache) +
+                             ", algorithm " + mib(budget_.algorithm) +
                              "), the limit is " + mib(limit) + " (--memory-limit)");
   }
   // Both sides opened now, not at their first EDGEMAP: --io memory loads
   // the drive files here, outside any EDGEMAP's time.
   push_stream_ = std::make_unique<PageStream>(graph, options_.io);
-  if (pull_graph_) pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io);
+  if (pull_graph_) {
+    pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io);
+    pull_cache_ = std::make_unique<PullCache>(graph.vertices(), threads(), pull_cache_bytes(graph, options_));
+  }
 }
 
 Engine::~Engine() = default;
@@ -89,6 +93,10 @@ void Engine::release_bitmap(const VertexSubset& frontier) {
   scratch_.clear_index();
 }
 
+uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options) {
+  return options.pull_cache ? *options.pull_cache : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);
+}
+
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
   if (options.bins) return options.bins;
   return uint32_t(std::clamp<uint64_t>((graph.vertices() + 8191) / 8192, 1, 1024));
@@ -107,6 +115,7 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     if (reversed != &graph) b.index += reversed->memory_bytes() + reversed->pages() / 8;
     b.frontiers += n / 8 + 1;
     b.io_buffers += uint64_t(io_buffers_for(*reversed, options.io)) * options.io.max_request_bytes;
+    b.pull_cache = PullCache::memory_bytes(n, pull_cache_bytes(graph, options));
   }
   const BinGeometry geometry = BinGeometry::of(n, bin_count(graph, options));
   const uint64_t space = options.bin_space ? options.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);
@@ -119,10 +128,12 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
 std::string EdgeMapStats::json() const {
   char line[640];
   std::snprintf(line, sizeof(line),
-                "{\"direction\":\"%s\",\"active_vertices\":%llu,\"destinations\":%llu,\"active_pages\":%llu,\"chunks\":%llu,"
+                "{\"direction\":\"%s\",\"active_vertices\":%llu,\"destinations\":%llu,\"cached\":%llu,\"active_pages\":%llu,"
+                "\"chunks\":%llu,"
                 "\"bytes_read\":%llu,\"bytes_skipped\":%llu,\"full_scan\":%s,\"seconds\":%.6f,\"plan_seconds\":%.6f,\"io_seconds\":%.6f,"
                 "\"scatter_seconds\":%.6f,\"gather_seconds\":%.6f,\"bandwidth_mb_s\":%.1f}",
                 direction_name(direction), (unsigned long long)active_vertices, (unsigned long long)destinations,
+                (unsigned long long)cached,
                 (unsigned long long)active_pages, (unsigned long long)requests, (unsigned long long)bytes_read,
                 (unsigned long long)bytes_skipped, full_scan ? "true" : "false", seconds, plan_seconds, io_seconds, scatter_seconds,
                 gather_seconds, bandwidth() / 1e6);

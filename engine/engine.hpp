@@ -62,6 +62,7 @@
 #include "engine/edge_functions.hpp"
 #include "engine/next_frontier.hpp"
 #include "engine/page_stream.hpp"
+#include "engine/pull_cache.hpp"
 #include "engine/vertex_subset.hpp"
 #include "engine/worker_pool.hpp"
 #include "io/io_service.hpp"
@@ -83,6 +84,9 @@ struct EngineOptions {
   uint64_t pull_divisor = 20;      // automatic pulls when |F| + out-degrees of F > edges / pull_divisor
   bool symmetric = false;          // the graph stores every edge both ways: pull over the out-edges
   bool verify_reads = true;        // check every page read against its checksum
+  // Bytes for pull's cache of open in-lists (pull_cache.hpp); unset:
+  // edges * 4 / 20, as the bins, at least 1 MiB; 0: no cache.
+  std::optional<uint64_t> pull_cache;
   // λ; unset: the calibrated profile of the first drive's device, else
   // 64 KiB (resolve_skip_threshold), as the programs do.
   std::optional<SkipThreshold> skip;
@@ -96,11 +100,13 @@ struct EngineOptions {
 // 8192 vertices up to 1024, so that a gather works on a slice of the
 // vertex state that stays in cache.
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options);
+// The pull cache's budget an engine uses: the option, or edges * 4 / 20.
+uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options);
 
 // What an engine will hold in DRAM, by part.
 struct MemoryBudget {
-  uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, algorithm = 0;
-  uint64_t total() const { return index + frontiers + bins + io_buffers + algorithm; }
+  uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, pull_cache = 0, algorithm = 0;
+  uint64_t total() const { return index + frontiers + bins + io_buffers + pull_cache + algorithm; }
   // `reversed`: the pull side's graph, if any.
   static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options);
 };
@@ -110,6 +116,7 @@ struct EdgeMapStats {
   Direction direction = Direction::push;
   uint64_t active_vertices = 0, active_pages = 0, requests = 0, bytes_read = 0, bytes_skipped = 0;
   uint64_t destinations = 0;   // pull: destinations whose cond held
+  uint64_t cached = 0;         // pull: of those, the ones walked from the pull cache (no page read for them)
   bool full_scan = false;
   double seconds = 0;          // the whole call
   double plan_seconds = 0;     // choosing the direction and planning the chunks, before the first read
@@ -215,6 +222,7 @@ class Engine {
   WorkerPool pool_;
   std::unique_ptr<PageStream> push_stream_;
   std::unique_ptr<PageStream> pull_stream_;
+  std::unique_ptr<PullCache> pull_cache_;  // with a pull side
   IndexedBitmap scratch_;  // a sparse frontier as a bitmap
   IndexedBitmap wanted_;   // pull: destinations whose cond holds
   NextFrontier next_;

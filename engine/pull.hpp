@@ -2,12 +2,21 @@
 // edgeMapDense over the stored transpose with Redio's skipping on the
 // destination side: only the in-edge pages of destinations whose cond
 // holds are read, and a destination stops walking its in-edges at the
-// first gather after which cond is false.
+// first gather after which cond is false. Destinations whose whole
+// in-list the pull cache holds are walked from DRAM (pull_cache.hpp).
 #pragma once
 
 #include "engine/page_walk.hpp"
 
 namespace sluice::engine {
+
+namespace detail {
+// A pull that stops at the first gather settling a destination keeps the
+// lists it leaves open in the pull cache; combining pulls walk every list
+// whole anyway, and those whose cond always holds never leave one.
+template <class Value, class Functions>
+constexpr bool builds_pull_cache = !combines<Value, Functions> && !cond_always_true<Functions>();
+}  // namespace detail
 
 template <class Functions>
 ChunkPlan Engine::plan_pull(Functions& f) {
@@ -19,45 +28,58 @@ ChunkPlan Engine::plan_pull(Functions& f) {
     return planner.plan_marked(*options_.skip, graph.edges());  // every page (no marks: the edges decide)
   }
   // One parallel pass finds the destinations that may still change and
-  // have in-edges (wanted_, built a word at a time), counts their edges
-  // and marks their pages. Pieces of 32768 vertices: each thread owns
-  // whole index words of wanted_; the page marks are atomic (neighbouring
-  // pieces share their boundary pages).
-  std::atomic<uint64_t> wanted{0}, wanted_edges{0};
+  // have in-edges, counts their edges and marks their pages. Those the
+  // pull cache holds are counted apart and get no page; the others go to
+  // wanted_, built a word at a time. Pieces of 32768 vertices: each thread
+  // owns whole index words of wanted_; the page marks are atomic
+  // (neighbouring pieces share their boundary pages).
+  std::atomic<uint64_t> wanted{0}, cached{0}, wanted_edges{0};
   const uint32_t* degrees = graph.degrees();
+  const PullCache& cache = *pull_cache_;
+  auto find = [&](auto use_cache, uint64_t begin, uint64_t end) {
+    uint64_t count = 0, held = 0, edges = 0, offset = graph.offset(begin);
+    uint64_t unmarked = 0;  // the first page this piece has not marked
+    for (uint64_t word = begin / 64; word * 64 < end; ++word) {
+      uint64_t bits = 0;
+      for (uint64_t v = word * 64; v < std::min(end, word * 64 + 64); ++v) {
+        // Without branches on the degree and cond: both are coin flips
+        // on skewed graphs, and mispredictions dominated this loop.
+        const uint64_t d = degrees[v];
+        bool want = (d != 0) & bool(f.cond(v));
+        if constexpr (decltype(use_cache)::value) {
+          const bool in_cache = cache.holds(v);
+          held += want & in_cache;
+          want &= !in_cache;
+        }
+        bits |= uint64_t(want) << (v % 64);
+        count += want;
+        edges += want ? d : 0;
+        // One past the last page of a wanted list, 0 for the others.
+        const uint64_t reach = want ? graph.page_of_edge(offset + d - 1) + 1 : 0;
+        const uint64_t first = std::max(graph.page_of_edge(offset), unmarked);
+        if (reach > first) [[unlikely]] {  // a wanted list reaching a new page
+          planner.mark(first, reach - 1);
+          unmarked = reach;
+        }
+        offset += d;
+      }
+      wanted_.set_word(word, bits);
+    }
+    wanted += count;
+    cached += held;
+    wanted_edges += edges;
+  };
   try {
     pool_.parallel_for(graph.vertices(), IndexedBitmap::block_bits * 64, [&](int, uint64_t begin, uint64_t end) {
-      uint64_t count = 0, edges = 0, offset = graph.offset(begin);
-      uint64_t unmarked = 0;  // the first page this piece has not marked
-      for (uint64_t word = begin / 64; word * 64 < end; ++word) {
-        uint64_t bits = 0;
-        for (uint64_t v = word * 64; v < std::min(end, word * 64 + 64); ++v) {
-          // Without branches on the degree and cond: both are coin flips
-          // on skewed graphs, and mispredictions dominated this loop.
-          const uint64_t d = degrees[v];
-          const bool want = (d != 0) & bool(f.cond(v));
-          bits |= uint64_t(want) << (v % 64);
-          count += want;
-          edges += want ? d : 0;
-          // One past the last page of a wanted list, 0 for the others.
-          const uint64_t reach = want ? graph.page_of_edge(offset + d - 1) + 1 : 0;
-          const uint64_t first = std::max(graph.page_of_edge(offset), unmarked);
-          if (reach > first) [[unlikely]] {  // a wanted list reaching a new page
-            planner.mark(first, reach - 1);
-            unmarked = reach;
-          }
-          offset += d;
-        }
-        wanted_.set_word(word, bits);
-      }
-      wanted += count;
-      wanted_edges += edges;
+      if (cache.lists()) find(std::true_type{}, begin, end);
+      else find(std::false_type{}, begin, end);
     });
   } catch (...) {
     wanted_.clear();
     throw;
   }
-  stats_.destinations = wanted.load();
+  stats_.destinations = wanted.load() + cached.load();
+  stats_.cached = cached.load();
   return planner.plan_marked(*options_.skip, wanted_edges.load());
 }
 
@@ -73,38 +95,92 @@ void Engine::pull(const VertexSubset& frontier, Functions& f, bool output, const
   } cleanup{*this, frontier};
   const IndexedBitmap& active = bitmap_of(frontier);
   pull_stream_->start(plan);
-  with_record_format(*pull_graph_, [&](auto format) {
-    if (frontier.is_all()) pull_pages<Value, decltype(format), true>(active, f, output);
-    else pull_pages<Value, decltype(format), false>(active, f, output);
-  });
+  try {
+    with_record_format(*pull_graph_, [&](auto format) {
+      if (frontier.is_all()) pull_pages<Value, decltype(format), true>(active, f, output);
+      else pull_pages<Value, decltype(format), false>(active, f, output);
+    });
+  } catch (...) {
+    pull_cache_->clear();  // it may hold part of what this walk kept
+    throw;
+  }
+  if constexpr (detail::builds_pull_cache<Value, Functions>) pull_cache_->publish();
 }
 
 template <class Value, class Format, bool AllActive, class Functions>
 void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) {
   PageStream& stream = *pull_stream_;
   const DiskGraph& graph = stream.graph();
+  PullCache& cache = *pull_cache_;
+  // Pulls whose cond always holds plan every page and walk every
+  // destination there, the cached ones included.
+  constexpr bool walks_cache = !detail::cond_always_true<Functions>();
+  constexpr bool builds_cache = detail::builds_pull_cache<Value, Functions>;
   FirstError error;
   std::atomic<uint64_t> busy_ns{0};
+  if (walks_cache) cache.begin_walk();
+  // dst's in-edges [lo, hi) from the records at `records` (record 0 is
+  // edge `first`): scatter and gather along those from frontier sources.
+  // Returns whether gather activated dst.
+  auto pull_list = [&](uint64_t dst, const char* records, uint64_t first, uint64_t lo, uint64_t hi, uint64_t ahead_end) {
+    // The frontier's sources among [e, hi): accept(src, w) until it says stop.
+    auto sources = [&](uint64_t& e, auto&& accept) {
+      for (; e < hi; ++e) {
+        if constexpr (detail::prefetches<Functions>) {
+          if (e - first + prefetch_distance < ahead_end) f.prefetch(Format::target(records, e - first + prefetch_distance));
+        }
+        const uint64_t src = Format::target(records, e - first);
+        if constexpr (!AllActive) {
+          if (!active.test(src)) continue;
+        }
+        if (accept(src, Format::weight(records, e - first))) return true;
+      }
+      return false;
+    };
+    uint64_t e = lo;
+    if constexpr (detail::combines<Value, Functions>) {
+      // Combined in a register, gathered once for this piece of dst's list.
+      Value total;
+      if (!sources(e, [&](uint64_t src, float w) { return f.scatter(src, dst, w, total); })) return false;
+      ++e;
+      sources(e, [&](uint64_t src, float w) {
+        Value value;
+        if (f.scatter(src, dst, w, value)) total = f.combine(total, value);
+        return false;
+      });
+      return f.gather(dst, total);
+    } else {
+      bool activated = false;
+      sources(e, [&](uint64_t src, float w) {
+        Value value;
+        if (!f.scatter(src, dst, w, value)) return false;
+        activated |= f.gather(dst, value);
+        return !f.cond(dst);  // settled: the rest of its in-edges cannot change it
+      });
+      return activated;
+    }
+  };
   pool_.run([&](int t) {
     uint64_t busy = 0;
+    if constexpr (walks_cache) {
+      // The cached lists first, while the drives fill the first buffers.
+      // No page walk takes these destinations (they are not in wanted_).
+      const auto start = std::chrono::steady_clock::now();
+      try {
+        cache.walk([&](uint64_t dst, const char* records, uint64_t count) {
+          if (!f.cond(dst)) return;
+          if (pull_list(dst, records, 0, 0, count, count) && output) next_.add(t, dst);
+          if (builds_cache && f.cond(dst)) cache.keep(t, dst, records, count, Format::bytes);
+        });
+      } catch (...) {
+        error.capture();
+      }
+      busy += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    }
     while (stream.next(error, busy, [&](uint64_t page, const char* data) {
       const uint64_t first = graph.first_edge_of_page(page);
-      const uint64_t ahead_end = std::min(graph.edges(), first + graph.records_per_page()) - first;
+      const uint64_t records = std::min(graph.edges(), first + graph.records_per_page()) - first;
       check_page<Format>(graph, page, data, options_.verify_reads);
-      // The frontier's sources among dst's in-edges [lo, hi): accept(src, w).
-      auto sources = [&](uint64_t& e, uint64_t hi, auto&& accept) {
-        for (; e < hi; ++e) {
-          if constexpr (detail::prefetches<Functions>) {
-            if (e - first + prefetch_distance < ahead_end) f.prefetch(Format::target(data, e - first + prefetch_distance));
-          }
-          const uint64_t src = Format::target(data, e - first);
-          if constexpr (!AllActive) {
-            if (!active.test(src)) continue;
-          }
-          if (accept(src, Format::weight(data, e - first))) return true;
-        }
-        return false;
-      };
       // The page's destinations are consecutive: those activated go to the
       // next frontier a bitmap word at a time (one atomic or per word).
       uint64_t word = 0, activated_bits = 0;
@@ -112,31 +188,11 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
         if constexpr (!detail::cond_always_true<Functions>()) {
           if (!wanted_.test(dst)) return;
         }
+        const bool whole = begin == lo && end == hi;
         std::unique_lock<std::mutex> lock;
-        if (begin < lo || end > hi) lock = std::unique_lock(split_locks_[dst % split_lock_count]);
+        if (!whole) lock = std::unique_lock(split_locks_[dst % split_lock_count]);
         if (!f.cond(dst)) return;
-        bool activated = false;
-        uint64_t e = lo;
-        if constexpr (detail::combines<Value, Functions>) {
-          // Combined in a register, gathered once for this piece of dst's list.
-          Value total;
-          if (!sources(e, hi, [&](uint64_t src, float w) { return f.scatter(src, dst, w, total); })) return;
-          ++e;
-          sources(e, hi, [&](uint64_t src, float w) {
-            Value value;
-            if (f.scatter(src, dst, w, value)) total = f.combine(total, value);
-            return false;
-          });
-          activated = f.gather(dst, total);
-        } else {
-          sources(e, hi, [&](uint64_t src, float w) {
-            Value value;
-            if (!f.scatter(src, dst, w, value)) return false;
-            activated |= f.gather(dst, value);
-            return !f.cond(dst);  // settled: the rest of its in-edges cannot change it
-          });
-        }
-        if (activated && output) {
+        if (pull_list(dst, data, first, lo, hi, records) && output) {
           if (dst / 64 != word) {
             next_.add_word(t, word, activated_bits);
             word = dst / 64;
@@ -144,6 +200,8 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
           }
           activated_bits |= uint64_t(1) << (dst % 64);
         }
+        // Walked whole and still open: the next pull will want it again.
+        if (builds_cache && whole && f.cond(dst)) cache.keep(t, dst, data + (lo - first) * Format::bytes, hi - lo, Format::bytes);
       });
       next_.add_word(t, word, activated_bits);
     })) {

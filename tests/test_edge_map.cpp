@@ -3,8 +3,9 @@
 // 1 to 4 drives, λ of 0, 64 KiB and infinity, both variants, push, pull
 // and auto, and every IO backend; and what only pull does: early exit,
 // skipping settled destinations, falling back to push without a
-// transpose. (Whole algorithms on EDGEMAP: test_algorithms.cpp.)
+// transpose, the pull cache. (Whole algorithms on EDGEMAP: test_algorithms.cpp.)
 #include <atomic>
+#include <optional>
 #include <queue>
 #include <random>
 #include <set>
@@ -12,6 +13,7 @@
 #include "engine/engine.hpp"
 #include "io/device_profile.hpp"
 #include "formats/writers.hpp"
+#include "tests/reference_algorithms.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {
@@ -309,6 +311,88 @@ TEST(EdgeMap, PullReadsOnlyTheInPagesOfUnsettledDestinations) {
   EXPECT_EQ(s.bytes_read, pages.size() * transpose.page_bytes());
   EXPECT_LT(s.bytes_read, transpose.pages() * transpose.page_bytes() / 4);
   EXPECT_EQ(scatters.load(), open);
+}
+
+// One BFS level as pull sees it: the first frontier source is the parent.
+struct Level {
+  std::vector<int64_t>& depth;
+  int64_t next;
+  bool cond(uint64_t dst) { return std::atomic_ref<int64_t>(depth[dst]).load(std::memory_order_relaxed) < 0; }
+  bool scatter(uint64_t, uint64_t, float, uint32_t& out) {
+    out = 1;
+    return true;
+  }
+  bool gather(uint64_t dst, const uint32_t&) {
+    std::atomic_ref<int64_t>(depth[dst]).store(next, std::memory_order_relaxed);
+    return true;
+  }
+};
+
+// A pull keeps the in-lists it leaves open, and the next pull walks them
+// from DRAM: the same depths as a plain BFS with the cache, without it and
+// with a budget too small for all of them; fewer bytes read with it.
+TEST(EdgeMap, PullCacheWalksTheListsALevelLeftOpen) {
+  TempDir dir;
+  std::mt19937_64 random(11);
+  std::vector<RefGraph> graphs(2);
+  graphs[0].name = "rmat";
+  graphs[0].n = 1 << 14;
+  for (int i = 0; i < 16 << 14; ++i) {  // a = .57, b = c = .19, unscrambled
+    uint64_t u = 0, v = 0;
+    for (int level = 0; level < 14; ++level) {
+      const double r = double(random() % 1000000) / 1e6;
+      u = u * 2 + (r >= 0.76);
+      v = v * 2 + ((r >= 0.57 && r < 0.76) || r >= 0.95);
+    }
+    graphs[0].edges.push_back({u, v, 1.0f});
+  }
+  graphs[1].name = "uniform";
+  graphs[1].n = 20000;
+  for (int i = 0; i < 60000; ++i) graphs[1].edges.push_back({random() % 20000, random() % 20000, 1.0f});
+  const io::BackendKind backends[] = {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync};
+  int round = 0;
+  for (const RefGraph& g : graphs) {
+    const std::vector<int64_t> expected = reference_bfs(g, 0);
+    for (unsigned drives : {1u, 3u}) {
+      DiskGraph graph(layout_on_drives(dir, g, drives, true));
+      uint64_t bytes_without = 0;
+      for (std::optional<uint64_t> budget : {std::optional<uint64_t>(0), std::optional<uint64_t>(16 << 10), std::optional<uint64_t>()}) {
+        EngineOptions options;
+        options.direction = Direction::pull;
+        options.pull_cache = budget;
+        options.skip = SkipThreshold::parse("0");
+        options.threads = 1 + round % 4;
+        options.io.backend = backends[round % 3];
+        ++round;
+        Engine engine(graph, options);
+        std::vector<int64_t> depth(g.n, -1);
+        depth[0] = 0;
+        VertexSubset frontier = VertexSubset::single(g.n, 0);
+        uint64_t bytes = 0, cached = 0;
+        for (int64_t d = 1; !frontier.empty(); ++d) {
+          Level level{depth, d};
+          frontier = engine.edge_map<uint32_t>(frontier, level);
+          bytes += engine.last_stats().bytes_read;
+          cached += engine.last_stats().cached;
+          EXPECT_LE(engine.last_stats().cached, engine.last_stats().destinations);
+        }
+        const std::string context = g.name + " drives " + std::to_string(drives) + " budget " +
+                                    (budget ? std::to_string(*budget) : "default") + " threads " +
+                                    std::to_string(options.threads) + " " + io::backend_name(options.io.backend);
+        ASSERT_EQ(depth, expected) << context;
+        if (budget == 0) {
+          EXPECT_EQ(cached, 0u) << context;
+          bytes_without = bytes;
+        } else {
+          EXPECT_GT(cached, 0u) << context;
+          EXPECT_LE(bytes, bytes_without) << context;
+          if (!budget) {
+            EXPECT_LT(bytes, bytes_without) << context;
+          }
+        }
+      }
+    }
+  }
 }
 
 // No transpose: pull is asked for, push is done; a symmetric graph pulls

@@ -25,6 +25,8 @@ void add_engine_options(po::options_description& options, const char* skip_defau
     ("direction", po::value<std::string>()->default_value(direction_default),
      "EDGEMAP direction: push, pull (over the transpose), or auto (pull when the frontier is dense and the layout has a transpose)")
     ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
+    ("pull-cache", po::value<std::string>()->default_value("auto"),
+     "bytes for the in-lists a pull leaves open, walked from DRAM by the next pull instead of read again (auto: edges x 4 / 20; 0: off)")
     ("memory-limit", byte_size_value("0"), "bytes the run may hold in DRAM, e.g. 8g (0: the memory available)")
     ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see the README)");
 }
@@ -50,6 +52,13 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
   if (v.count("skip-threshold")) o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
   o.io.backend = io::parse_backend(v["io"].as<std::string>());
   o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
+  if (const std::string cache = v["pull-cache"].as<std::string>(); cache != "auto") {
+    try {
+      o.pull_cache = parse_byte_size(cache);
+    } catch (const po::error&) {
+      throw po::error("--pull-cache must be auto or a size in bytes (e.g. 0, 64m), not '" + cache + "'");
+    }
+  }
   o.verify_reads = !v["no-verify-reads"].as<bool>();
   return o;
 }

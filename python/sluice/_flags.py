@@ -23,6 +23,7 @@ ENGINE_OPTIONS = (
     "direction",
     "edgemap",
     "memory_limit",
+    "pull_cache",
     "verify_reads",
     "symmetric",
 )

@@ -12,6 +12,8 @@ algorithm's parameters and the programs' engine options as keywords:
     bins, bin_space, edgemap ("binning" or "atomic"),
     direction      "push", "pull" (over the transpose) or "auto"
     memory_limit   bytes the run may hold in DRAM ("8g"; 0: what is available)
+    pull_cache     bytes for the in-lists a pull leaves open, walked from
+                   DRAM by the next pull ("auto": edges x 4 / 20; 0: off)
     verify_reads   check every page read against its checksum (default True)
     symmetric      the graph stores every edge both ways: its out-edges
                    serve where the transpose is needed

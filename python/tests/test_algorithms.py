@@ -19,6 +19,8 @@ ENGINES = [
     dict(io="uring", direction="auto"),
     dict(io="aio", direction="push"),
     dict(io="psync", direction="pull"),
+    dict(io="uring", direction="pull", pull_cache=0),
+    dict(io="aio", direction="pull", pull_cache="4k"),
     dict(io="memory", direction="auto", edgemap="atomic"),
     dict(io="auto", direction="push", skip_threshold="inf", verify_reads=False),
 ]
