@@ -93,8 +93,18 @@ void Engine::release_bitmap(const VertexSubset& frontier) {
   scratch_.clear_index();
 }
 
+namespace {
+// Blaze's default bin space, which the pull cache takes too: |E| x 4 / 20
+// bytes, at least 1 MiB.
+uint64_t blaze_space(const DiskGraph& graph) { return std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20); }
+}  // namespace
+
+uint64_t bin_space_bytes(const DiskGraph& graph, const EngineOptions& options) {
+  return options.bin_space ? options.bin_space : blaze_space(graph);
+}
+
 uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options) {
-  return options.pull_cache ? *options.pull_cache : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);
+  return options.pull_cache ? *options.pull_cache : blaze_space(graph);
 }
 
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
@@ -118,7 +128,7 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     b.pull_cache = PullCache::memory_bytes(n, pull_cache_bytes(graph, options));
   }
   const BinGeometry geometry = BinGeometry::of(n, bin_count(graph, options));
-  const uint64_t space = options.bin_space ? options.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph.edges() * 4 / 20);
+  const uint64_t space = bin_space_bytes(graph, options);
   const uint64_t block_bytes = 16 + BinBlock<char>::capacity * (4 + uint64_t(options.value_bytes));
   b.bins = std::max(space, Bins<char>::min_blocks(geometry, threads) * block_bytes);
   b.algorithm = options.algorithm_bytes;

@@ -100,7 +100,9 @@ struct EngineOptions {
 // 8192 vertices up to 1024, so that a gather works on a slice of the
 // vertex state that stays in cache.
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options);
-// The pull cache's budget an engine uses: the option, or edges * 4 / 20.
+// The bin space and the pull cache's budget an engine uses: the option,
+// or edges * 4 / 20 bytes (at least 1 MiB).
+uint64_t bin_space_bytes(const DiskGraph& graph, const EngineOptions& options);
 uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options);
 
 // What an engine will hold in DRAM, by part.

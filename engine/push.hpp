@@ -14,8 +14,7 @@ template <class Value>
 Bins<Value>& Engine::bins() {
   if (!bins_ || *bins_type_ != typeid(Value)) {
     bins_.reset();
-    const uint64_t space = options_.bin_space ? options_.bin_space : std::max<uint64_t>(uint64_t(1) << 20, graph_.edges() * 4 / 20);
-    bins_ = std::make_shared<Bins<Value>>(geometry_, threads(), space);
+    bins_ = std::make_shared<Bins<Value>>(geometry_, threads(), bin_space_bytes(graph_, options_));
     bins_type_ = &typeid(Value);
   }
   return *static_cast<Bins<Value>*>(bins_.get());
