@@ -28,16 +28,7 @@ class IndexedBitmap {
     index_[block / 64] |= uint64_t(1) << (block % 64);
   }
   // Safe against concurrent set_atomic calls; returns true if the bit was clear.
-  bool set_atomic(uint64_t i) {
-    uint64_t bit = uint64_t(1) << (i % 64);
-    uint64_t before = std::atomic_ref<uint64_t>(words_[i / 64]).fetch_or(bit, std::memory_order_relaxed);
-    if (before & bit) return false;
-    // The index bit is usually set already: a load costs less than a locked or.
-    const uint64_t block = i / block_bits, mark = uint64_t(1) << (block % 64);
-    std::atomic_ref<uint64_t> index(index_[block / 64]);
-    if (!(index.load(std::memory_order_relaxed) & mark)) index.fetch_or(mark, std::memory_order_relaxed);
-    return true;
-  }
+  bool set_atomic(uint64_t i) { return set_word_atomic(i / 64, uint64_t(1) << (i % 64)) != 0; }
   // Sets the bits of word w (bits w*64 ... w*64+63) that `bits` has, and
   // its block's index bit. Not thread-safe: for a thread that owns whole
   // index words (64 blocks, 32768 bits).
@@ -51,6 +42,8 @@ class IndexedBitmap {
   // set_atomic and set_word_atomic calls; returns those that were clear.
   uint64_t set_word_atomic(uint64_t w, uint64_t bits) {
     const uint64_t before = std::atomic_ref<uint64_t>(words_[w]).fetch_or(bits, std::memory_order_relaxed);
+    if (!(bits & ~before)) return 0;  // all set before: so is the index bit
+    // The index bit is usually set already: a load costs less than a locked or.
     const uint64_t block = w / words_per_block, mark = uint64_t(1) << (block % 64);
     std::atomic_ref<uint64_t> index(index_[block / 64]);
     if (!(index.load(std::memory_order_relaxed) & mark)) index.fetch_or(mark, std::memory_order_relaxed);
