@@ -47,31 +47,22 @@ void PullCache::publish() {
     for (uint64_t w = 0; w < part.words.size(); w += 3 + part.words[w + 2]) held_.set(part.words[w]);
     lists_ += part.lists;
   }
-  for (Part& part : kept_parts_) {
-    part.words.clear();
-    part.segment_starts.clear();
-    part.quota = 0;
-    part.lists = 0;
-  }
+  for (Part& part : kept_parts_) part.reset();
   // The budget now holds what the cache holds.
   uint64_t held_bytes = 0;
-  for (const Part& part : held_parts_) held_bytes += part.words.size() * 8;
+  for (Part& part : held_parts_) {
+    held_bytes += part.words.size() * 8;
+    part.quota = 0;
+  }
   taken_ = held_bytes;
-  for (Part& part : held_parts_) part.quota = 0;
 }
 
 void PullCache::clear() {
   held_.clear();
   segments_.clear();
   lists_ = 0;
-  for (auto* parts : {&held_parts_, &kept_parts_}) {
-    for (Part& part : *parts) {
-      part.words.clear();
-      part.segment_starts.clear();
-      part.quota = 0;
-      part.lists = 0;
-    }
-  }
+  for (Part& part : held_parts_) part.reset();
+  for (Part& part : kept_parts_) part.reset();
   taken_ = 0;
 }
 

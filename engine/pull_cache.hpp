@@ -59,6 +59,12 @@ class PullCache {
     std::vector<uint64_t> segment_starts;  // word offsets
     uint64_t quota = 0;                    // bytes taken from the budget, not yet used
     uint64_t lists = 0;
+    void reset() {  // empty, keeping the reserved capacity
+      words.clear();
+      segment_starts.clear();
+      quota = 0;
+      lists = 0;
+    }
   };
   struct Segment {
     const Part* part;
