@@ -65,7 +65,7 @@ ChunkPlan ChunkPlanner::plan_members(ForEach&& for_each, const SkipThreshold& th
   uint64_t active_edges = 0;
   const uint32_t* degrees = graph_.degrees();
   for_each([&](uint64_t v) { active_edges += std::min<uint64_t>(degrees[v], cap); });
-  if (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges())) return full_scan();
+  if (scans_fully(threshold, active_edges)) return full_scan();  // before marking: no page marks needed
   clear_marks();
   const unsigned drives = graph_.drives();
   for_each([&](uint64_t v) {  // one thread: plain stores, not mark's atomic ones
@@ -76,9 +76,12 @@ ChunkPlan ChunkPlanner::plan_members(ForEach&& for_each, const SkipThreshold& th
   return plan_marked(threshold, active_edges);
 }
 
+bool ChunkPlanner::scans_fully(const SkipThreshold& threshold, uint64_t active_edges) const {
+  return threshold.infinite || (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges()));
+}
+
 ChunkPlan ChunkPlanner::plan_marked(const SkipThreshold& threshold, uint64_t active_edges) {
-  if (threshold.infinite) return full_scan();
-  if (active_edges > 0 && double(active_edges) >= full_scan_share * double(graph_.edges())) return full_scan();
+  if (scans_fully(threshold, active_edges)) return full_scan();
   const unsigned drives = graph_.drives();
   ChunkPlan plan;
   plan.chunks.resize(drives);

@@ -62,6 +62,8 @@ class ChunkPlanner {
  private:
   template <class ForEach>
   ChunkPlan plan_members(ForEach&& for_each, const SkipThreshold& threshold, uint64_t first_edges);
+  // λ is infinite, or the active edges are full_scan_share of all.
+  bool scans_fully(const SkipThreshold& threshold, uint64_t active_edges) const;
   ChunkPlan full_scan() const;
 
   const DiskGraph& graph_;
