@@ -3,18 +3,23 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
 #include "formats/errors.hpp"
 
 namespace sluice {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -52,43 +57,104 @@ extern "C" void remove_temporaries_and_reraise(int signal) {
   ::raise(signal);
 }
 
-bool is_regular_file(const std::string& path, bool& exists) {
-  struct stat st {};
-  exists = ::lstat(path.c_str(), &st) == 0;
-  return !exists || S_ISREG(st.st_mode);
+// Where a write to `path` lands: the path itself, or, for a symbolic link,
+// the file it finally names (followed link by link, each relative to its
+// own directory). Links into /proc (/dev/stdout, /dev/fd/N) name open
+// descriptors, written in place as they are.
+struct Destination {
+  std::string path;
+  bool through_proc = false;
+};
+Destination destination_of(const std::string& path) {
+  Destination d{path};
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(d.path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return d;
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(d.path, ec);
+    if (ec) return d;
+    d.path = target.is_absolute() ? target.string() : (fs::path(d.path).parent_path() / target).string();
+    if (d.path.rfind("/proc/", 0) == 0) d.through_proc = true;
+  }
+  throw std::runtime_error(path + ": too many levels of symbolic links");
+}
+
+// A new file "PATH.tmp-XXXXXX" created with mode 0666 less the umask (as
+// any new file), locked while it is written: a temporary whose lock can be
+// taken was left by a writer that died (SIGKILL), and may be removed.
+int create_temporary(const std::string& path, std::string& temp_path) {
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    unsigned char random[6];
+    if (::getrandom(random, sizeof(random), 0) != sizeof(random)) throw_system_error(path, "getrandom");
+    temp_path = path + ".tmp-";
+    for (unsigned char r : random) temp_path += letters[r % (sizeof(letters) - 1)];
+    const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) throw_system_error(path, "cannot create output file");
+    ::flock(fd, LOCK_EX);
+    return fd;
+  }
+  throw std::runtime_error(path + ": cannot find a free temporary name beside it");
+}
+
+// Removes the temporaries of `path` that dead writers left behind.
+void remove_stale_temporaries(const std::string& path) {
+  const fs::path p(path);
+  const std::string prefix = p.filename().string() + ".tmp-";
+  std::error_code ec;
+  fs::directory_iterator it(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(it->path().c_str());
+    ::close(fd);
+  }
 }
 
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
     : path_(std::move(path)), buffer_(buffer_bytes) {
+  if (path_.empty()) throw std::invalid_argument("an empty output path");
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
     throw std::runtime_error(path_ + ": is a directory, expected a file name to write");
   }
-  bool exists = false;
   if (path_ == "-") {
     fd_ = ::dup(STDOUT_FILENO);
     if (fd_ < 0) throw_system_error("standard output", "cannot write");
     return;
   }
-  if (!is_regular_file(path_, exists)) {  // a device, FIFO or link: in place
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0644);  // O_CREAT: a link to a new file
+  // A link is written through: its target is built aside and replaced
+  // whole, as any regular file, unless it is a device, a FIFO or an open
+  // descriptor (/dev/stdout), written in place.
+  const Destination destination = destination_of(path_);
+  const bool exists = ::stat(destination.path.c_str(), &st) == 0;
+  if (destination.through_proc || (exists && !S_ISREG(st.st_mode))) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0666);
     if (fd_ < 0) throw_system_error(path_, "cannot open for writing");
     return;
   }
-  std::string pattern = path_ + ".tmp-XXXXXX";
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  fd_ = ::mkstemp(name.data());
-  if (fd_ < 0) throw_system_error(path_, "cannot create output file");
-  temp_path_ = name.data();
+  final_path_ = destination.path;
+  remove_stale_temporaries(final_path_);
+  fd_ = create_temporary(final_path_, temp_path_);
   remember(temp_path_);
-  ::fchmod(fd_, 0644);
+  // A file replaced keeps its mode (and, where allowed, its owner).
+  if (exists) {
+    ::fchmod(fd_, st.st_mode & 07777);
+    if (::fchown(fd_, st.st_uid, st.st_gid) != 0) {
+      // Only root may give a file away: the new file is then the writer's.
+    }
+  }
 }
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : path_(std::move(other.path_)),
+      final_path_(std::move(other.final_path_)),
       temp_path_(std::move(other.temp_path_)),
       fd_(std::exchange(other.fd_, -1)),
       buffer_(std::move(other.buffer_)),
@@ -150,7 +216,7 @@ void AtomicFile::finish() {
 
 void AtomicFile::publish() {
   if (!in_place()) {
-    if (::rename(temp_path_.c_str(), path_.c_str()) != 0) throw_system_error(path_, "rename failed");
+    if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) throw_system_error(path_, "rename failed");
     forget(temp_path_);
   }
   const int fd = std::exchange(fd_, -1);
@@ -159,13 +225,16 @@ void AtomicFile::publish() {
 
 void check_writable(const std::string& path) {
   if (path == "-") return;
+  if (path.empty()) throw std::invalid_argument("an empty output path");
+  const Destination destination = destination_of(path);
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
+  if (::stat(destination.path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw std::runtime_error(path + ": is a directory, expected a file name to write");
     if (::access(path.c_str(), W_OK) != 0) throw_system_error(path, "cannot be written");
-    return;
+    if (destination.through_proc || !S_ISREG(st.st_mode)) return;  // written in place
   }
-  std::string dir = path.substr(0, path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  // The temporary goes beside the file it replaces.
+  std::string dir = fs::path(destination.path).parent_path().string();
   if (dir.empty()) dir = ".";
   if (::access(dir.c_str(), W_OK) != 0) throw_system_error(path, "cannot be created (its directory " + dir + ")");
 }
@@ -174,8 +243,13 @@ void remove_temporaries_on_signals() {
   struct sigaction action {};
   action.sa_handler = remove_temporaries_and_reraise;
   sigemptyset(&action.sa_mask);
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
+  for (int signal : {SIGINT, SIGTERM}) {
+    // A signal the process was started ignoring (a background job of a
+    // script ignores SIGINT) stays ignored: a handler would make it fatal.
+    struct sigaction before {};
+    if (::sigaction(signal, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
+    ::sigaction(signal, &action, nullptr);
+  }
 }
 
 void commit_all(std::vector<AtomicFile>& files) {

@@ -3,9 +3,13 @@
 // uncommitted file removes the temporary, so an error leaves nothing behind
 // (and with remove_temporaries_on_signals(), neither does Ctrl-C).
 //
-// A path that exists and is not a regular file (a device such as
-// /dev/null, a FIFO, a symbolic link such as /dev/stdout) is written in
-// place, never renamed over; "-" is standard output.
+// The temporary is created as any new file would be (mode 0666 less the
+// umask); a file replaced keeps its mode. A symbolic link is written
+// through: its target is built aside and renamed into place, the link
+// kept. A device (/dev/null), a FIFO or a link to an open descriptor
+// (/dev/stdout) is written in place, never renamed over; "-" is standard
+// output. Temporaries that a killed writer left beside the path (it held
+// a lock on them) are removed when the path is written again.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +50,8 @@ class AtomicFile {
   void flush();
 
   std::string path_;
-  std::string temp_path_;  // empty when written in place
+  std::string final_path_;  // where the temporary is renamed: path_, or the file a link names
+  std::string temp_path_;   // empty when written in place
   int fd_ = -1;
   std::vector<char> buffer_;
   size_t used_ = 0;
