@@ -5,12 +5,17 @@
 #include <cstdio>
 
 #include "formats/errors.hpp"
+#include "formats/thread_count.hpp"
 #include "io/device_profile.hpp"
 
 namespace sluice::engine {
 
 namespace {
-int compute_threads(int requested) { return requested > 0 ? requested : int(std::max(1u, std::thread::hardware_concurrency())); }
+// 0: one per core (not OpenMP's default, which OMP_NUM_THREADS may lower
+// for the loaders alone); capped and checked as every thread count.
+int compute_threads(int requested) {
+  return resolve_threads(requested > 0 ? requested : int(std::max(1u, std::thread::hardware_concurrency())), "compute threads");
+}
 
 std::unique_ptr<DiskGraph> reversed_of(const DiskGraph& graph, const EngineOptions& options) {
   return options.symmetric ? nullptr : graph.reversed();
@@ -49,12 +54,12 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
   if (!options_.skip) options_.skip = resolve_skip_threshold("", graph);
   uint64_t limit = options_.memory_limit ? options_.memory_limit : available_memory();
   if (limit && budget_.total() > limit) {
-    auto mib = [](uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; };
-    throw std::runtime_error("the vertex state does not fit in memory: needs " + mib(budget_.total()) + " (index " +
-                             mib(budget_.index) + ", frontiers " + mib(budget_.frontiers) + ", bins " + mib(budget_.bins) +
-                             ", IO buffers " + mib(budget_.io_buffers) + ", pull cache " + mib(budget_.pull_cache) +
-                             ", algorithm " + mib(budget_.algorithm) +
-                             "), the limit is " + mib(limit) + " (--memory-limit)");
+    const auto& size = byte_count;
+    throw std::runtime_error("the vertex state does not fit in memory: needs " + size(budget_.total()) + " (index " +
+                             size(budget_.index) + ", frontiers " + size(budget_.frontiers) + ", bins " + size(budget_.bins) +
+                             ", IO buffers " + size(budget_.io_buffers) + ", pull cache " + size(budget_.pull_cache) +
+                             ", algorithm " + size(budget_.algorithm) + "), the limit is " + size(limit) +
+                             (options_.memory_limit ? " (the memory limit asked for)" : " (the memory available)"));
   }
   // Both sides opened now, not at their first EDGEMAP: --io memory loads
   // the drive files here, outside any EDGEMAP's time.

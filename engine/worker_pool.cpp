@@ -1,20 +1,33 @@
 #include "engine/worker_pool.hpp"
 
 #include <algorithm>
+#include <system_error>
+
+#include "formats/thread_count.hpp"
 
 namespace sluice::engine {
 
 WorkerPool::WorkerPool(int threads) {
-  for (int t = 1; t < std::max(1, threads); ++t) workers_.emplace_back([this, t] { work(t); });
+  workers_.reserve(size_t(std::max(1, threads)));
+  try {
+    for (int t = 1; t < std::max(1, threads); ++t) workers_.emplace_back([this, t] { work(t); });
+  } catch (const std::system_error& e) {
+    const int started = size();
+    stop();  // the threads that did start
+    throw_thread_start_failed("compute threads", started, threads, e);
+  }
 }
 
-WorkerPool::~WorkerPool() {
+WorkerPool::~WorkerPool() { stop(); }
+
+void WorkerPool::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   start_.notify_all();
   for (auto& w : workers_) w.join();
+  workers_.clear();
 }
 
 void WorkerPool::call(int t) {

@@ -45,6 +45,7 @@ class WorkerPool {
   }
 
  private:
+  void stop();  // wakes and joins every worker
   void work(int t);
   void call(int t);
 

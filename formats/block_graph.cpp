@@ -1,5 +1,9 @@
 #include "formats/block_graph.hpp"
 
+#include <system_error>
+
+#include "formats/thread_count.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -22,9 +26,8 @@ BlockGraph::BlockGraph(std::unique_ptr<GraphSource> source, const BlockOptions& 
     : source_(std::move(source)), options_(options), info_(source_->info()) {
   if (options_.buffers == 0) throw std::invalid_argument("the block API needs at least one buffer");
   if (options_.block_edges == 0) throw std::invalid_argument("the block size must be at least one edge");
-  if (options_.threads <= 0) {
-    options_.threads = int(std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), options_.buffers));
-  }
+  options_.threads = options_.threads > 0 ? resolve_threads(options_.threads, "the block API's threads")
+                                          : std::min(resolve_threads(0), int(options_.buffers));
   buffers_.resize(options_.buffers);
 }
 
@@ -149,6 +152,7 @@ BlockGraph::RequestId BlockGraph::request(uint64_t begin, uint64_t end, Callback
   {
     std::lock_guard lock(mutex_);
     if (stopping_) throw std::logic_error("request on a closing graph");
+    if (begin != end) start_threads_locked();  // before the request exists: a failure leaves none behind
     id = next_id_++;
     Request& request = requests_[id];
     request.next = begin;
@@ -160,7 +164,6 @@ BlockGraph::RequestId BlockGraph::request(uint64_t begin, uint64_t end, Callback
       done_now = std::move(request.on_done);
     } else {
       queue_.push_back(id);
-      start_threads_locked();
     }
   }
   if (done_now) done_now();
@@ -170,7 +173,13 @@ BlockGraph::RequestId BlockGraph::request(uint64_t begin, uint64_t end, Callback
 
 void BlockGraph::start_threads_locked() {
   if (!threads_.empty()) return;
-  for (int t = 0; t < options_.threads; ++t) threads_.emplace_back([this] { worker(); });
+  threads_.reserve(size_t(options_.threads));
+  try {
+    for (int t = 0; t < options_.threads; ++t) threads_.emplace_back([this] { worker(); });
+  } catch (const std::system_error& e) {
+    // The threads that started wait for work, and the destructor joins them.
+    throw_thread_start_failed("threads of the block API", int(threads_.size()), options_.threads, e);
+  }
 }
 
 void BlockGraph::finish_if_done_locked(RequestId, Request& request, std::vector<std::function<void()>>& done) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "formats/array.hpp"
+#include "formats/thread_count.hpp"
 
 namespace sluice {
 
@@ -53,7 +54,5 @@ struct BuildOptions {
     return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors;
   }
 };
-
-int resolve_threads(int threads);
 
 }  // namespace sluice

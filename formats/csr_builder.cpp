@@ -10,8 +10,6 @@
 
 namespace sluice {
 
-int resolve_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
-
 template <class V>
 Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   const int threads = resolve_threads(options.threads);

@@ -1,5 +1,7 @@
 #include "io/io_service.hpp"
 
+#include <system_error>
+
 #include <algorithm>
 #include <cstring>
 
@@ -31,10 +33,20 @@ IoService::IoService(const DriveSet& drives, const IoOptions& options) : drives_
     backend_name_ = state->backend->name();
     drive_state_.push_back(std::move(state));
   }
-  for (unsigned d = 0; d < drives.drives(); ++d) drive_state_[d]->thread = std::thread([this, d] { run_drive(d); });
+  for (unsigned d = 0; d < drives.drives(); ++d) {
+    try {
+      drive_state_[d]->thread = std::thread([this, d] { run_drive(d); });
+    } catch (const std::system_error& e) {
+      stop_drives();  // the IO threads that did start
+      throw std::runtime_error("cannot start the IO thread of drive " + std::to_string(d) + " (" + drives.drive(d).path() +
+                               "): " + e.what() + "; the system allows no more threads (ulimit -u?)");
+    }
+  }
 }
 
-IoService::~IoService() {
+IoService::~IoService() { stop_drives(); }
+
+void IoService::stop_drives() {
   stopping_ = true;
   // Wake every IO thread at once: an empty read on each drive queue, and an
   // invalid buffer for a thread waiting on the pool.
@@ -42,7 +54,9 @@ IoService::~IoService() {
     d->queue.enqueue({0, 0});
     free_buffers_.enqueue(-1);
   }
-  for (auto& d : drive_state_) d->thread.join();
+  for (auto& d : drive_state_) {
+    if (d->thread.joinable()) d->thread.join();
+  }
 }
 
 void IoService::read(unsigned drive, std::span<const Extent> extents) {

@@ -75,6 +75,7 @@ class IoService {
   const IoOptions& options() const { return options_; }
 
  private:
+  void stop_drives();  // wakes and joins the IO threads that were started
   struct Pending {
     uint64_t offset;
     uint32_t length;
