@@ -177,6 +177,7 @@ class Engine {
   template <class F>
   void parallel_for(uint64_t count, F&& f) {
     pool_.parallel_for(count, IndexedBitmap::block_bits, f);
+    throw_if_interrupted();
   }
 
  private:

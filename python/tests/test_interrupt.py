@@ -11,7 +11,10 @@ import time
 
 CHILD = textwrap.dedent(
     """
-    import os, sys, time
+    import os, signal, sys, time
+    # As at a terminal: a background job of a script starts with SIGINT
+    # ignored, and Python then installs no KeyboardInterrupt handler.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     import sluice
     folder = sys.argv[1]
     os.makedirs(folder + "/d0", exist_ok=True)
