@@ -45,6 +45,8 @@ class DiskGraph {
   uint64_t page_of_edge(uint64_t e) const { return e >> page_shift_; }
   uint64_t pages() const { return set_->edges().pages(); }
   const std::vector<std::string>& drive_paths() const { return set_->edges().paths(); }
+  // The drive files as opened and checked with the layout (see InterleavedEdgeReader::descriptors).
+  std::vector<int> drive_descriptors() const { return set_->edges().descriptors(); }
   // Logical page p lives on drive p mod N at byte (p div N) * page_bytes.
   unsigned drive_of(uint64_t page) const { return interleaving().drive_of(page); }
   uint64_t offset_on_drive(uint64_t page) const { return interleaving().offset_on_drive(page); }

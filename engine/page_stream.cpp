@@ -14,7 +14,7 @@ unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options) {
 }
 
 PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options)
-    : graph_(graph), drives_(graph.drive_paths(), true, graph.page_bytes()), planner_(graph) {
+    : graph_(graph), drives_(graph.drive_paths(), true, graph.page_bytes(), graph.drive_descriptors()), planner_(graph) {
   io::IoOptions sized = options;
   sized.buffers = io_buffers_for(graph, options);
   io_ = std::make_unique<io::IoService>(drives_, sized);

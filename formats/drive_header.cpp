@@ -38,7 +38,10 @@ std::string DriveHeader::page() const {
 }
 
 std::optional<DriveHeader> DriveHeader::read(const std::string& path) {
-  FileDescriptor file = FileDescriptor::open_for_reading(path);
+  return read(FileDescriptor::open_for_reading(path), path);
+}
+
+std::optional<DriveHeader> DriveHeader::read(const FileDescriptor& file, const std::string& path) {
   const uint64_t size = file.size();
   std::vector<char> bytes(std::min<uint64_t>(size, 65536));
   if (bytes.size() < std::strlen(first_line)) return std::nullopt;

@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "formats/mapped_file.hpp"
+
 namespace sluice {
 
 struct DriveHeader {
@@ -26,6 +28,9 @@ struct DriveHeader {
   // The header in a drive file, or nothing when the file does not start
   // with one (not a sluice drive file); a damaged header is an InputError.
   static std::optional<DriveHeader> read(const std::string& path);
+  // The same from an open file (the descriptor that will be read, so the
+  // header checked is the header of the data read).
+  static std::optional<DriveHeader> read(const FileDescriptor& file, const std::string& path);
 
   // Throws InputError naming the file and what differs from `expected`.
   void expect(const DriveHeader& expected, const std::string& path) const;

@@ -37,7 +37,7 @@ InterleavedEdgeReader::InterleavedEdgeReader(std::vector<std::string> paths, Rec
       DriveHeader expected = *identity;
       expected.drive = d;
       expected.pages = interleaving_.pages_on_drive(pages_, d);
-      std::optional<DriveHeader> found = DriveHeader::read(paths_[d]);
+      std::optional<DriveHeader> found = DriveHeader::read(files_.back(), paths_[d]);
       if (!found) throw InputError(paths_[d], at_byte(0), "not a sluice drive file (no drive header)");
       found->expect(expected, paths_[d]);
     }

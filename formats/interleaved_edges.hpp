@@ -74,6 +74,14 @@ class InterleavedEdgeReader {
 
   uint64_t pages() const { return pages_; }
   const std::vector<std::string>& paths() const { return paths_; }
+  // The open drive files whose headers were checked: whoever reads the
+  // drives another way opens these very files again (not their paths,
+  // which a conversion may have renamed another file onto since).
+  std::vector<int> descriptors() const {
+    std::vector<int> fds;
+    for (const FileDescriptor& f : files_) fds.push_back(f.get());
+    return fds;
+  }
   const PageInterleaving& interleaving() const { return interleaving_; }
   const RecordLayout& layout() const { return layout_; }
   uint64_t drive_bytes(unsigned drive) const {

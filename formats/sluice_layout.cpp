@@ -10,9 +10,13 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <sys/stat.h>
+#include <chrono>
+#include <thread>
 
 #include "formats/block_graph.hpp"
 #include "formats/errors.hpp"
+#include "formats/layout_replacement.hpp"
 #include "formats/progress.hpp"
 
 namespace sluice {
@@ -124,24 +128,46 @@ std::string resolve(const std::string& dir, const std::string& path) {
   return fs::path(path).is_absolute() ? path : (fs::path(dir) / path).string();
 }
 
+// What to say of a file given where a manifest belongs: what it seems to
+// be, and the command that would make a layout of it (never one that names
+// the file itself as its output).
+InputError not_a_layout(const std::string& path, std::string_view bytes) {
+  std::string format = format_from_extension(path);
+  const bool by_name = !format.empty() && format != "sluice";
+  if (!by_name) format = format_from_bytes(bytes);
+  if (format.empty()) {
+    return InputError(path, at_byte(0), "not a sluice layout: a manifest starts with 'sluice-graph', and this file "
+                                        "does not look like a graph of any format either");
+  }
+  const fs::path p(path);
+  std::string stem = p.filename().string();
+  stem = stem.substr(0, stem.find('.'));
+  std::string output = (p.parent_path() / (stem + ".sluice")).string();
+  if (fs::absolute(output) == fs::absolute(path)) output = (p.parent_path() / (stem + "-layout.sluice")).string();
+  return InputError(path, "", "not a sluice layout (" + std::string(by_name ? "its name says " : "it reads as ") + format +
+                                  "): make one with `sluice convert " + path + " " + output +
+                                  (by_name ? "" : " --format " + format) + " --drives DIR[,DIR...]`");
+}
+
 class ManifestParser {
  public:
   explicit ManifestParser(const std::string& path) : path_(path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "", "cannot open the manifest");
+    // Opened as a regular file only: a FIFO would block the open forever.
+    FileDescriptor file = FileDescriptor::open_for_reading(path);
+    struct stat st {};
+    if (::fstat(file.get(), &st) != 0) throw_system_error(path, "fstat");
+    if (uint64_t(st.st_size) > (uint64_t(64) << 20)) {
+      throw InputError(path, "", "holds " + std::to_string(st.st_size) + " bytes: too large to be a sluice manifest");
+    }
+    identity_ = {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
+    std::string bytes(size_t(st.st_size), '\0');
+    file.read_exactly(bytes.data(), bytes.size(), 0, path);
+    std::istringstream in(bytes);
     std::string line;
     uint64_t number = 0;
     // Anything else given where a layout belongs (an edge list, a BV
-    // graph) is named as such, with the command that makes a layout.
-    if (in.peek() != 's' || !std::getline(in, line) || line.rfind("sluice-graph", 0) != 0) {
-      const std::string format = format_from_extension(path);
-      const std::string stem = fs::path(path).filename().string();
-      throw InputError(path, "", "not a sluice layout" + (format.empty() ? std::string() : " (its name says " + format + ")") +
-                                     ": make one with `sluice convert " + path + " " +
-                                     (fs::path(path).parent_path() / (stem.substr(0, stem.find('.')) + ".sluice")).string() +
-                                     " --drives DIR[,DIR...]`");
-    }
-    in.seekg(0);
+    // graph) is named as such, with the command that makes a layout from it.
+    if (bytes.rfind("sluice-graph", 0) != 0) throw not_a_layout(path, bytes);
     while (std::getline(in, line)) {
       ++number;
       if (line.empty() || line[0] == '#') continue;
@@ -153,6 +179,7 @@ class ManifestParser {
     }
   }
   bool has(const std::string& key) const { return values_.count(key) != 0; }
+  const FileIdentity& identity() const { return identity_; }
   const std::string& text(const std::string& key) const {
     auto it = values_.find(key);
     if (it == values_.end()) throw InputError(path_, "", "the manifest lacks the key '" + key + "'");
@@ -171,6 +198,7 @@ class ManifestParser {
 
  private:
   std::string path_;
+  FileIdentity identity_;
   std::map<std::string, std::pair<std::string, uint64_t>> values_;
 };
 
@@ -193,8 +221,14 @@ void print_edge_set(std::ostringstream& out, const std::string& prefix, const Ed
 Manifest Manifest::read(const std::string& path) {
   ManifestParser p(path);
   Manifest m;
+  m.read_from = p.identity();
   if (!p.has("sluice-graph")) throw InputError(path, at_line(1), "expected 'sluice-graph VERSION' (not a sluice manifest)");
   m.version = unsigned(p.number("sluice-graph"));
+  if (m.version > sluice_layout_version) {
+    throw InputError(path, at_line(1), "layout version " + std::to_string(m.version) + " was written by a newer sluice (" +
+                                           "sluice " SLUICE_VERSION " reads version " + std::to_string(sluice_layout_version) +
+                                           "): use a newer sluice to read it");
+  }
   if (m.version != sluice_layout_version) {
     throw InputError(path, at_line(1), "layout version " + std::to_string(m.version) + " is not supported (expected " +
                                            std::to_string(sluice_layout_version) + "): convert the graph again" +
@@ -238,6 +272,26 @@ std::string Manifest::text() const {
   return out.str();
 }
 
+std::vector<NamedFile> Manifest::files(const std::string& manifest_path) const {
+  const std::string dir = fs::path(manifest_path).parent_path().string();
+  std::vector<NamedFile> files{{manifest_path, "the layout's manifest"}};
+  auto add = [&](const EdgeSetFiles& set, const std::string& name) {
+    files.push_back({resolve(dir, set.index), "the layout's " + name + " index"});
+    for (const std::string& d : set.drives) files.push_back({resolve(dir, d), "a drive file of the layout's " + name + " edges"});
+  };
+  add(out, "out");
+  if (in) add(*in, "in");
+  return files;
+}
+
+std::vector<NamedFile> sluice_layout_files(const std::string& manifest_path) {
+  try {
+    return Manifest::read(manifest_path).files(manifest_path);
+  } catch (const std::exception&) {
+    return {{manifest_path, "the layout's manifest"}};
+  }
+}
+
 static std::vector<std::string> resolve_all(const std::string& dir, const std::vector<std::string>& paths) {
   std::vector<std::string> out;
   for (auto& p : paths) out.push_back(resolve(dir, p));
@@ -279,9 +333,40 @@ void EdgeSet::verify() const {
   }
 }
 
-SluiceLayout::SluiceLayout(const std::string& manifest_path) : path_(manifest_path), manifest_(Manifest::read(manifest_path)) {
-  out_.emplace(manifest_path, manifest_, "out", manifest_.out);
-  if (manifest_.in) in_.emplace(manifest_path, manifest_, "in", *manifest_.in);
+namespace {
+FileIdentity identity_now(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
+}
+}  // namespace
+
+SluiceLayout::SluiceLayout(const std::string& manifest_path) : path_(manifest_path) {
+  // A conversion onto this layout renames its files into place one by one
+  // (drive files, indexes, the manifest last): an open in between finds an
+  // index or drive header that disagrees with the manifest. Opened again a
+  // moment later, the layout is whole; a damaged one fails every time, and
+  // is reported as damaged only if the manifest never changed meanwhile.
+  const FileIdentity first = identity_now(manifest_path);
+  for (int attempt = 1;; ++attempt) {
+    manifest_ = Manifest::read(manifest_path);
+    try {
+      out_.emplace(manifest_path, manifest_, "out", manifest_.out);
+      if (manifest_.in) in_.emplace(manifest_path, manifest_, "in", *manifest_.in);
+      return;
+    } catch (const InputError&) {
+      out_.reset();
+      in_.reset();
+      const bool replaced = identity_now(manifest_path) != first || manifest_.read_from != first;
+      if (attempt < 4) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25 * attempt));
+        continue;
+      }
+      if (!replaced) throw;
+      throw InputError(manifest_path, "", "the layout was replaced while in use (converted again while this run opened "
+                                          "it, more than once); run again");
+    }
+  }
 }
 
 void SluiceLayout::verify() const {
@@ -322,40 +407,39 @@ std::string relative_to(const std::string& dir, const std::string& path) {
   return abs.string();
 }
 
-// Refuses to replace a drive file that belongs to another layout (another
-// manifest), unless forced.
-void check_not_foreign(const std::string& drive_path, const DriveHeader& ours, bool force) {
-  std::error_code ec;
-  if (force || !fs::exists(drive_path, ec)) return;
-  std::optional<DriveHeader> theirs;
-  try {
-    theirs = DriveHeader::read(drive_path);
-  } catch (const InputError&) {  // a damaged header: a sluice drive file all the same
-    throw std::runtime_error(drive_path + ": exists with a damaged drive header; pass --force to overwrite it");
+// Where one edge set of a layout goes: NAME.SET.index beside the manifest,
+// NAME.SET.D in drive directory D (beside the manifest when none given).
+struct EdgeSetPaths {
+  std::string index;
+  std::vector<std::string> drives;
+};
+EdgeSetPaths edge_set_paths(const std::string& manifest_path, const std::string& set, const SluiceWriteOptions& options) {
+  const std::string dir = fs::path(manifest_path).parent_path().string();
+  const std::string stem = fs::path(manifest_path).stem().string();
+  EdgeSetPaths paths;
+  paths.index = (fs::path(dir) / (stem + "." + set + ".index")).string();
+  const std::vector<std::string> dirs = options.drive_dirs.empty() ? std::vector<std::string>{dir} : options.drive_dirs;
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    paths.drives.push_back((fs::path(dirs[d].empty() ? "." : dirs[d]) / (stem + "." + set + "." + std::to_string(d))).string());
   }
-  if (!theirs) throw std::runtime_error(drive_path + ": exists and is not a sluice drive file; pass --force to overwrite it");
-  if (theirs->manifest != ours.manifest) {
-    throw std::runtime_error(drive_path + ": belongs to the layout " + theirs->manifest +
-                             "; converting would break it (pass --force to overwrite it, or use other drive directories)");
-  }
+  return paths;
 }
 
 EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path, const Manifest& manifest,
-                            const std::string& suffix, const SluiceWriteOptions& options, std::vector<AtomicFile>& outputs) {
+                            const std::string& suffix, const SluiceWriteOptions& options, const LayoutReplacement& replacement,
+                            std::vector<AtomicFile>& outputs) {
   const GraphInfo& info = graph.info();
   const std::string dir = fs::path(manifest_path).parent_path().string();
-  const std::string stem = fs::path(manifest_path).stem().string();
   const DriveHeader identity = identity_of(manifest, manifest_path, suffix);
 
-  std::vector<std::string> drive_paths;
+  const EdgeSetPaths paths = edge_set_paths(manifest_path, suffix, options);
+  const std::vector<std::string>& drive_paths = paths.drives;
   EdgeSetFiles files;
-  std::vector<std::string> dirs = options.drive_dirs.empty() ? std::vector<std::string>{dir} : options.drive_dirs;
-  for (size_t d = 0; d < dirs.size(); ++d) {
-    std::string p = (fs::path(dirs[d].empty() ? "." : dirs[d]) / (stem + "." + suffix + "." + std::to_string(d))).string();
-    check_not_foreign(p, identity, options.force);
-    drive_paths.push_back(p);
+  for (const std::string& p : drive_paths) {
+    replacement.check_drive_file(p);
     files.drives.push_back(relative_to(dir, p));
   }
+  replacement.check_index(paths.index);
 
   // Degrees, through the block API's offsets.
   Array<uint32_t> degrees(info.vertices, "degrees");
@@ -369,7 +453,7 @@ EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path,
   CompactIndex index(std::move(degrees));
 
   InterleavedEdgeWriter writer(drive_paths, RecordLayout{info.id_bytes, info.weighted},
-                               PageInterleaving{options.page_bytes, unsigned(dirs.size()), options.page_bytes}, info.edges,
+                               PageInterleaving{options.page_bytes, unsigned(drive_paths.size()), options.page_bytes}, info.edges,
                                identity);
   Progress progress("writing " + suffix + " edges", info.edges, options.progress);
   for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
@@ -380,7 +464,7 @@ EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path,
   std::vector<uint64_t> sums = writer.finish();
   for (auto& f : writer.files()) outputs.push_back(std::move(f));
 
-  std::string index_path = (fs::path(dir) / (stem + "." + suffix + ".index")).string();
+  const std::string& index_path = paths.index;
   outputs.emplace_back(index_path);
   files.index = relative_to(dir, index_path);
   files.index_checksum = write_index(outputs.back(), index, sums);
@@ -388,6 +472,18 @@ EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path,
 }
 
 }  // namespace
+
+std::vector<NamedFile> sluice_layout_files_to_write(const std::string& manifest_path, bool transpose,
+                                                    const SluiceWriteOptions& options) {
+  std::vector<NamedFile> files{{manifest_path, "the output's manifest"}};
+  for (const char* set : {"out", "in"}) {
+    if (std::string(set) == "in" && !transpose) break;
+    const EdgeSetPaths paths = edge_set_paths(manifest_path, set, options);
+    files.push_back({paths.index, std::string("the output's ") + set + " index"});
+    for (const std::string& d : paths.drives) files.push_back({d, std::string("a drive file of the output's ") + set + " edges"});
+  }
+  return files;
+}
 
 std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path, bool transpose) {
   return std::make_unique<SluiceSource>(std::make_shared<SluiceLayout>(manifest_path), transpose);
@@ -405,17 +501,19 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
   if (options.page_bytes < 512 || (options.page_bytes & (options.page_bytes - 1))) {
     throw std::invalid_argument("the page size must be a power of two of at least 512 bytes");
   }
+  const LayoutReplacement replacement(manifest_path, options.drive_dirs, options.force);
   std::vector<AtomicFile> outputs;
   Manifest manifest;
   manifest.layout_id = new_layout_id();
   manifest.info = graph.info();
   manifest.page_bytes = options.page_bytes;
   manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
-  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, outputs);
-  if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, outputs);
+  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, replacement, outputs);
+  if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, replacement, outputs);
   outputs.emplace_back(manifest_path);
   outputs.back().write(manifest.text());
   commit_all(outputs);
+  replacement.remove_leftovers(sluice_layout_files_to_write(manifest_path, transpose != nullptr, options));
 }
 
 }  // namespace sluice

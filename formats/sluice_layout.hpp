@@ -17,6 +17,7 @@
 #include "formats/block_graph.hpp"
 #include "formats/compact_index.hpp"
 #include "formats/interleaved_edges.hpp"
+#include "formats/output_guard.hpp"
 
 namespace sluice {
 
@@ -28,8 +29,16 @@ struct EdgeSetFiles {
   std::vector<std::string> drives;  // as written in the manifest (relative to it or absolute)
 };
 
+// Which file a manifest was read from, and as of when (to tell a layout
+// replaced while it was being opened from a damaged one).
+struct FileIdentity {
+  uint64_t device = 0, inode = 0, modified_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
 struct Manifest {
   unsigned version = sluice_layout_version;
+  FileIdentity read_from;  // not part of the text
   std::string layout_id;  // 32 hex digits, also in every drive header
   GraphInfo info;
   uint64_t page_bytes = 4096;
@@ -38,7 +47,14 @@ struct Manifest {
 
   static Manifest read(const std::string& path);
   std::string text() const;
+  // Every file of the layout whose manifest is at `manifest_path`: the
+  // manifest, each edge set's index and drive files (paths resolved).
+  std::vector<NamedFile> files(const std::string& manifest_path) const;
 };
+
+// The files of the layout at `manifest_path`, or just the manifest when it
+// cannot be read as one (for guarding outputs: the read reports the error).
+std::vector<NamedFile> sluice_layout_files(const std::string& manifest_path);
 
 // One opened edge set: index and page checksums in memory, drive files
 // open and their headers checked.
@@ -88,6 +104,10 @@ struct SluiceWriteOptions {
   // is refused, naming the other layout).
   bool force = false;
 };
+
+// The files write_sluice_layout writes, manifest first.
+std::vector<NamedFile> sluice_layout_files_to_write(const std::string& manifest_path, bool transpose,
+                                                    const SluiceWriteOptions& options);
 
 // Writes `graph` (and `transpose`, if given) as a sluice layout. Nothing is
 // visible at the final names until everything has been written and synced.

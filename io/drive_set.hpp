@@ -13,7 +13,10 @@ namespace sluice::io {
 
 class DriveFile {
  public:
-  DriveFile(std::string path, bool want_direct);
+  // same_as: a descriptor of this drive file already open (-1: none); the
+  // file opened is then that very file, even if another was renamed onto
+  // `path` since, and `path` only names it in messages.
+  DriveFile(std::string path, bool want_direct, int same_as = -1);
   DriveFile(DriveFile&& o) noexcept;
   DriveFile(const DriveFile&) = delete;
   DriveFile& operator=(const DriveFile&) = delete;
@@ -37,7 +40,9 @@ class DriveFile {
 
 class DriveSet {
  public:
-  DriveSet(const std::vector<std::string>& paths, bool want_direct = true, uint64_t page_bytes = 4096);
+  // same_as: descriptors of the drive files already open, one per path (see DriveFile), or empty.
+  DriveSet(const std::vector<std::string>& paths, bool want_direct = true, uint64_t page_bytes = 4096,
+           const std::vector<int>& same_as = {});
 
   unsigned drives() const { return unsigned(files_.size()); }
   const DriveFile& drive(unsigned d) const { return files_[d]; }
