@@ -108,7 +108,36 @@ class BlazeSource : public GraphSource {
   InterleavedEdgeReader edges_;
 };
 
+// Where write_blaze_layout puts the adjacency files: NAME.gr.adj.N.i in
+// drive directory i (beside the index when none are given).
+std::vector<std::string> adjacency_paths(const std::string& index_path, const std::vector<std::string>& drive_dirs) {
+  const std::vector<std::string> dirs =
+      drive_dirs.empty() ? std::vector<std::string>{fs::path(index_path).parent_path().string()} : drive_dirs;
+  const std::string base = fs::path(stem_of(index_path)).filename().string();
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    paths.push_back((fs::path(dirs[i].empty() ? "." : dirs[i]) / (base + ".adj." + std::to_string(dirs.size()) + "." + std::to_string(i))).string());
+  }
+  return paths;
+}
+
 }  // namespace
+
+std::vector<NamedFile> blaze_layout_files(const std::string& index_path, const std::vector<std::string>& adjacency_dirs) {
+  std::vector<NamedFile> files{{index_path, "the Blaze index"}};
+  try {
+    for (const std::string& p : find_drive_files(stem_of(index_path), adjacency_dirs)) files.push_back({p, "a Blaze adjacency file"});
+  } catch (const std::exception&) {
+    // Not found: opening the dataset will say so.
+  }
+  return files;
+}
+
+std::vector<NamedFile> blaze_layout_files_to_write(const std::string& index_path, const std::vector<std::string>& drive_dirs) {
+  std::vector<NamedFile> files{{index_path, "the output's Blaze index"}};
+  for (const std::string& p : adjacency_paths(index_path, drive_dirs)) files.push_back({p, "an adjacency file of the output"});
+  return files;
+}
 
 std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path, const std::vector<std::string>& adjacency_dirs) {
   return std::make_unique<BlazeSource>(index_path, find_drive_files(stem_of(index_path), adjacency_dirs));
@@ -118,9 +147,7 @@ void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const 
   const GraphInfo& info = graph.info();
   if (info.weighted) throw std::runtime_error("Blaze's layout is written for unweighted graphs only; convert with --drop-weights");
   if (info.vertices >= (uint64_t(1) << 32)) throw std::runtime_error("Blaze's layout needs 32-bit vertex ids");
-  const std::string stem = stem_of(index_path);
   const uint64_t n = info.vertices;
-
   std::vector<AtomicFile> outputs;
   outputs.emplace_back(index_path);
   AtomicFile& index = outputs.back();
@@ -146,13 +173,8 @@ void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const 
     index.write(degrees.data(), 64);
   }
 
-  std::vector<std::string> dirs = drive_dirs.empty() ? std::vector<std::string>{fs::path(index_path).parent_path().string()} : drive_dirs;
-  std::vector<std::string> paths;
-  const std::string base = fs::path(stem).filename().string();
-  for (size_t i = 0; i < dirs.size(); ++i) {
-    paths.push_back((fs::path(dirs[i].empty() ? "." : dirs[i]) / (base + ".adj." + std::to_string(dirs.size()) + "." + std::to_string(i))).string());
-  }
-  InterleavedEdgeWriter writer(paths, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(dirs.size())}, graph.info().edges);
+  const std::vector<std::string> paths = adjacency_paths(index_path, drive_dirs);
+  InterleavedEdgeWriter writer(paths, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(paths.size())}, graph.info().edges);
   for_each_block_in_order(graph, 0, n, [&](const EdgeBlock& block) { writer.append(block.targets, nullptr, block.edges); });
   writer.finish();
   for (auto& f : writer.files()) outputs.push_back(std::move(f));

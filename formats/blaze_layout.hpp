@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "formats/block_graph.hpp"
+#include "formats/output_guard.hpp"
 
 namespace sluice {
 
@@ -23,6 +24,13 @@ namespace sluice {
 // `adjacency_dirs` (one per drive, in order) when given.
 std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path,
                                                const std::vector<std::string>& adjacency_dirs = {});
+
+// The files of the dataset at `index_path` (the index, then the adjacency
+// files found as open_blaze_layout finds them), or just the index when
+// they cannot be found.
+std::vector<NamedFile> blaze_layout_files(const std::string& index_path, const std::vector<std::string>& adjacency_dirs = {});
+// The files write_blaze_layout writes.
+std::vector<NamedFile> blaze_layout_files_to_write(const std::string& index_path, const std::vector<std::string>& drive_dirs);
 
 // Writes NAME.gr.index and NAME.gr.adj.N.i (in drive_dirs[i], or beside the
 // index when none are given).

@@ -17,12 +17,14 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "formats/graph_source.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/loaders.hpp"
+#include "formats/output_guard.hpp"
 
 namespace sluice {
 
@@ -158,6 +160,12 @@ void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
 // block API.
 std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads);
 
+// Every file that opening `path` with `options` would read (a layout's
+// manifest, index and drive files; a BV graph's three files; the file
+// itself), for refusing outputs that would replace any of them. Nothing
+// for standard input.
+std::vector<NamedFile> graph_files(const std::string& path, const OpenOptions& options);
+
 // The format a path names: "el", "wel", "mtx", "adj", "bel", "bel64",
 // "sluice", "blaze", "bv"; throws InputError when it cannot tell.
 std::string detect_format(const std::string& path);
@@ -166,5 +174,7 @@ std::string detect_format(const std::string& path);
 std::string format_from_extension(const std::string& path);
 // The format the first bytes of a file show; throws when they show none.
 std::string format_from_content(const MappedFile& file);
+// The same from the first bytes themselves; "" when they show none.
+std::string format_from_bytes(std::string_view start);
 
 }  // namespace sluice

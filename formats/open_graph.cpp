@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "formats/blaze_layout.hpp"
 #include "formats/block_graph.hpp"
@@ -128,13 +130,19 @@ std::string format_from_extension(const std::string& path) {
   return "";
 }
 
+std::string format_from_bytes(std::string_view start) {
+  if (start.empty()) return "";
+  if (start.starts_with("sluice-graph")) return "sluice";
+  if (start.starts_with("%%MatrixMarket")) return "mtx";
+  if (start.starts_with("AdjacencyGraph") || start.starts_with("WeightedAdjacencyGraph")) return "adj";
+  if (std::isdigit(static_cast<unsigned char>(start[0])) || start[0] == '#') return "el";
+  return "";
+}
+
 std::string format_from_content(const MappedFile& file) {
   if (file.size() == 0) throw InputError(file.path(), "", "file is empty");
-  const std::string start(file.data(), std::min<uint64_t>(file.size(), 32));
-  if (start.rfind("sluice-graph", 0) == 0) return "sluice";
-  if (start.rfind("%%MatrixMarket", 0) == 0) return "mtx";
-  if (start.rfind("AdjacencyGraph", 0) == 0 || start.rfind("WeightedAdjacencyGraph", 0) == 0) return "adj";
-  if (std::isdigit(static_cast<unsigned char>(start[0])) || start[0] == '#') return "el";
+  const std::string format = format_from_bytes(std::string_view(file.data(), std::min<uint64_t>(file.size(), 32)));
+  if (!format.empty()) return format;
   throw InputError(file.path(), "", "cannot tell the format from the name or the first bytes; give --format "
                                     "(el, wel, mtx, adj, bel, bel64, sluice, blaze, bv)");
 }
@@ -142,6 +150,23 @@ std::string format_from_content(const MappedFile& file) {
 std::string detect_format(const std::string& path) {
   std::string by_name = format_from_extension(path);
   return by_name.empty() ? format_from_content(MappedFile(path, /*allow_empty=*/true)) : by_name;
+}
+
+std::vector<NamedFile> graph_files(const std::string& path, const OpenOptions& options) {
+  if (path == "-") return {};
+  std::string format = options.format.empty() ? format_from_extension(path) : options.format;
+  if (format.empty() && !is_read_once(path)) {  // a pipe is never peeked at: its bytes would be gone
+    char start[16] = {};
+    FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (file.get() >= 0 && ::pread(file.get(), start, sizeof(start), 0) > 0) format = format_from_bytes(std::string_view(start, sizeof(start)));
+  }
+  if (format == "sluice") return sluice_layout_files(path);
+  if (format == "blaze") return blaze_layout_files(path, options.adjacency_dirs);
+  if (format == "bv") {
+    const std::string base = bv_basename(path);
+    return {{base + ".graph", "the BV graph"}, {base + ".offsets", "the BV graph's offsets"}, {base + ".properties", "the BV graph's properties"}};
+  }
+  return {{path, "the input graph"}};
 }
 
 std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const OpenOptions& options) {

@@ -112,16 +112,25 @@ void write_binary_pairs(BlockGraph& graph, AtomicFile& file) {
 
 }  // namespace
 
+namespace {
+SluiceWriteOptions layout_options(const WriteOptions& options) {
+  SluiceWriteOptions layout;
+  layout.drive_dirs = options.drive_dirs;
+  layout.progress = options.progress;
+  layout.force = options.force;
+  return layout;
+}
+}  // namespace
+
+std::vector<NamedFile> files_to_write(const std::string& path, const std::string& format, const WriteOptions& options) {
+  if (format == "sluice") return sluice_layout_files_to_write(path, options.with_transpose || options.transpose, layout_options(options));
+  if (format == "blaze") return blaze_layout_files_to_write(path, options.drive_dirs);
+  return {{path, "the output"}};
+}
+
 void write_graph(BlockGraph& graph, const std::string& path, const std::string& format, const WriteOptions& options) {
   const GraphInfo& info = graph.info();
-  if (format == "sluice") {
-    SluiceWriteOptions layout;
-    layout.drive_dirs = options.drive_dirs;
-    layout.progress = options.progress;
-    layout.force = options.force;
-    write_sluice_layout(graph, options.transpose, path, layout);
-    return;
-  }
+  if (format == "sluice") return write_sluice_layout(graph, options.transpose, path, layout_options(options));
   if (format == "blaze") return write_blaze_layout(graph, path, options.drive_dirs);
 
   AtomicFile file(path);

@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "formats/block_graph.hpp"
+#include "formats/output_guard.hpp"
 
 namespace sluice {
 
 struct WriteOptions {
   std::vector<std::string> drive_dirs;  // sluice and Blaze layouts
   BlockGraph* transpose = nullptr;      // sluice layout: also store the transpose
+  bool with_transpose = false;          // files_to_write: whether a transpose will be given
   bool progress = false;
   bool force = false;                   // sluice layout: overwrite another layout's drive files
 };
@@ -19,5 +21,9 @@ struct WriteOptions {
 // Formats: el (a weight column when weighted), wel, mtx, adj, bel (u32
 // pairs), bel64, sluice, blaze.
 void write_graph(BlockGraph& graph, const std::string& path, const std::string& format, const WriteOptions& options);
+
+// Every file write_graph would write (a layout's manifest, indexes and
+// drive files; the file itself otherwise), to check before any work.
+std::vector<NamedFile> files_to_write(const std::string& path, const std::string& format, const WriteOptions& options);
 
 }  // namespace sluice

@@ -39,7 +39,7 @@ engine::EdgeMapVariant parse_edgemap(const std::string& text) {
 
 engine::EngineOptions engine_options_from(const po::variables_map& v, const engine::DiskGraph& graph, std::string* skip_source) {
   engine::EngineOptions o;
-  o.threads = int(v["threads"].as<unsigned>());
+  o.threads = threads_option(v);
   try {
     o.direction = engine::parse_direction(v["direction"].as<std::string>());
   } catch (const std::invalid_argument& e) {
@@ -116,14 +116,23 @@ std::string output_format(const po::variables_map& v) {
   return format;
 }
 
-ProgramOutputs::ProgramOutputs(const po::variables_map& v) : format_(v.count("output-format") ? output_format(v) : "text") {
-  for (const char* option : {"output", "stats"}) {
-    if (v.count(option)) expect(v[option].as<std::string>());
-  }
+ProgramOutputs::ProgramOutputs(const po::variables_map& v, const std::vector<NamedFile>& inputs)
+    : format_(v.count("output-format") ? output_format(v) : "text") {
+  guard_.inputs(inputs);
+  for (const char* option : {"output", "stats"}) expect(v, option);
 }
 
-void ProgramOutputs::expect(const std::string& path) {
-  if (!path.empty()) check_writable(path);
+void ProgramOutputs::read(const std::string& path, const std::string& what) { guard_.input(path, what); }
+
+void ProgramOutputs::expect(const po::variables_map& v, const char* option) {
+  if (!v.count(option)) return;
+  const std::string& path = v[option].as<std::string>();
+  if (path.empty()) {
+    if (v[option].defaulted()) return;
+    throw po::error(std::string("--") + option + " was given an empty file name");
+  }
+  check_writable(path);
+  guard_.output(path, std::string("--") + option);
 }
 
 template <class T>
@@ -156,7 +165,11 @@ void ProgramOutputs::commit() {
 }
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex)
-    : name_(name), path_(v["graph"].as<std::string>()), outputs_(v), stats_path_(v["stats"].as<std::string>()), values_(v) {
+    : name_(name),
+      path_(v["graph"].as<std::string>()),
+      outputs_(v, sluice_layout_files(path_)),
+      stats_path_(v["stats"].as<std::string>()),
+      values_(v) {
   engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex);
   const engine::DiskGraph& graph = *engines_.out_graph;
   const engine::EngineOptions& options = engines_.options;
@@ -249,11 +262,11 @@ ValueDigest digest_of(std::span<const double> values) {
   return d;
 }
 
-uint64_t pick_source(const engine::DiskGraph& graph, int64_t requested) {
+uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> requested) {
   const uint64_t n = graph.vertices();
-  if (requested >= 0) {
-    if (uint64_t(requested) >= n) throw po::error("--source " + std::to_string(requested) + " is not below the " + std::to_string(n) + " vertices");
-    return uint64_t(requested);
+  if (requested) {
+    if (*requested >= n) throw po::error("source " + std::to_string(*requested) + " is not below the " + std::to_string(n) + " vertices");
+    return *requested;
   }
   if (n == 0) throw po::error("the graph has no vertices to start from");
   uint64_t best = 0;
@@ -261,6 +274,15 @@ uint64_t pick_source(const engine::DiskGraph& graph, int64_t requested) {
     if (graph.degree(v) > graph.degree(best)) best = v;
   }
   return best;
+}
+
+uint64_t parse_vertex_id(const std::string& text, const char* option) {
+  uint64_t id = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw po::error(std::string(option) + ": '" + text + "' is not a vertex id (a number from 0 to 2^64 - 1)");
+  }
+  return id;
 }
 
 std::string components_digest(const algorithms::ComponentsResult& result) {

@@ -16,6 +16,7 @@
 #include "algorithms/wcc.hpp"
 #include "engine/engine.hpp"
 #include "formats/atomic_file.hpp"
+#include "formats/output_guard.hpp"
 #include "tools/command_line.hpp"
 
 namespace sluice::tools {
@@ -57,16 +58,20 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
 void add_symmetric_option(po::options_description& options);
 
 // The files a program writes: each checked before the work starts (so an
-// unwritable path fails at once, not after the run), all written after it
-// and committed together (so a failed run leaves none of them, and a failed
+// unwritable path fails at once, not after the run, and no output may be
+// a file the program reads, or another output), all written after it and
+// committed together (so a failed run leaves none of them, and a failed
 // write is an error, never a silent loss). Paths as AtomicFile takes them:
 // "-" is standard output, devices and FIFOs are written in place.
 class ProgramOutputs {
  public:
-  // Checks --output and --stats, if the program has them.
-  explicit ProgramOutputs(const po::variables_map& values);
-  // Checks one more path (ignores "").
-  void expect(const std::string& path);
+  // The files the program reads, then its --output and --stats, if it has them.
+  ProgramOutputs(const po::variables_map& values, const std::vector<NamedFile>& inputs);
+  // One more file the program reads (spmv's --x).
+  void read(const std::string& path, const std::string& what);
+  // One more output, the value of `option` (--parents): checked, unless
+  // the option was left out; given as "", it is an error.
+  void expect(const po::variables_map& values, const char* option);
   // One value per vertex in --output-format (ignores an empty path).
   template <class T>
   void values(const std::string& path, std::span<const T> data);
@@ -75,6 +80,7 @@ class ProgramOutputs {
 
  private:
   std::string format_;
+  OutputGuard guard_;
   std::vector<AtomicFile> files_;
 };
 
@@ -139,9 +145,12 @@ struct ValueDigest {
 };
 ValueDigest digest_of(std::span<const double> values);
 
-// A vertex given as a number, or by default the vertex of highest
-// out-degree (the smallest such id): a start that reaches something.
-uint64_t pick_source(const engine::DiskGraph& graph, int64_t requested);
+// A vertex given as a number (refused unless below the vertex count), or
+// by default the vertex of highest out-degree (the smallest such id): a
+// start that reaches something.
+uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> requested);
+// A vertex id as typed ("17"): every digit, no sign, within 64 bits.
+uint64_t parse_vertex_id(const std::string& text, const char* option);
 
 // "N components, largest M vertices"
 std::string components_digest(const algorithms::ComponentsResult& result);

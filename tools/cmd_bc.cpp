@@ -20,22 +20,16 @@ int cmd_bc(int argc, char** argv) {
                           "(needs the transpose: `sluice convert --transpose`, or --symmetric)", options, positionals, v)) {
     return exit_ok;
   }
+  if (v["all-sources"].as<bool>() && !v["sources"].defaulted()) throw po::error("give --sources or --all-sources, not both");
   AlgorithmRun run("bc", v, Transpose::needed, algorithms::bc_bytes_per_vertex);
   std::vector<uint64_t> sources;
   if (v["all-sources"].as<bool>()) {
     for (uint64_t s = 0; s < run.vertices(); ++s) sources.push_back(s);
   } else if (v["sources"].as<std::string>().empty()) {
-    sources.push_back(pick_source(run.out().graph(), -1));
+    sources.push_back(pick_source(run.out().graph(), std::nullopt));
   } else {
     for (const std::string& s : split_list(v["sources"].as<std::string>())) {
-      size_t used = 0;
-      long long id = -1;
-      try {
-        id = std::stoll(s, &used);
-      } catch (const std::exception&) {
-      }
-      if (used != s.size() || id < 0) throw po::error("--sources: '" + s + "' is not a vertex id");
-      sources.push_back(pick_source(run.out().graph(), id));
+      sources.push_back(pick_source(run.out().graph(), parse_vertex_id(s, "--sources")));
     }
   }
   run.parameter("sources", uint64_t(sources.size()));

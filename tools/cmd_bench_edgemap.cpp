@@ -8,7 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 
 #include "engine/engine.hpp"
 #include "tools/algorithm_program.hpp"
@@ -54,9 +54,10 @@ int cmd_bench_edgemap(int argc, char** argv) {
     return exit_ok;
   }
   const std::string path = v["graph"].as<std::string>();
+  ProgramOutputs outputs(v, sluice_layout_files(path));  // --stats: checked now, written at the end
   engine::DiskGraph graph(path);
   const uint64_t n = graph.vertices(), m = graph.edges();
-  const int threads = resolve_threads(int(v["threads"].as<unsigned>()));
+  const int threads = resolve_threads(threads_option(v));
 
   // The in-memory CSR, read through the block API (not timed).
   OpenOptions open;
@@ -94,8 +95,7 @@ int cmd_bench_edgemap(int argc, char** argv) {
     eo.algorithm_bytes = 3 * n * 8;
     engines.emplace_back(name, std::make_unique<engine::Engine>(graph, eo));
   }
-  std::ofstream stats_file;
-  if (!v["stats"].as<std::string>().empty()) stats_file.open(v["stats"].as<std::string>());
+  std::ostringstream stats;
 
   std::printf("graph %s: %llu vertices, %llu edges, %u drive(s), %d threads, %llu active vertices, skip threshold %s (%s)\n",
               path.c_str(), (unsigned long long)n, (unsigned long long)m, graph.drives(), threads,
@@ -123,9 +123,11 @@ int cmd_bench_edgemap(int argc, char** argv) {
       if (sum != expected) throw std::runtime_error("out-of-core sums differ from the in-memory traversal");
       std::printf("%-10s %9.3f %12.1f %10.2f %12llu %10.1f %9s\n", name, s.seconds, double(work) / s.seconds / 1e6,
                   s.seconds / memory_s, (unsigned long long)s.bytes_read, s.bandwidth() / 1e6, engine::direction_name(s.direction));
-      if (stats_file) stats_file << s.json() << "\n";
+      stats << s.json() << "\n";
     }
   }
+  outputs.text(v["stats"].as<std::string>(), stats.str());
+  outputs.commit();
   return exit_ok;
 }
 

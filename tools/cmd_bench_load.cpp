@@ -91,7 +91,7 @@ int cmd_bench_load(int argc, char** argv) {
   std::string format = values["format"].as<std::string>();
   if (format.empty()) format = detect_format(path);
   LoadOptions load;
-  load.threads = resolve_threads(int(values["threads"].as<unsigned>()));
+  load.threads = resolve_threads(threads_option(values));
   if (format == "bv") return bench_bv(path, load.threads, values["repeat"].as<int>());
   BuildOptions build;
   build.threads = load.threads;

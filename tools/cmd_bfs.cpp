@@ -19,8 +19,8 @@ int cmd_bfs(int argc, char** argv) {
     return exit_ok;
   }
   AlgorithmRun run("bfs", v, Transpose::not_needed, algorithms::bfs_bytes_per_vertex);
-  run.outputs().expect(v["parents"].as<std::string>());
-  const uint64_t source = pick_source(run.out().graph(), v.count("source") ? int64_t(v["source"].as<uint64_t>()) : -1);
+  run.outputs().expect(v, "parents");
+  const uint64_t source = pick_source(run.out().graph(), v.count("source") ? std::optional(v["source"].as<uint64_t>()) : std::nullopt);
   run.parameter("source", source);
   algorithms::BfsResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {

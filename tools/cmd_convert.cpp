@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "formats/output_guard.hpp"
 #include "formats/writers.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
@@ -36,23 +37,30 @@ int cmd_convert(int argc, char** argv) {
   if (to.empty()) to = format_from_extension(output);
   if (to.empty()) throw po::error("cannot tell the output format from '" + output + "'; give --to");
 
-  auto start = std::chrono::steady_clock::now();
-  auto graph = BlockGraph::open(values["input"].as<std::string>(), open_options_from(values));
-  std::unique_ptr<BlockGraph> transpose;
-  if (values["transpose"].as<bool>()) {
-    if (to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
-    transpose = transpose_of(*graph, int(values["threads"].as<unsigned>()));
-  }
+  const std::string input = values["input"].as<std::string>();
+  const OpenOptions open_options = open_options_from(values);
   WriteOptions write;
   write.drive_dirs = split_list(values["drives"].as<std::string>());
-  write.transpose = transpose.get();
+  write.with_transpose = values["transpose"].as<bool>();
   write.progress = true;
   write.force = values["force"].as<bool>();
+  if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("--drives applies to sluice and blaze layouts");
+  // Before any work: no file written may be one that is read.
+  OutputGuard guard;
+  guard.inputs(graph_files(input, open_options));
+  for (const NamedFile& f : files_to_write(output, to, write)) guard.output(f.path, f.what);
+
+  auto start = std::chrono::steady_clock::now();
+  auto graph = BlockGraph::open(input, open_options);
+  std::unique_ptr<BlockGraph> transpose;
+  if (write.with_transpose) transpose = transpose_of(*graph, open_options.load.threads);
+  write.transpose = transpose.get();
   write_graph(*graph, output, to, write);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const GraphInfo& info = graph->info();
-  std::cout << "converted " << graph->format() << " -> " << to << ": " << info.vertices << " vertices, " << info.edges
+  // With the graph on standard output, the summary goes to standard error.
+  (output == "-" ? std::cerr : std::cout) << "converted " << graph->format() << " -> " << to << ": " << info.vertices << " vertices, " << info.edges
             << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output << "\n";
   return exit_ok;
 }

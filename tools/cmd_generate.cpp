@@ -60,7 +60,7 @@ int cmd_generate(int argc, char** argv) {
   gen.c = v["c"].as<double>();
   gen.permute = !v["no-permute"].as<bool>();
   gen.weighted = v["weighted"].as<bool>();
-  gen.threads = int(v["threads"].as<unsigned>());
+  gen.threads = threads_option(v);
   gen.validate();
   BuildOptions build;
   build.symmetrize = v["symmetrize"].as<bool>();
@@ -91,7 +91,7 @@ int cmd_generate(int argc, char** argv) {
     write_graph(*graph, output, to, write);
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "generated " << gen.kind << " scale " << gen.scale << " edge factor " << gen.edge_factor << " seed "
+  (output == "-" ? std::cerr : std::cout) << "generated " << gen.kind << " scale " << gen.scale << " edge factor " << gen.edge_factor << " seed "
             << gen.seed << ": " << gen.vertices() << " vertices, " << gen.edges() << " edges in " << seconds << " s -> "
             << output << "\n";
   return exit_ok;

@@ -22,9 +22,10 @@ int cmd_jtcc(int argc, char** argv) {
                           positionals, v)) {
     return exit_ok;
   }
-  ProgramOutputs outputs(v);  // checked before the run, not after it
   const std::string path = v["graph"].as<std::string>();
-  auto graph = BlockGraph::open(path, open_options_from(v));
+  const OpenOptions open_options = open_options_from(v);
+  ProgramOutputs outputs(v, graph_files(path, open_options));  // checked before the run, not after it
+  auto graph = BlockGraph::open(path, open_options);
   require_memory(graph->info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
   auto start = std::chrono::steady_clock::now();
   algorithms::JtccResult result = algorithms::jtcc(*graph, v["seed"].as<uint64_t>());

@@ -62,6 +62,7 @@ int cmd_spmv(int argc, char** argv) {
   }
   const bool transposed = v["transposed"].as<bool>();
   AlgorithmRun run("spmv", v, transposed ? Transpose::not_needed : Transpose::needed, algorithms::spmv_bytes_per_vertex);
+  run.outputs().read(v["x"].as<std::string>(), "--x");
   const uint64_t n = run.vertices();
   std::vector<double> x = v["x"].as<std::string>().empty()
                               ? std::vector<double>(n, 1.0)

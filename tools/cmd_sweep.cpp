@@ -69,7 +69,7 @@ std::string csv_field(const std::string& text) {
 }
 
 struct AlgorithmParameters {
-  int64_t source = -1;
+  std::optional<uint64_t> source;
   algorithms::PageRankOptions pagerank;
 };
 
@@ -135,8 +135,12 @@ int cmd_sweep(int argc, char** argv) {
                           options, positionals, v)) {
     return exit_ok;
   }
-  ProgramOutputs outputs(v);
-  outputs.expect(v["edgemaps"].as<std::string>());
+  std::vector<NamedFile> inputs;
+  for (const std::string& graph : v["graphs"].as<std::vector<std::string>>()) {
+    for (NamedFile& f : sluice_layout_files(graph)) inputs.push_back(std::move(f));
+  }
+  ProgramOutputs outputs(v, inputs);
+  outputs.expect(v, "edgemaps");
   std::vector<std::string> algorithms_to_run = split_list(v["algorithm"].as<std::string>());
   for (const auto& a : algorithms_to_run) {
     if (std::find(sweep_algorithms.begin(), sweep_algorithms.end(), a) == sweep_algorithms.end()) {
@@ -155,7 +159,7 @@ int cmd_sweep(int argc, char** argv) {
   const unsigned repeats = v["repeat"].as<unsigned>();
   if (repeats == 0) throw po::error("--repeat must be at least 1");
   AlgorithmParameters parameters;
-  if (v.count("source")) parameters.source = int64_t(v["source"].as<uint64_t>());
+  if (v.count("source")) parameters.source = v["source"].as<uint64_t>();
   parameters.pagerank.method = algorithms::PageRankOptions::parse_method(v["method"].as<std::string>());
   parameters.pagerank.max_iterations = v["iterations"].as<unsigned>();
   parameters.pagerank.tolerance = v["tolerance"].as<double>();

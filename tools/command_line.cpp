@@ -1,9 +1,15 @@
 #include "tools/command_line.hpp"
 
 #include "formats/atomic_file.hpp"
+#include "formats/thread_count.hpp"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 namespace sluice::tools {
@@ -148,7 +154,7 @@ void add_rebuild_options(po::options_description& options) {
 OpenOptions open_options_from(const po::variables_map& v) {
   OpenOptions o;
   o.format = v["format"].as<std::string>();
-  o.load.threads = int(v["threads"].as<unsigned>());
+  o.load.threads = threads_option(v);
   const std::string base = v["base"].as<std::string>();
   if (base != "auto" && base != "0" && base != "1") throw po::error("--base must be 0, 1 or auto, not '" + base + "'");
   o.load.base = base == "auto" ? -1 : base == "1" ? 1 : 0;
@@ -169,10 +175,30 @@ OpenOptions open_options_from(const po::variables_map& v) {
   return o;
 }
 
+namespace {
+// What was printed must have reached standard output: a full disk or a
+// closed pipe behind `> file` is an error, not an exit 0 with an empty file.
+void flush_standard_output() {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (failed) {
+    throw std::runtime_error(std::string("standard output: write failed") + (errno ? std::string(": ") + std::strerror(errno) : ""));
+  }
+  // Closing reports what a delayed write (NFS) could not say before; the
+  // command has printed its last.
+  if (::close(STDOUT_FILENO) != 0 && errno != EBADF) {
+    throw std::runtime_error(std::string("standard output: write failed: ") + std::strerror(errno));
+  }
+}
+}  // namespace
+
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv) {
   remove_temporaries_on_signals();  // Ctrl-C or a kill leaves no half-written output
   try {
-    return command(argc, argv);
+    const int status = command(argc, argv);
+    flush_standard_output();
+    return status;
   } catch (const po::error& e) {
     std::cerr << program << ": " << e.what() << " (see " << program << " --help)\n";
     return exit_usage;
@@ -183,6 +209,15 @@ int run_command(const std::string& program, const std::function<int(int, char**)
     std::cerr << program << ": error: " << e.what() << "\n";
     return exit_error;
   }
+}
+
+int threads_option(const po::variables_map& v) {
+  const unsigned requested = v["threads"].as<unsigned>();
+  if (requested > unsigned(max_threads())) {
+    throw po::error("--threads " + std::to_string(requested) + " is more than the " + std::to_string(max_threads()) +
+                    " threads sluice allows on this machine (4 per core, at least 64)");
+  }
+  return requested ? resolve_threads(int(requested)) : 0;
 }
 
 std::vector<std::string> split_list(const std::string& text) {

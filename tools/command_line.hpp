@@ -52,6 +52,10 @@ OpenOptions open_options_from(const po::variables_map& values);
 
 std::vector<std::string> split_list(const std::string& text);
 
+// --threads, checked at once: at most max_threads(), and a count the
+// system can start now (0 stays 0: the default of each layer).
+int threads_option(const po::variables_map& values);
+
 // Runs one command with the shared error handling: usage errors exit 2
 // with a hint, anything else prints "PROGRAM: error: ..." and exits 1.
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv);

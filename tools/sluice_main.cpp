@@ -41,13 +41,12 @@ int main(int argc, char** argv) {
     return exit_usage;
   }
   std::string name = argv[1];
+  // Through run_command too: a write error on standard output is an error.
   if (name == "--help" || name == "-h" || name == "help") {
-    usage(std::cout);
-    return exit_ok;
+    return run_command("sluice", [](int, char**) { usage(std::cout); return int(exit_ok); }, argc, argv);
   }
   if (name == "--version") {
-    std::cout << version_line() << "\n";
-    return exit_ok;
+    return run_command("sluice", [](int, char**) { std::cout << version_line() << "\n"; return int(exit_ok); }, argc, argv);
   }
   for (const auto& c : commands) {
     if (name == c.name) return run_command("sluice " + name, c.run, argc - 1, argv + 1);
