@@ -60,7 +60,7 @@ Csr<V> parse_tokens(const MappedFile& file, const Layout& layout, const std::vec
       const uint64_t i = k - 3;
       if (i >= n + m && layout.weighted) {
         float w;
-        if (!parse_float(p, stop, w)) return fail("expected a number as a weight");
+        if (const WeightStatus ws = parse_weight(p, stop, w); ws != WeightStatus::ok) return fail(weight_error(ws));
         csr.weights[i - n - m] = w;
       } else {
         uint64_t value;

@@ -100,7 +100,9 @@ size_t DecodingReader::read(char* out, size_t size) {
       z.avail_out = unsigned(std::min<size_t>(size, UINT32_MAX));
       const int status = inflate(&z, Z_NO_FLUSH);
       if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
-        throw InputError(path_, at_byte(offset), std::string("corrupt gzip data: ") + (z.msg ? z.msg : "inflate failed"));
+        // Where the decoder stopped: the damage is at or just before it.
+        const uint64_t at = offset + uint64_t(input_end_ - input_begin_ - z.avail_in);
+        throw InputError(path_, at_byte(at), std::string("corrupt gzip data: ") + (z.msg ? z.msg : "inflate failed"));
       }
       input_begin_ = input_end_ - z.avail_in;
       produced = size_t(reinterpret_cast<char*>(z.next_out) - out);
@@ -111,7 +113,7 @@ size_t DecodingReader::read(char* out, size_t size) {
       ZSTD_outBuffer o{out, size, 0};
       const size_t status = ZSTD_decompressStream(decoder_->zstd, &o, &in);
       if (ZSTD_isError(status)) {
-        throw InputError(path_, at_byte(offset), std::string("corrupt zstd data: ") + ZSTD_getErrorName(status));
+        throw InputError(path_, at_byte(offset + in.pos), std::string("corrupt zstd data: ") + ZSTD_getErrorName(status));
       }
       input_begin_ += in.pos;
       produced = o.pos;

@@ -67,7 +67,7 @@ void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat
     if constexpr (Weighted) {
       if (p == stop || !is_blank(*p)) return fail("expected a weight after the target id (3 columns)");
       skip_blanks(p, stop);
-      if (!parse_float(p, stop, w)) return fail("expected a number as the weight");
+      if (const WeightStatus ws = parse_weight(p, stop, w); ws != WeightStatus::ok) return fail(weight_error(ws));
     }
     skip_blanks(p, stop);
     if (p < stop) {
@@ -119,8 +119,8 @@ bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, Edg
   std::vector<TextChunk> chunks =
       split_into_chunks(file.data(), format.body_begin, file.size(), format.first_line, threads * 8, threads);
   uint64_t slots = chunks.empty() ? 0 : chunks.back().first_slot + chunks.back().data_lines;
-  if (format.expected_edges != UINT64_MAX && slots < format.expected_edges) {
-    throw InputError(file.path(), "", "the header declares " + std::to_string(format.expected_edges) +
+  if (format.expected_edges && slots < *format.expected_edges) {
+    throw InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
                                           " entries but the file holds at most " + std::to_string(slots) +
                                           " lines of data");
   }
@@ -172,8 +172,8 @@ bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, Edg
   edges.sources.truncate(count);
   edges.targets.truncate(count);
   edges.weights.truncate(format.weighted ? count : 0);
-  if (format.expected_edges != UINT64_MAX && count != format.expected_edges) {
-    throw InputError(file.path(), "", "the header declares " + std::to_string(format.expected_edges) +
+  if (format.expected_edges && count != *format.expected_edges) {
+    throw InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
                                           " entries but the file holds " + std::to_string(count));
   }
   edges.vertices = format.vertices ? format.vertices : (any ? vertex_count_for_id(max_id, file.path()) : 0);

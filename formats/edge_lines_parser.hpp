@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "formats/csr.hpp"
@@ -19,7 +20,7 @@ struct EdgeLinesFormat {
   uint64_t source_limit = UINT64_MAX;  // declared bounds on ids (UINT64_MAX: none)
   uint64_t target_limit = UINT64_MAX;
   uint64_t vertices = 0;      // declared vertex count (0: max id + 1)
-  uint64_t expected_edges = UINT64_MAX;  // Matrix Market's declared count
+  std::optional<uint64_t> expected_edges;  // Matrix Market's declared count (any value, 2^64 - 1 too)
   const char* limit_name = "declared vertex count";
   int threads = 0;
   bool progress = false;

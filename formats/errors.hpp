@@ -37,6 +37,9 @@ uint64_t vertex_count_for_id(uint64_t largest, const std::string& path);
 
 // Refuses an allocation that would exceed the memory available now, so that
 // a too-large graph gives a message instead of the OOM killer.
+// "1 byte", "512 bytes", "1.5 KiB", "12.0 MiB", "3.25 GiB": a size for messages.
+std::string byte_count(uint64_t bytes);
+
 void require_memory(uint64_t bytes, const std::string& what);
 
 // MemAvailable from /proc/meminfo (bytes), capped by $SLUICE_MEMORY_LIMIT

@@ -1,6 +1,7 @@
 #include "formats/mapped_file.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,12 +9,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <new>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
 #include "formats/array.hpp"
 #include "formats/decoding_reader.hpp"
 #include "formats/errors.hpp"
+#include "formats/interruption.hpp"
 #include "formats/progress.hpp"
 
 namespace sluice {
@@ -53,6 +56,27 @@ FileDescriptor FileDescriptor::open_for_reading(const std::string& path) {
   return file;
 }
 
+namespace {
+// A FIFO opened before its writer reads as empty until the writer comes:
+// wait for its first bytes, or for a writer that came and closed it (poll
+// reports that hang-up only once a writer has been there). Said once on
+// standard error after a second, so a forgotten writer is not a mystery.
+void wait_for_writer(int fd, const std::string& path) {
+  bool said = false;
+  for (;;) {
+    struct pollfd p {fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, 1000);
+    if (ready > 0) return;
+    if (ready < 0 && errno != EINTR) throw_system_error(path, "poll");
+    throw_if_interrupted();
+    if (!said) {
+      std::fprintf(stderr, "sluice: waiting for a writer on the FIFO %s\n", path.c_str());
+      said = true;
+    }
+  }
+}
+}  // namespace
+
 FileDescriptor FileDescriptor::open_input(const std::string& path) {
   int fd = path == "-" ? ::fcntl(0, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw InputError(path == "-" ? "standard input" : path, "", std::string("cannot open: ") + std::strerror(errno));
@@ -62,6 +86,7 @@ FileDescriptor FileDescriptor::open_input(const std::string& path) {
   if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !(path == "-" && (S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode)))) {
     throw InputError(path, "", std::string("is ") + file_kind(st.st_mode) + ", expected a regular file or a pipe");
   }
+  if (S_ISFIFO(st.st_mode) && path != "-") wait_for_writer(fd, path);
   if (path != "-") ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   return file;
 }
@@ -116,7 +141,7 @@ MappedFile::MappedFile(const std::string& path, bool allow_empty, bool progress)
     }
   }
   if (size_ == 0 && !allow_empty) {
-    throw InputError(path_, "", S_ISFIFO(st.st_mode) ? "is empty (a pipe that nothing wrote to?)" : "file is empty");
+    throw InputError(path_, "", S_ISFIFO(st.st_mode) ? "is empty (its writer closed it without writing)" : "file is empty");
   }
 }
 

@@ -66,12 +66,48 @@ inline ParseStatus parse_unsigned_fast(const char*& p, const char* end, uint64_t
 }
 
 // A float token, exact (round-trips with std::to_chars). Accepts a leading '+'.
-inline bool parse_float(const char*& p, const char* end, float& value) {
+enum class WeightStatus { ok, not_a_number, not_finite, too_large };
+
+// A weight as float32: any decimal or hexadecimal floating-point text,
+// double precision included. A magnitude below float32's smallest becomes
+// 0 (or a subnormal), as it would in a cast; one beyond its largest
+// (3.4e38) is too_large; nan and inf are not_finite: a weight must be a
+// real number for every algorithm.
+inline WeightStatus parse_weight(const char*& p, const char* end, float& value) {
   if (p < end && *p == '+') ++p;
-  auto result = std::from_chars(p, end, value);
-  if (result.ec != std::errc()) return false;
-  p = result.ptr;
-  return true;
+  const auto fast = std::from_chars(p, end, value);
+  if (fast.ec == std::errc() && value - value == 0.0f) {  // finite: the hot path
+    p = fast.ptr;
+    return WeightStatus::ok;
+  }
+  const char* const start = p;
+  double wide = 0;
+  const auto slow = std::from_chars(p, end, wide);
+  if (slow.ec == std::errc::invalid_argument) return WeightStatus::not_a_number;
+  p = slow.ptr;
+  if (slow.ec == std::errc::result_out_of_range) {
+    // Beyond double: an exponent of 309 digits or more is too large, one
+    // of -324 or less underflows to 0. Tell them by the exponent's sign.
+    const char* e = p;
+    while (e > start && e[-1] != 'e' && e[-1] != 'E' && e[-1] != 'p' && e[-1] != 'P') --e;
+    const bool negative_exponent = e < p && *e == '-';
+    if (!negative_exponent) return WeightStatus::too_large;
+    value = 0.0f;
+    return WeightStatus::ok;
+  }
+  if (wide != wide || wide - wide != 0.0) return WeightStatus::not_finite;
+  if (wide > 3.4028234663852886e38 || wide < -3.4028234663852886e38) return WeightStatus::too_large;
+  value = static_cast<float>(wide);
+  return WeightStatus::ok;
+}
+
+// The message for a weight that parse_weight refused.
+inline const char* weight_error(WeightStatus status) {
+  switch (status) {
+    case WeightStatus::not_finite: return "the weight is nan or infinite; weights must be finite numbers";
+    case WeightStatus::too_large: return "the weight is beyond float32's range (magnitude at most 3.4e38)";
+    default: return "expected a number as the weight";
+  }
 }
 
 }  // namespace sluice

@@ -22,15 +22,20 @@ static AnyEdgeList parse_with_narrowest_ids(const MappedFile& file, const EdgeLi
 
 namespace {
 
-// Reads "Nodes: N" from a SNAP header comment; 0 if the line has none.
-uint64_t declared_nodes(const char* line, const char* end) {
+// Reads "Nodes: N" from a SNAP header comment; 0 if the line has none. A
+// count beyond 64 bits is an error, not a line to skip.
+uint64_t declared_nodes(const char* line, const char* end, const std::string& path, uint64_t line_number) {
   static const char key[] = "Nodes:";
   for (const char* p = line; p + sizeof(key) - 1 <= end; ++p) {
     if (std::memcmp(p, key, sizeof(key) - 1) != 0) continue;
     p += sizeof(key) - 1;
     skip_blanks(p, end);
     uint64_t n = 0;
-    if (parse_unsigned(p, end, n) == ParseStatus::ok) return n;
+    const ParseStatus status = parse_unsigned(p, end, n);
+    if (status == ParseStatus::ok) return n;
+    if (status == ParseStatus::too_large) {
+      throw InputError(path, at_line(line_number), "the header's node count does not fit in 64 bits");
+    }
     return 0;
   }
   return 0;
@@ -58,7 +63,7 @@ AnyEdgeList read_text_edge_list(const MappedFile& file, const LoadOptions& optio
     if (p < end && (*p == '#' || *p == '%')) {
       const char* eol = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
       if (!eol) eol = end;
-      if (!format.vertices) format.vertices = checked_vertex_count(declared_nodes(p, eol), path, at_line(line));
+      if (!format.vertices) format.vertices = checked_vertex_count(declared_nodes(p, eol, path, line), path, at_line(line));
       p = eol < end ? eol + 1 : end;
       ++line;
       continue;
