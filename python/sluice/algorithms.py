@@ -102,6 +102,16 @@ def _layout_path(graph: Union[PathLike, Graph]) -> str:
     return os.fspath(graph)
 
 
+def _vertex_id(value: Any, what: str) -> int:
+    """A vertex id as the engine takes it: an integer from 0 to 2**64 - 1
+    (numpy integers too; not a bool, a float or a string)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise _core.UsageError(f"{what} must be a vertex id (a non-negative integer), not {value!r}")
+    if not 0 <= int(value) < 2**64:
+        raise _core.UsageError(f"{what} {int(value)} is not a vertex id (ids run from 0 to the vertex count - 1)")
+    return int(value)
+
+
 def _engine_flags(function: str, options: dict[str, Any]) -> list[str]:
     check_names(function, options, ENGINE_OPTIONS)
     return to_flags(options)
@@ -117,7 +127,8 @@ def bfs(graph: Union[PathLike, Graph], source: Optional[int] = None, **options: 
     """Breadth-first search from ``source`` (default: the vertex of highest
     out-degree): depth and parent of every vertex."""
     flags = _engine_flags("bfs", options)
-    return _result(BfsResult, _core.bfs(_layout_path(graph), -1 if source is None else source, flags))
+    start = None if source is None else _vertex_id(source, "source")
+    return _result(BfsResult, _core.bfs(_layout_path(graph), start, flags))
 
 
 def pagerank(
@@ -180,5 +191,10 @@ def bc(
     every = isinstance(sources, str)
     if every and sources != "all":
         raise _core.UsageError(f"sources must be ids or 'all', not {sources!r}")
-    ids = [] if sources is None or every else [int(sources)] if np.isscalar(sources) else [int(s) for s in sources]
+    if sources is None or every:
+        ids = []
+    elif np.isscalar(sources):
+        ids = [_vertex_id(sources, "source")]
+    else:
+        ids = [_vertex_id(s, "source") for s in sources]
     return _result(BcResult, _core.bc(_layout_path(graph), ids, every, flags))

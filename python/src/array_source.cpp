@@ -101,7 +101,7 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
   const uint64_t* offsets = indptr.data();
   const V* ids = indices.data();
   const uint64_t count = uint64_t(indices.size());
-  const int threads = int(v["threads"].as<unsigned>());
+  const int threads = tools::threads_option(v);
   run_released([&] {
     check_csr(offsets, ids, count, vertices);
     BlockOptions blocks;

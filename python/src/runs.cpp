@@ -61,7 +61,7 @@ struct Run {
   algorithms::RunTrace trace;
 };
 
-py::dict bfs(const std::string& path, int64_t source, const std::vector<std::string>& flags) {
+py::dict bfs(const std::string& path, std::optional<uint64_t> source, const std::vector<std::string>& flags) {
   Run run("bfs", path, flags, Transpose::not_needed, algorithms::bfs_bytes_per_vertex);
   const uint64_t start = tools::pick_source(*run.engines.out_graph, source);
   algorithms::BfsResult r;
@@ -126,19 +126,16 @@ py::dict spmv(const std::string& path, const std::optional<py::array_t<double, p
   return result;
 }
 
-py::dict bc(const std::string& path, const std::vector<int64_t>& requested, bool all_sources, const std::vector<std::string>& flags) {
+py::dict bc(const std::string& path, const std::vector<uint64_t>& requested, bool all_sources, const std::vector<std::string>& flags) {
   Run run("bc", path, flags, Transpose::needed, algorithms::bc_bytes_per_vertex);
   const engine::DiskGraph& graph = *run.engines.out_graph;
   std::vector<uint64_t> sources;
   if (all_sources) {
     for (uint64_t s = 0; s < graph.vertices(); ++s) sources.push_back(s);
   } else if (requested.empty()) {
-    sources.push_back(tools::pick_source(graph, -1));
+    sources.push_back(tools::pick_source(graph, std::nullopt));
   } else {
-    for (int64_t s : requested) {
-      if (s < 0) throw py::value_error("source " + std::to_string(s) + " is not a vertex id");
-      sources.push_back(tools::pick_source(graph, s));
-    }
+    for (uint64_t s : requested) sources.push_back(tools::pick_source(graph, s));
   }
   algorithms::BcResult r;
   py::dict result = run.run([&] { r = algorithms::bc(run.out(), run.in(), sources, run.trace); });

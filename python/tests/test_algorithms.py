@@ -7,6 +7,8 @@ from __future__ import annotations
 import collections
 
 import networkx as nx
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse
@@ -249,6 +251,18 @@ def test_errors(layouts, tmp_path):
         sluice.bfs(path, memory_limit="lots")
     with pytest.raises(sluice.UsageError, match="is not below the"):
         sluice.bfs(path, source=10**6)
+    # An out-of-range or mistyped source is an error, never the default one.
+    for bad in (-5, 2**63, 2**64, 1.5, "3", True):
+        with pytest.raises(sluice.UsageError, match="source"):
+            sluice.bfs(path, source=bad)
+    with pytest.raises(sluice.UsageError, match="source -5 is not a vertex id"):
+        sluice.bc(path, sources=[0, -5])
+    with pytest.raises(sluice.UsageError, match="--threads 100000 is more than the .* threads"):
+        sluice.bfs(path, threads=100000)
+    fifo = tmp_path / "fifo.sluice"
+    os.mkfifo(fifo)
+    with pytest.raises(sluice.InputError, match="is a FIFO"):
+        sluice.bfs(fifo)
     with pytest.raises(ValueError, match="unknown PageRank method|method"):
         sluice.pagerank(path, method="fast")
     with pytest.raises(ValueError, match="x has 3 values"):
