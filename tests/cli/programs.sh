@@ -71,7 +71,7 @@ done
 expect_error 2 "PageRank-delta drops" "$tools/sluice-pagerank" g.sluice --dangling spread
 printf '1\n2\nthree\n' > bad-x.txt
 expect_error 1 "bad-x.txt:line 3" "$tools/sluice-spmv" g.sluice --x bad-x.txt
-expect_error 1 "cannot open the manifest" "$tools/sluice-bc" missing.sluice
+expect_error 1 "missing.sluice: cannot open: No such file or directory" "$tools/sluice-bc" missing.sluice
 # Nothing half-written: a failed run leaves no output file.
 printf '1\n' > short-x.txt
 expect_error 1 "expected 4096 values" "$tools/sluice-spmv" g.sluice --x short-x.txt --output none.txt

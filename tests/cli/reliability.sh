@@ -103,7 +103,9 @@ expect_error 1 "/dev/zero: is a character device, expected a regular file" "$slu
 # 10. FIFOs as input or drive file: an error, not a hang. (A FIFO with a
 # writer is read as a stream: tests/cli/inputs.sh.)
 mkfifo in.el
-expect_error 1 "in.el: is empty (a pipe that nothing wrote to?)" "$sluice" convert in.el x.bel
+(: > in.el) &  # a writer that closes without writing (one that comes late: hostile.sh)
+expect_error 1 "in.el: is empty (its writer closed it without writing)" "$sluice" convert in.el x.bel
+wait
 expect_error 1 "pipe: is a FIFO" "$sluice" iobench --drives pipe --duration 0.1
 
 # 12. SIGTERM during a conversion: no temporary left behind.
