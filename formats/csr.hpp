@@ -15,6 +15,10 @@ struct GraphInfo {
   uint64_t edges = 0;
   bool weighted = false;
   unsigned id_bytes = 4;  // width of a vertex id: 4 or 8
+  // Known to hold every edge both ways: built with symmetrize (or from a
+  // symmetric Matrix Market file), or a layout that records it. Never
+  // guessed from the edges.
+  bool symmetric = false;
 };
 
 template <class V>
@@ -35,10 +39,11 @@ struct Csr {
   Array<V> targets;
   Array<float> weights;  // empty when unweighted
   bool weighted = false;
+  bool symmetric = false;  // see GraphInfo
 
   uint64_t edges() const { return vertices == 0 ? 0 : offsets[vertices]; }
   uint64_t degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
-  GraphInfo info() const { return {vertices, edges(), weighted, unsigned(sizeof(V))}; }
+  GraphInfo info() const { return {vertices, edges(), weighted, unsigned(sizeof(V)), symmetric}; }
 };
 
 // What CSR building may do to the edges on the way.

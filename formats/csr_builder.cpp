@@ -23,6 +23,7 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   Csr<V> csr;
   csr.vertices = n;
   csr.weighted = weighted;
+  csr.symmetric = options.symmetrize;
   csr.offsets = Array<uint64_t>::zeros(n + 1, "CSR offsets");
   if (n == 0) return csr;
 

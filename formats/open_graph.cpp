@@ -23,10 +23,13 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::unique_ptr<GraphSource> in_memory(AnyCsr csr, const std::string& format) {
+// symmetric: the edges were known to be symmetric before the build (which
+// keeps that: no build option removes one direction of an edge alone).
+std::unique_ptr<GraphSource> in_memory(AnyCsr csr, const std::string& format, bool symmetric = false) {
   return std::visit(
       [&](auto& c) -> std::unique_ptr<GraphSource> {
         using V = typename std::decay_t<decltype(c)>::id_type;
+        c.symmetric = c.symmetric || symmetric;
         return std::make_unique<InMemorySource<V>>(std::move(c), format);
       },
       csr);
@@ -70,9 +73,10 @@ EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
 
 std::unique_ptr<GraphSource> rebuilt(std::unique_ptr<GraphSource> source, const BuildOptions& build) {
   if (!build.changes_edges()) return source;
-  std::string name = source->format_name();
-  if (source->info().id_bytes == 4) return in_memory(build_csr(edge_list_of<uint32_t>(*source, build.threads), build), name);
-  return in_memory(build_csr(edge_list_of<uint64_t>(*source, build.threads), build), name);
+  const std::string name = source->format_name();
+  const bool symmetric = source->info().symmetric;
+  if (source->info().id_bytes == 4) return in_memory(build_csr(edge_list_of<uint32_t>(*source, build.threads), build), name, symmetric);
+  return in_memory(build_csr(edge_list_of<uint64_t>(*source, build.threads), build), name, symmetric);
 }
 
 // A weighted source served without its weights.
@@ -102,10 +106,11 @@ std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads) {
   build.threads = threads;
   const GraphSource& source = graph.source();
   std::unique_ptr<GraphSource> t;
+  const bool symmetric = source.info().symmetric;
   if (source.info().id_bytes == 4) {
-    t = in_memory(build_csr(edge_list_of<uint32_t>(source, threads), build), source.format_name());
+    t = in_memory(build_csr(edge_list_of<uint32_t>(source, threads), build), source.format_name(), symmetric);
   } else {
-    t = in_memory(build_csr(edge_list_of<uint64_t>(source, threads), build), source.format_name());
+    t = in_memory(build_csr(edge_list_of<uint64_t>(source, threads), build), source.format_name(), symmetric);
   }
   return std::make_unique<BlockGraph>(std::move(t), graph.options());
 }

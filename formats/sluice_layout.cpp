@@ -242,6 +242,7 @@ Manifest Manifest::read(const std::string& path) {
   m.info.edges = p.number("edges");
   if (m.info.edges > (uint64_t(1) << 56)) throw InputError(path, "", "edges " + std::to_string(m.info.edges) + " is impossible");
   m.info.weighted = p.number("weighted") != 0;
+  m.info.symmetric = p.has("symmetric") && p.number("symmetric") != 0;  // absent before it was recorded: not known
   m.info.id_bytes = unsigned(p.number("id_bytes"));
   if (m.info.id_bytes != 4 && m.info.id_bytes != 8) throw InputError(path, "", "id_bytes must be 4 or 8");
   m.page_bytes = p.number("page_bytes");
@@ -263,6 +264,7 @@ std::string Manifest::text() const {
   out << "vertices " << info.vertices << "\n";
   out << "edges " << info.edges << "\n";
   out << "weighted " << (info.weighted ? 1 : 0) << "\n";
+  out << "symmetric " << (info.symmetric ? 1 : 0) << "\n";
   out << "id_bytes " << info.id_bytes << "\n";
   out << "page_bytes " << page_bytes << "\n";
   out << "drives " << this->out.drives.size() << "\n";

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "tools/symmetry_check.hpp"
+
 
 namespace sluice::tools {
 
@@ -76,14 +78,20 @@ void add_program_options(po::options_description& options, const char* output_he
 
 void add_symmetric_option(po::options_description& options) {
   options.add_options()
-    ("symmetric", po::bool_switch(), "the graph stores every edge both ways (converted with --symmetrize): use the out-edges where the transpose is needed");
+    ("symmetric", po::bool_switch(), "the graph stores every edge both ways: use the out-edges where the transpose is needed (a layout converted with --symmetrize records it and needs no flag; on one that does not, the degrees and 1000 random edges are checked first)");
 }
 
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
                                     Transpose transpose, uint64_t bytes_per_vertex) {
   ProgramEngines e;
   e.out_graph = std::make_unique<engine::DiskGraph>(path);
-  e.symmetric = v["symmetric"].as<bool>();
+  // A layout that records symmetry needs no flag; the flag on one that does
+  // not is checked before it is believed.
+  e.symmetric = e.out_graph->info().symmetric;
+  if (v["symmetric"].as<bool>() && !e.symmetric) {
+    e.symmetry_check = check_symmetric(*e.out_graph, threads_option(v));
+    e.symmetric = true;
+  }
   if (transpose == Transpose::needed && !e.symmetric) {
     e.in_graph = e.out_graph->reversed();
     if (!e.in_graph) {
@@ -184,7 +192,10 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       {"record", "run"}, {"sluice", SLUICE_VERSION}, {"algorithm", name}, {"graph", path_},
       {"vertices", graph.vertices()}, {"edges", graph.edges()}, {"weighted", graph.info().weighted},
       {"drives", graph.drives()}, {"drive_files", graph.drive_paths()},
-      {"transpose", graph.layout().in() != nullptr}, {"symmetric", symmetric}, {"threads", out().threads()},
+      {"transpose", graph.layout().in() != nullptr}, {"symmetric", symmetric},
+      {"symmetric_source", !engines_.symmetry_check.empty() ? "checked: " + engines_.symmetry_check
+                                                             : graph.info().symmetric ? std::string("layout") : std::string("no")},
+      {"threads", out().threads()},
       {"backend", out().backend_name()}, {"direction", engine::direction_name(options.direction)},
       {"edgemap", options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic"},
       {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
@@ -197,6 +208,9 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
                graph.drives(), graph.layout().in() ? " + transpose" : "",
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
                engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
+  if (!engines_.symmetry_check.empty()) {
+    std::fprintf(stderr, "%s: --symmetric on a layout that does not record it: checked %s\n", name, engines_.symmetry_check.c_str());
+  }
   if (options.direction != engine::Direction::push && !out().can_pull()) {
     std::fprintf(stderr, "%s: %s has no transpose: every EDGEMAP pushes (convert with --transpose, or pass --symmetric, to pull)\n",
                  name, path_.c_str());

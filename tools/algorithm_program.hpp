@@ -47,7 +47,8 @@ struct ProgramEngines {
   std::unique_ptr<engine::Engine> out, in;
   engine::EngineOptions options;  // as the engines run (λ resolved)
   std::string skip_source;        // where λ came from: flag, profile, default
-  bool symmetric = false;
+  bool symmetric = false;         // recorded in the layout, or --symmetric and checked
+  std::string symmetry_check;     // what that check found, when it ran
 
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return in ? *in : *out; }

@@ -66,7 +66,7 @@ int cmd_info(int argc, char** argv) {
 
   if (values["json"].as<bool>()) {
     nlohmann::ordered_json o = {{"graph", path}, {"format", graph->format()}, {"vertices", info.vertices},
-                                {"edges", info.edges}, {"weighted", info.weighted}, {"id_bytes", info.id_bytes},
+                                {"edges", info.edges}, {"weighted", info.weighted}, {"symmetric", info.symmetric}, {"id_bytes", info.id_bytes},
                                 {"degree_min", degrees.min}, {"degree_max", degrees.max}, {"degree_mean", mean},
                                 {"zero_degree_vertices", degrees.zero}};
     if (layout) {
@@ -92,6 +92,7 @@ int cmd_info(int argc, char** argv) {
             << "vertices    " << info.vertices << "\n"
             << "edges       " << info.edges << "\n"
             << "weighted    " << (info.weighted ? "yes" : "no") << "\n"
+            << "symmetric   " << (info.symmetric ? "yes (every edge stored both ways)" : "not known") << "\n"
             << "id bytes    " << info.id_bytes << "\n"
             << "degree      min " << degrees.min << ", max " << degrees.max << " (vertex " << degrees.max_vertex
             << "), mean " << std::fixed << std::setprecision(2) << mean << ", zero-degree vertices " << degrees.zero << "\n";

@@ -295,3 +295,18 @@ def test_runs_leave_no_threads(layouts):
         sluice.pagerank(path, io=io, threads=2)
         sluice.jtcc(path, threads=2)
     assert threads_after(before) <= before
+
+
+def test_symmetry_is_recorded_and_checked(tmp_path):
+    """--symmetrize is recorded, so wcc needs neither a transpose nor a flag;
+    symmetric=True on a directed layout is refused, not believed (it gave
+    wrong component counts)."""
+    src = tmp_path / "g.el"
+    src.write_text("0 1\n1 2\n2 0\n3 4\n")
+    sluice.convert(src, tmp_path / "sym.sluice", symmetrize=True)
+    assert sluice.wcc(tmp_path / "sym.sluice").components == 2
+    sluice.convert(src, tmp_path / "directed.sluice")
+    with pytest.raises(sluice.UsageError, match="does not store every edge both ways"):
+        sluice.wcc(tmp_path / "directed.sluice", symmetric=True)
+    with pytest.raises(sluice.InputError, match="wcc needs the transpose"):
+        sluice.wcc(tmp_path / "directed.sluice")

@@ -76,4 +76,30 @@ expect_error 1 "missing.sluice: cannot open: No such file or directory" "$tools/
 printf '1\n' > short-x.txt
 expect_error 1 "expected 4096 values" "$tools/sluice-spmv" g.sluice --x short-x.txt --output none.txt
 [ ! -e none.txt ] || fail "output left behind"
+# Symmetry (issue 23): --symmetrize is recorded in the layout and the
+# programs use it without --symmetric; --symmetric on a layout that does
+# not record it is checked first, and a directed graph is refused, even
+# one whose degrees agree (a cycle), instead of counting wrong components.
+"$tools/sluice" convert g.el sym.sluice --symmetrize --drives d2 >/dev/null
+grep -q '^symmetric 1$' sym.sluice || fail "--symmetrize not recorded: $(cat sym.sluice)"
+"$tools/sluice" info sym.sluice | grep -q '^symmetric   yes' || fail "info does not show the symmetry"
+jtcc=$("$tools/sluice-jtcc" g.el | sed 's/.*, \([0-9]*\) components.*/\1/')
+"$tools/sluice-wcc" sym.sluice --stats sym.jsonl > sym.out 2>/dev/null || fail "wcc on a recorded symmetric layout without a transpose"
+grep -q ", $jtcc components" sym.out || fail "wcc on sym.sluice: $(cat sym.out), jtcc $jtcc"
+head -1 sym.jsonl | grep -q '"symmetric":true,"symmetric_source":"layout"' || fail "run record: $(head -1 sym.jsonl)"
+"$tools/sluice-bc" sym.sluice --sources 0 >/dev/null 2>&1 || fail "bc on a recorded symmetric layout"
+expect_error 2 "plain.sluice does not store every edge both ways (vertex [0-9]* has [0-9]* out-edges and [0-9]* in-edges)" \
+  "$tools/sluice-wcc" plain.sluice --symmetric
+expect_error 2 "does not store every edge both ways (vertex" "$tools/sluice-wcc" g.sluice --symmetric  # the transpose's index
+printf '0 1\n1 2\n2 0\n' > cycle.el
+"$tools/sluice" convert cycle.el cycle.sluice --drives d2 >/dev/null
+expect_error 2 "cycle.sluice does not store every edge both ways (edge [0-9]* -> [0-9]* has no reverse)" "$tools/sluice-wcc" cycle.sluice --symmetric
+"$tools/sluice" convert sym.sluice unknown.el >/dev/null  # the edges both ways, the record lost
+"$tools/sluice" convert unknown.el unknown.sluice --drives d2 >/dev/null
+grep -q '^symmetric 0$' unknown.sluice || fail "symmetry recorded without being known"
+"$tools/sluice-wcc" unknown.sluice --symmetric > unknown.out 2> unknown.err || fail "a symmetric layout failed the check: $(cat unknown.err)"
+grep -q "checked in-degree = out-degree at all 4096 vertices (one pass over [0-9]* edges), and 1000 edges drawn at random each have their reverse" unknown.err ||
+  fail "the check is not named: $(cat unknown.err)"
+grep -q ", $jtcc components" unknown.out || fail "wcc --symmetric: $(cat unknown.out)"
+
 echo "programs: ok"
