@@ -3,10 +3,7 @@
 # error paths: exit codes, messages naming the file, nothing left behind.
 set -euo pipefail
 sluice=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 "$sluice" generate rmat --scale 12 --edge-factor 8 --seed 7 -o g.el >/dev/null
 mkdir d0 d1

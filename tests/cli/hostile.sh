@@ -9,21 +9,7 @@
 set -euo pipefail
 tools=$1
 sluice=$tools/sluice
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# expect_error CODE PATTERN COMMAND...: exit code CODE, PATTERN on stderr.
-expect_error() {
-  local code=$1 pattern=$2
-  shift 2
-  set +e
-  timeout 60 "$@" > out.txt 2> err.txt
-  local got=$?
-  set -e
-  [ "$got" -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
-  grep -q -- "$pattern" err.txt || fail "$*: expected '$pattern' in: $(cat err.txt)"
-}
+. "$(dirname "$0")/lib.sh"
 # with_sigint COMMAND...: runs it with SIGINT at its default, as at a
 # terminal (a background job of this script would start with it ignored).
 with_sigint() {

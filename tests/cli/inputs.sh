@@ -5,20 +5,7 @@
 set -euo pipefail
 tools=$1
 sluice=$tools/sluice
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error() {  # expected-code expected-text command...
-  local code=$1 text=$2
-  shift 2
-  set +e
-  "$@" > /dev/null 2> err.txt
-  local got=$?
-  set -e
-  [ $got -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
-  grep -qF -- "$text" err.txt || fail "$* said: $(cat err.txt)"
-}
+. "$(dirname "$0")/lib.sh"
 
 "$sluice" generate rmat --scale 12 --edge-factor 8 --seed 5 -o g.el >/dev/null
 "$sluice" convert g.el plain.bel >/dev/null
@@ -70,20 +57,20 @@ done
 
 # Errors: where, and what to do.
 head -c 3000 snap.txt.gz > cut.txt.gz
-expect_error 1 "cut.txt.gz:byte 3000: the gzip stream ends early (truncated file?)" "$sluice" convert cut.txt.gz x.bel
+expect_error -F 1 "cut.txt.gz:byte 3000: the gzip stream ends early (truncated file?)" "$sluice" convert cut.txt.gz x.bel
 { head -c 200 snap.txt.gz; head -c 3000 /dev/urandom; } > bad.txt.gz
-expect_error 1 "bad.txt.gz:byte" "$sluice" convert bad.txt.gz x.bel
+expect_error -F 1 "bad.txt.gz:byte" "$sluice" convert bad.txt.gz x.bel
 grep -q "corrupt gzip data" err.txt || fail "corrupt gzip said: $(cat err.txt)"
 head -c 2000 snap.txt.zst > cut.txt.zst
-expect_error 1 "the zstd stream ends early" "$sluice" convert cut.txt.zst x.bel
-expect_error 1 "standard input: file is empty" "$sluice" convert - x.bel < /dev/null
+expect_error -F 1 "the zstd stream ends early" "$sluice" convert cut.txt.zst x.bel
+expect_error -F 1 "standard input: file is empty" "$sluice" convert - x.bel < /dev/null
 "$sluice" convert g.el g.sluice --drives . >/dev/null
-expect_error 1 "a sluice graph is read in place: give its file, not a pipe" "$sluice" info - --format sluice < g.sluice
-expect_error 1 "g.el: not a sluice layout (its name says el): make one with \`sluice convert g.el g.sluice --drives DIR[,DIR...]\`" \
+expect_error -F 1 "a sluice graph is read in place: give its file, not a pipe" "$sluice" info - --format sluice < g.sluice
+expect_error -F 1 "g.el: not a sluice layout (its name says el): make one with \`sluice convert g.el g.sluice --drives DIR[,DIR...]\`" \
   "$tools/sluice-bfs" g.el
 # A 1-based SNAP file read as 0-based: the hint names --base 1.
 printf '# Nodes: 3\n1 2\n2 3\n' > one.txt
-expect_error 1 "one.txt:line 3: target id 3 is beyond the declared vertex count 3 (if the ids are 1-based, pass --base 1)" \
+expect_error -F 1 "one.txt:line 3: target id 3 is beyond the declared vertex count 3 (if the ids are 1-based, pass --base 1)" \
   "$sluice" convert one.txt x.bel
 "$sluice" convert one.txt x.bel --base 1 >/dev/null || fail "--base 1"
 [ ! -e x.bel ] || [ "$(stat -c %s x.bel)" -eq 16 ] || fail "one-based output"

@@ -6,9 +6,7 @@
 set -euo pipefail
 build=$1
 source_dir=$(cd "$(dirname "$0")/../out_of_tree" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 prefix=$work/prefix

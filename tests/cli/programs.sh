@@ -4,10 +4,7 @@
 # and JT-CC agreeing, and the errors (no transpose, bad source, bad flag).
 set -euo pipefail
 tools=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 "$tools/sluice" generate rmat --scale 12 --edge-factor 8 --seed 3 -o g.el >/dev/null
 mkdir d0 d1 d2
@@ -48,16 +45,6 @@ seq 0 4095 > x.txt
 "$tools/sluice-bc" g.sluice --sources 1,2 > bc.out 2>/dev/null
 grep -q "2 source(s)" bc.out || fail "bc summary: $(cat bc.out)"
 
-expect_error() {  # expected-code expected-text command...
-  local code=$1 text=$2
-  shift 2
-  set +e
-  "$@" > /dev/null 2> err.txt
-  local got=$?
-  set -e
-  [ $got -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
-  grep -q -- "$text" err.txt || fail "$* said: $(cat err.txt)"
-}
 expect_error 1 "needs the transpose" "$tools/sluice-wcc" plain.sluice
 expect_error 2 "is not below" "$tools/sluice-bfs" g.sluice --source 4096
 expect_error 2 "edgemap must be binning or atomic" "$tools/sluice-pagerank" g.sluice --edgemap sideways

@@ -7,21 +7,7 @@
 set -euo pipefail
 tools=$1
 sluice=$tools/sluice
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# expect_error CODE PATTERN COMMAND...: exit code CODE, PATTERN on stderr.
-expect_error() {
-  local code=$1 pattern=$2
-  shift 2
-  set +e
-  timeout 60 "$@" > out.txt 2> err.txt
-  local got=$?
-  set -e
-  [ "$got" -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
-  grep -q -- "$pattern" err.txt || fail "$*: expected '$pattern' in: $(cat err.txt)"
-}
+. "$(dirname "$0")/lib.sh"
 flip() {  # flip FILE OFFSET MASK
   python3 -c "import sys; f=open(sys.argv[1],'r+b'); f.seek(int(sys.argv[2])); b=f.read(1); f.seek(int(sys.argv[2])); f.write(bytes([b[0]^int(sys.argv[3])]))" "$@"
 }

@@ -6,10 +6,7 @@ set -euo pipefail
 tools=$1
 plot=$2
 sluice=$tools/sluice
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 export SLUICE_PROFILE_DIR=$work/profiles
 
 "$sluice" generate rmat --scale 12 --edge-factor 8 --seed 2 -o g.el >/dev/null
@@ -44,16 +41,6 @@ grep -q " $lambda\* " table2.txt || fail "calibrated λ not marked: $(cat table2
 [ "$(head -c 4 sweep.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "not a PNG"
 "$plot" calibrated.csv -o calibrated.png >/dev/null || fail "plot with a calibration"
 
-expect_error() {  # expected-code expected-text command...
-  local code=$1 text=$2
-  shift 2
-  set +e
-  "$@" > /dev/null 2> err.txt
-  local got=$?
-  set -e
-  [ $got -eq "$code" ] || fail "$* exited $got, expected $code: $(cat err.txt)"
-  grep -qF -- "$text" err.txt || fail "$* said: $(cat err.txt)"
-}
 expect_error 1 "wcc needs the transpose" "$sluice" sweep a/g.sluice b/g.sluice --algorithm wcc
 expect_error 2 "'dfs' is not one of bfs, pagerank, wcc, spmv, bc" "$sluice" sweep a/g.sluice --algorithm dfs
 expect_error 2 "--skip-thresholds:" "$sluice" sweep a/g.sluice --skip-thresholds 1x
