@@ -4,21 +4,21 @@
 #include <limits>
 
 #include "algorithms/union_find.hpp"
-#include "formats/interruption.hpp"
+#include "base/interruption.hpp"
 
 namespace sluice::algorithms {
 
 namespace {
 
 template <class Id>
-JtccResult run(BlockGraph& graph, uint64_t seed) {
+JtccResult run(formats::BlockGraph& graph, uint64_t seed) {
   const uint64_t n = graph.info().vertices;
   ConcurrentForest<Id, RandomRank> forest(n, RandomRank{seed});
   std::atomic<uint64_t> edges{0};
-  auto id = graph.request(0, n, [&](const EdgeBlock& block) {
-    if (interruption_requested()) {
+  auto id = graph.request(0, n, [&](const formats::EdgeBlock& block) {
+    if (base::interruption_requested()) {
       graph.release(block);
-      throw Interrupted();
+      throw base::Interrupted();
     }
     for (uint64_t v = block.begin; v < block.end; ++v) {
       for (uint64_t e = block.offsets[v - block.begin]; e < block.offsets[v - block.begin + 1]; ++e) {
@@ -53,7 +53,7 @@ JtccResult run(BlockGraph& graph, uint64_t seed) {
 
 }  // namespace
 
-JtccResult jtcc(BlockGraph& graph, uint64_t seed) {
+JtccResult jtcc(formats::BlockGraph& graph, uint64_t seed) {
   return graph.info().vertices <= (uint64_t(1) << 32) ? run<uint32_t>(graph, seed) : run<uint64_t>(graph, seed);
 }
 

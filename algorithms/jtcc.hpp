@@ -22,6 +22,6 @@ struct JtccResult : ComponentsResult {
 constexpr uint64_t jtcc_bytes_per_vertex = 16;
 
 // Labels are the smallest vertex id of each component, as wcc() gives.
-JtccResult jtcc(BlockGraph& graph, uint64_t seed = 0x5eed);
+JtccResult jtcc(formats::BlockGraph& graph, uint64_t seed = 0x5eed);
 
 }  // namespace sluice::algorithms

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "formats/interruption.hpp"
+#include "base/interruption.hpp"
 
 namespace sluice::algorithms {
 
@@ -12,12 +12,12 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   bytes_read_ += s.bytes_read;
   if (keep_records_) records_.push_back({phase, iteration, s});
   if (show_progress_) {
-    if (!progress_) progress_ = std::make_unique<Progress>(algorithm_, 0, true, "bytes");
+    if (!progress_) progress_ = std::make_unique<base::Progress>(algorithm_, 0, true, "bytes");
     progress_->set_what(algorithm_ + " trial " + std::to_string(trial_) + ": " + phase + " " + std::to_string(iteration) +
                         ", " + std::to_string(edge_maps_) + " EDGEMAPs, read");
     progress_->advance(s.bytes_read);
   }
-  throw_if_interrupted();  // between EDGEMAPs, where stopping is clean
+  base::throw_if_interrupted();  // between EDGEMAPs, where stopping is clean
   if (!stats_) return;
   nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase}, {"iteration", iteration}};

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "base/progress.hpp"
 #include "engine/engine.hpp"
-#include "formats/progress.hpp"
 
 namespace sluice::algorithms {
 
@@ -56,7 +56,7 @@ class RunTrace {
   std::ostream* stats_;
   uint64_t trial_ = 0, edge_maps_ = 0, bytes_read_ = 0;
   bool keep_records_ = false, show_progress_ = false;
-  std::unique_ptr<Progress> progress_;
+  std::unique_ptr<base::Progress> progress_;
   std::vector<EdgeMapRecord> records_;
 };
 

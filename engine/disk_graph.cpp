@@ -2,19 +2,19 @@
 
 #include <bit>
 
-#include "formats/errors.hpp"
+#include "base/errors.hpp"
 
 namespace sluice::engine {
 
 DiskGraph::DiskGraph(const std::string& manifest_path, bool transpose)
-    : DiskGraph(std::make_shared<SluiceLayout>(manifest_path), transpose, manifest_path) {}
+    : DiskGraph(std::make_shared<layout::SluiceLayout>(manifest_path), transpose, manifest_path) {}
 
-DiskGraph::DiskGraph(std::shared_ptr<SluiceLayout> layout, bool transpose, const std::string& path)
+DiskGraph::DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpose, const std::string& path)
     : layout_(std::move(layout)), transpose_(transpose), set_(transpose ? layout_->in() : &layout_->out()) {
-  if (!set_) throw InputError(path, "", "the layout was written without a transpose (convert with --transpose)");
+  if (!set_) throw base::InputError(path, "", "the layout was written without a transpose (convert with --transpose)");
   degrees_ = set_->index().degrees().data();
   const uint64_t per_page = page_bytes() / record_bytes();
-  if (!std::has_single_bit(per_page)) throw InputError(path, "", "the records per page must be a power of two");
+  if (!std::has_single_bit(per_page)) throw base::InputError(path, "", "the records per page must be a power of two");
   page_shift_ = unsigned(std::countr_zero(per_page));
   // One walk over the vertices: a page's first vertex is the one whose edge
   // range contains the page's first record.

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/sluice_layout.hpp"
+#include "layout/sluice_layout.hpp"
 
 namespace sluice::engine {
 
@@ -26,16 +26,16 @@ class DiskGraph {
 
   uint64_t vertices() const { return info().vertices; }
   uint64_t edges() const { return info().edges; }
-  const GraphInfo& info() const { return layout_->info(); }
-  const SluiceLayout& layout() const { return *layout_; }
-  const CompactIndex& index() const { return set_->index(); }
+  const base::GraphInfo& info() const { return layout_->info(); }
+  const layout::SluiceLayout& layout() const { return *layout_; }
+  const layout::CompactIndex& index() const { return set_->index(); }
   bool is_transpose() const { return transpose_; }
 
   uint32_t degree(uint64_t v) const { return degrees_[v]; }
   const uint32_t* degrees() const { return degrees_; }
   uint64_t offset(uint64_t v) const { return index().offset(v); }
 
-  const PageInterleaving& interleaving() const { return set_->edges().interleaving(); }
+  const layout::PageInterleaving& interleaving() const { return set_->edges().interleaving(); }
   unsigned drives() const { return interleaving().drives; }
   uint64_t page_bytes() const { return interleaving().page_bytes; }
   unsigned record_bytes() const { return set_->edges().layout().record_bytes(); }
@@ -70,17 +70,17 @@ class DiskGraph {
   // "DRIVE_FILE, byte N": where edge record e lies, for error messages.
   std::string locate_edge(uint64_t e) const;
   // The checksum of every page (sluice_layout.hpp).
-  PageChecksums checksums() const { return set_->checksums(); }
+  layout::PageChecksums checksums() const { return set_->checksums(); }
 
   // DRAM held by the index, the page checksums and the page map.
   uint64_t memory_bytes() const { return set_->memory_bytes() + page_first_vertex_.size() * 8; }
 
  private:
-  DiskGraph(std::shared_ptr<SluiceLayout> layout, bool transpose, const std::string& path);
+  DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpose, const std::string& path);
 
-  std::shared_ptr<SluiceLayout> layout_;
+  std::shared_ptr<layout::SluiceLayout> layout_;
   bool transpose_;
-  const EdgeSet* set_;
+  const layout::EdgeSet* set_;
   const uint32_t* degrees_;
   unsigned page_shift_ = 0;  // log2 of the records per page
   std::vector<uint64_t> page_first_vertex_;

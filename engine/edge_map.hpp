@@ -47,7 +47,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 
   // A stop requested before the call, or while it planned, ends it here;
   // one requested while pages stream in ends it at the next buffer.
-  throw_if_interrupted();
+  base::throw_if_interrupted();
   const auto start = std::chrono::steady_clock::now();
   stats_ = {};
   stats_.active_vertices = frontier.size();
@@ -55,7 +55,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 
   constexpr bool pullable = has_gather && !detail::declines_pull<Functions>();
   Route route = this->route(frontier, f, pullable, first_edges);
-  throw_if_interrupted();
+  base::throw_if_interrupted();
   stats_.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.direction = route.direction;
   const DiskGraph& graph = route.direction == Direction::pull ? *pull_graph_ : graph_;
@@ -100,7 +100,7 @@ VertexSubset Engine::vertex_map(const VertexSubset& frontier, F&& f) {
       }
     });
   }
-  throw_if_interrupted();
+  base::throw_if_interrupted();
   std::vector<uint64_t> ids = std::move(kept[0]);
   for (size_t t = 1; t < kept.size(); ++t) ids.insert(ids.end(), kept[t].begin(), kept[t].end());
   return VertexSubset::from_sorted_ids(n, std::move(ids));  // pieces in order: ascending

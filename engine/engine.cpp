@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "formats/errors.hpp"
-#include "formats/thread_count.hpp"
+#include "base/errors.hpp"
+#include "base/thread_count.hpp"
 #include "io/device_profile.hpp"
 
 namespace sluice::engine {
@@ -14,7 +14,7 @@ namespace {
 // 0: one per core (not OpenMP's default, which OMP_NUM_THREADS may lower
 // for the loaders alone); capped and checked as every thread count.
 int compute_threads(int requested) {
-  return resolve_threads(requested > 0 ? requested : int(std::max(1u, std::thread::hardware_concurrency())), "compute threads");
+  return base::resolve_threads(requested > 0 ? requested : int(std::max(1u, std::thread::hardware_concurrency())), "compute threads");
 }
 
 std::unique_ptr<DiskGraph> reversed_of(const DiskGraph& graph, const EngineOptions& options) {
@@ -52,9 +52,9 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
       split_locks_(std::make_unique<std::mutex[]>(split_lock_count)) {
   if (options.pull_divisor == 0) throw std::invalid_argument("the pull divisor must be at least 1");
   if (!options_.skip) options_.skip = resolve_skip_threshold("", graph);
-  uint64_t limit = options_.memory_limit ? options_.memory_limit : available_memory();
+  uint64_t limit = options_.memory_limit ? options_.memory_limit : base::available_memory();
   if (limit && budget_.total() > limit) {
-    const auto& size = byte_count;
+    const auto& size = base::byte_count;
     throw std::runtime_error("the vertex state does not fit in memory: needs " + size(budget_.total()) + " (index " +
                              size(budget_.index) + ", frontiers " + size(budget_.frontiers) + ", bins " + size(budget_.bins) +
                              ", IO buffers " + size(budget_.io_buffers) + ", pull cache " + size(budget_.pull_cache) +

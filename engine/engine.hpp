@@ -177,7 +177,7 @@ class Engine {
   template <class F>
   void parallel_for(uint64_t count, F&& f) {
     pool_.parallel_for(count, IndexedBitmap::block_bits, f);
-    throw_if_interrupted();
+    base::throw_if_interrupted();
   }
 
  private:
@@ -244,6 +244,6 @@ class Engine {
 
 }  // namespace sluice::engine
 
-#include "engine/push.hpp"
-#include "engine/pull.hpp"
 #include "engine/edge_map.hpp"
+#include "engine/pull.hpp"
+#include "engine/push.hpp"

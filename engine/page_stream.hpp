@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "base/interruption.hpp"
 #include "engine/chunk_planner.hpp"
 #include "engine/disk_graph.hpp"
 #include "engine/first_error.hpp"
-#include "formats/interruption.hpp"
 #include "io/drive_set.hpp"
 #include "io/io_service.hpp"
 
@@ -51,7 +51,7 @@ class PageStream {
     if (!error.failed()) {
       const auto start = std::chrono::steady_clock::now();
       try {
-        throw_if_interrupted();  // the buffers still to come are then released unread
+        base::throw_if_interrupted();  // the buffers still to come are then released unread
         const uint64_t page = graph_.page_bytes(), drives = graph_.drives();
         const uint64_t first = (filled.offset - graph_.interleaving().header_bytes) / page;  // drive-local page
         for (uint64_t k = 0; k < filled.length / page; ++k) visit((first + k) * drives + filled.drive, filled.data + k * page);

@@ -13,7 +13,7 @@
 namespace sluice::engine {
 
 // One edge record: the target (Id), then the weight if Weighted, padded to
-// 4, 8 or 16 bytes (formats/interleaved_edges.hpp).
+// 4, 8 or 16 bytes (layout/interleaved_edges.hpp).
 template <class Id, bool Weighted>
 struct RecordFormat {
   using id_type = Id;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
-#include "formats/thread_count.hpp"
+#include "base/thread_count.hpp"
 
 namespace sluice::engine {
 
@@ -14,7 +14,7 @@ WorkerPool::WorkerPool(int threads) {
   } catch (const std::system_error& e) {
     const int started = size();
     stop();  // the threads that did start
-    throw_thread_start_failed("compute threads", started, threads, e);
+    base::throw_thread_start_failed("compute threads", started, threads, e);
   }
 }
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "formats/mapped_file.hpp"
-#include "formats/number_parsing.hpp"
+#include "base/mapped_file.hpp"
+#include "base/number_parsing.hpp"
 
 using namespace sluice;
 
@@ -25,7 +25,7 @@ uint64_t sum_ids(const char* const begin, const char* end, Parse parse, uint64_t
   count = 0;
   while (p < end) {
     if (*p == '#' || *p == '%') {
-      skip_line(p, end);
+      base::skip_line(p, end);
       continue;
     }
     uint64_t v = 0;
@@ -34,7 +34,7 @@ uint64_t sum_ids(const char* const begin, const char* end, Parse parse, uint64_t
       std::exit(1);
     }
     sum += v, ++count;
-    while (p < end && (is_blank(*p) || *p == '\n')) ++p;
+    while (p < end && (base::is_blank(*p) || *p == '\n')) ++p;
   }
   return sum;
 }
@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: number_parsing_ab FILE.el [ROUNDS]\n");
     return 2;
   }
-  MappedFile file(argv[1]);
+  base::MappedFile file(argv[1]);
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
   const char* begin = file.data();
   const char* end = begin + file.size();
@@ -61,8 +61,8 @@ int main(int argc, char** argv) {
          p = r.ptr;
          return r.ec == std::errc();
        }, {}},
-      {"parse_unsigned", [](const char*& p, const char* e, uint64_t& v) { return parse_unsigned(p, e, v) == ParseStatus::ok; }, {}},
-      {"parse_unsigned_fast", [](const char*& p, const char* e, uint64_t& v) { return parse_unsigned_fast(p, e, v) == ParseStatus::ok; }, {}},
+      {"parse_unsigned", [](const char*& p, const char* e, uint64_t& v) { return base::parse_unsigned(p, e, v) == base::ParseStatus::ok; }, {}},
+      {"parse_unsigned_fast", [](const char*& p, const char* e, uint64_t& v) { return base::parse_unsigned_fast(p, e, v) == base::ParseStatus::ok; }, {}},
   };
   uint64_t expected = 0, count = 0;
   for (int round = 0; round < rounds; ++round) {

@@ -10,13 +10,13 @@
 #include <optional>
 #include <vector>
 
-#include "formats/errors.hpp"
+#include "base/errors.hpp"
+#include "base/mapped_file.hpp"
+#include "base/number_parsing.hpp"
+#include "base/text_chunks.hpp"
 #include "formats/loaders.hpp"
-#include "formats/mapped_file.hpp"
-#include "formats/number_parsing.hpp"
-#include "formats/text_chunks.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace {
 
@@ -28,15 +28,15 @@ struct Layout {
 };
 
 template <class V>
-Csr<V> parse_tokens(const MappedFile& file, const Layout& layout, const std::vector<TextChunk>& chunks,
+Csr<V> parse_tokens(const base::MappedFile& file, const Layout& layout, const std::vector<base::TextChunk>& chunks,
                     const std::vector<uint64_t>& first_token, int threads) {
   const uint64_t n = layout.n, m = layout.m;
   Csr<V> csr;
   csr.vertices = n;
   csr.weighted = layout.weighted;
-  csr.offsets = Array<uint64_t>(n + 1, "CSR offsets");
-  csr.targets = Array<V>(m, "CSR targets");
-  if (layout.weighted) csr.weights = Array<float>(m, "CSR weights");
+  csr.offsets = base::Array<uint64_t>(n + 1, "CSR offsets");
+  csr.targets = base::Array<V>(m, "CSR targets");
+  if (layout.weighted) csr.weights = base::Array<float>(m, "CSR weights");
   csr.offsets[n] = m;
 
   std::vector<std::optional<std::pair<uint64_t, std::string>>> errors(chunks.size());
@@ -60,11 +60,11 @@ Csr<V> parse_tokens(const MappedFile& file, const Layout& layout, const std::vec
       const uint64_t i = k - 3;
       if (i >= n + m && layout.weighted) {
         float w;
-        if (const WeightStatus ws = parse_weight(p, stop, w); ws != WeightStatus::ok) return fail(weight_error(ws));
+        if (const base::WeightStatus ws = base::parse_weight(p, stop, w); ws != base::WeightStatus::ok) return fail(base::weight_error(ws));
         csr.weights[i - n - m] = w;
       } else {
         uint64_t value;
-        if (parse_unsigned(p, stop, value) != ParseStatus::ok) {
+        if (base::parse_unsigned(p, stop, value) != base::ParseStatus::ok) {
           return fail(i < n ? "expected an offset (unsigned integer)" : "expected a target vertex id");
         }
         if (i < n) {
@@ -84,12 +84,12 @@ Csr<V> parse_tokens(const MappedFile& file, const Layout& layout, const std::vec
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t c = 0; c < chunks.size(); ++c) parse_chunk(c);
   for (auto& e : errors) {
-    if (e) throw InputError(file.path(), at_line(e->first), e->second);
+    if (e) throw base::InputError(file.path(), base::at_line(e->first), e->second);
   }
-  if (n > 0 && csr.offsets[0] != 0) throw InputError(file.path(), at_line(4), "the first offset must be 0");
+  if (n > 0 && csr.offsets[0] != 0) throw base::InputError(file.path(), base::at_line(4), "the first offset must be 0");
   for (uint64_t v = 1; v < n; ++v) {
     if (csr.offsets[v] < csr.offsets[v - 1]) {
-      throw InputError(file.path(), "number " + std::to_string(v + 4),
+      throw base::InputError(file.path(), "number " + std::to_string(v + 4),
                        "offsets must not decrease: offset of vertex " + std::to_string(v) + " is " +
                            std::to_string(csr.offsets[v]) + ", after " + std::to_string(csr.offsets[v - 1]));
     }
@@ -99,9 +99,9 @@ Csr<V> parse_tokens(const MappedFile& file, const Layout& layout, const std::vec
 
 }  // namespace
 
-AnyCsr read_adjacency_graph(const MappedFile& file, const LoadOptions& options) {
+AnyCsr read_adjacency_graph(const base::MappedFile& file, const LoadOptions& options) {
   const std::string& path = file.path();
-  const int threads = resolve_threads(options.threads);
+  const int threads = base::resolve_threads(options.threads);
   const char* p = file.data();
   const char* end = p + file.size();
 
@@ -112,21 +112,21 @@ AnyCsr read_adjacency_graph(const MappedFile& file, const LoadOptions& options) 
   if (word == "WeightedAdjacencyGraph") {
     layout.weighted = true;
   } else if (word != "AdjacencyGraph") {
-    throw InputError(path, at_line(1), "expected 'AdjacencyGraph' or 'WeightedAdjacencyGraph', found '" +
+    throw base::InputError(path, base::at_line(1), "expected 'AdjacencyGraph' or 'WeightedAdjacencyGraph', found '" +
                                            word.substr(0, 40) + "'");
   }
   p = word_end;
   uint64_t line = 1;
   for (uint64_t* field : {&layout.n, &layout.m}) {
     while (p < end && is_space(*p)) line += (*p++ == '\n');
-    if (parse_unsigned(p, end, *field) != ParseStatus::ok) {
-      throw InputError(path, at_line(line), field == &layout.n ? "expected the vertex count" : "expected the edge count");
+    if (base::parse_unsigned(p, end, *field) != base::ParseStatus::ok) {
+      throw base::InputError(path, base::at_line(line), field == &layout.n ? "expected the vertex count" : "expected the edge count");
     }
   }
-  checked_vertex_count(layout.n, path, at_line(line));
-  if (layout.m > (uint64_t(1) << 60)) throw InputError(path, at_line(line), "the edge count " + std::to_string(layout.m) + " is impossible");
+  base::checked_vertex_count(layout.n, path, base::at_line(line));
+  if (layout.m > (uint64_t(1) << 60)) throw base::InputError(path, base::at_line(line), "the edge count " + std::to_string(layout.m) + " is impossible");
 
-  std::vector<TextChunk> chunks = split_into_chunks(file.data(), 0, file.size(), 1, threads * 8, threads);
+  std::vector<base::TextChunk> chunks = base::split_into_chunks(file.data(), 0, file.size(), 1, threads * 8, threads);
   std::vector<uint64_t> tokens(chunks.size() + 1, 0);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t c = 0; c < chunks.size(); ++c) {
@@ -142,7 +142,7 @@ AnyCsr read_adjacency_graph(const MappedFile& file, const LoadOptions& options) 
   for (size_t c = 0; c < chunks.size(); ++c) tokens[c + 1] += tokens[c];
   const uint64_t expected = 3 + layout.n + layout.m * (layout.weighted ? 2 : 1);
   if (tokens.back() != expected) {
-    throw InputError(path, "", "the header declares " + std::to_string(layout.n) + " vertices and " +
+    throw base::InputError(path, "", "the header declares " + std::to_string(layout.n) + " vertices and " +
                                    std::to_string(layout.m) + " edges, so " + std::to_string(expected) +
                                    " numbers in all, but the file holds " + std::to_string(tokens.back()));
   }
@@ -150,4 +150,4 @@ AnyCsr read_adjacency_graph(const MappedFile& file, const LoadOptions& options) 
   return parse_tokens<uint64_t>(file, layout, chunks, tokens, threads);
 }
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -4,19 +4,19 @@
 #include <cstring>
 #include <limits>
 
-#include "formats/errors.hpp"
+#include "base/errors.hpp"
+#include "base/mapped_file.hpp"
 #include "formats/loaders.hpp"
-#include "formats/mapped_file.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace {
 
 template <class Stored, class V>
-EdgeList<V> split_pairs(const MappedFile& file, uint64_t pairs, uint64_t declared, int threads) {
+EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t pairs, uint64_t declared, int threads) {
   EdgeList<V> edges;
-  edges.sources = Array<V>(pairs, "edge sources");
-  edges.targets = Array<V>(pairs, "edge targets");
+  edges.sources = base::Array<V>(pairs, "edge sources");
+  edges.targets = base::Array<V>(pairs, "edge targets");
   const char* data = file.data();
   uint64_t max_id = 0;
   uint64_t first_bad = UINT64_MAX;
@@ -31,27 +31,27 @@ EdgeList<V> split_pairs(const MappedFile& file, uint64_t pairs, uint64_t declare
     edges.targets[e] = V(pair[1]);
   }
   if (first_bad != UINT64_MAX) {
-    throw InputError(file.path(), at_byte(first_bad * 2 * sizeof(Stored)),
+    throw base::InputError(file.path(), base::at_byte(first_bad * 2 * sizeof(Stored)),
                      "vertex id beyond the declared vertex count " + std::to_string(declared));
   }
-  edges.vertices = declared ? declared : (pairs ? vertex_count_for_id(max_id, file.path()) : 0);
+  edges.vertices = declared ? declared : (pairs ? base::vertex_count_for_id(max_id, file.path()) : 0);
   return edges;
 }
 
 }  // namespace
 
-AnyEdgeList read_binary_edge_list(const MappedFile& file, unsigned id_bytes, const LoadOptions& options) {
+AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options) {
   const std::string& path = file.path();
   const uint64_t pair_bytes = 2 * id_bytes;
   if (file.size() % pair_bytes != 0) {
-    throw InputError(path, at_byte(file.size() - file.size() % pair_bytes),
+    throw base::InputError(path, base::at_byte(file.size() - file.size() % pair_bytes),
                      "truncated: the file size " + std::to_string(file.size()) + " is not a multiple of " +
                          std::to_string(pair_bytes) + " bytes (one pair of " + std::to_string(id_bytes * 8) +
                          "-bit ids)");
   }
   const uint64_t pairs = file.size() / pair_bytes;
-  const int threads = resolve_threads(options.threads);
-  checked_vertex_count(options.vertices, path, "--vertices");
+  const int threads = base::resolve_threads(options.threads);
+  base::checked_vertex_count(options.vertices, path, "--vertices");
   if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, pairs, options.vertices, threads);
   if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, pairs, options.vertices, threads);
 
@@ -70,4 +70,4 @@ AnyEdgeList read_binary_edge_list(const MappedFile& file, unsigned id_bytes, con
   return split_pairs<uint64_t, uint64_t>(file, pairs, options.vertices, threads);
 }
 
-}  // namespace sluice
+}  // namespace sluice::formats

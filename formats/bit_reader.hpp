@@ -9,9 +9,9 @@
 #include <cstring>
 #include <string>
 
-#include "formats/errors.hpp"
+#include "base/errors.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 enum class BitCode { gamma, delta, unary, zeta, nibble };
 
@@ -120,7 +120,7 @@ class BitReader {
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void fail(uint64_t bit, const std::string& what) const {
-    throw InputError(path_ ? *path_ : std::string("bit stream"), "bit " + std::to_string(bit), what);
+    throw base::InputError(path_ ? *path_ : std::string("bit stream"), "bit " + std::to_string(bit), what);
   }
 
  private:
@@ -160,4 +160,4 @@ class BitReader {
   const std::string* path_;
 };
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <limits>
 
-#include "formats/compact_index.hpp"
-#include "formats/errors.hpp"
-#include "formats/interleaved_edges.hpp"
+#include "base/errors.hpp"
+#include "layout/compact_index.hpp"
+#include "layout/interleaved_edges.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace fs = std::filesystem;
 
@@ -23,7 +23,7 @@ uint64_t degrees_at(uint64_t n) { return (header_bytes + groups_of(n) * 8 + 63) 
 std::string stem_of(const std::string& index_path) {
   const std::string suffix = ".index";
   if (index_path.size() <= suffix.size() || index_path.compare(index_path.size() - suffix.size(), suffix.size(), suffix)) {
-    throw InputError(index_path, "", "a Blaze index file name ends in '.index'");
+    throw base::InputError(index_path, "", "a Blaze index file name ends in '.index'");
   }
   return index_path.substr(0, index_path.size() - suffix.size());
 }
@@ -37,7 +37,7 @@ std::vector<std::string> find_drive_files(const std::string& stem, const std::ve
     for (size_t i = 0; i < dirs.size(); ++i) {
       files.push_back((fs::path(dirs[i]) / (base + ".adj." + n + "." + std::to_string(i))).string());
       if (!fs::exists(files.back())) {
-        throw InputError(files.back(), "", "no Blaze adjacency file " + std::to_string(i) + " of " + n + " in " + dirs[i]);
+        throw base::InputError(files.back(), "", "no Blaze adjacency file " + std::to_string(i) + " of " + n + " in " + dirs[i]);
       }
     }
     return files;
@@ -51,7 +51,7 @@ std::vector<std::string> find_drive_files(const std::string& stem, const std::ve
   std::vector<std::string> files;  // the artifact's naming: NAME.gr.adj.0, .1, ...
   while (fs::exists(stem + ".adj." + std::to_string(files.size()))) files.push_back(stem + ".adj." + std::to_string(files.size()));
   if (files.empty()) {
-    throw InputError(stem + ".index", "", "no Blaze adjacency file beside the index (expected " + stem +
+    throw base::InputError(stem + ".index", "", "no Blaze adjacency file beside the index (expected " + stem +
                                               ".adj.N.0); for a dataset spread over drive directories give them "
                                               "with --adjacency-dirs DIR,DIR...");
   }
@@ -62,9 +62,9 @@ class BlazeSource : public GraphSource {
  public:
   BlazeSource(const std::string& index_path, const std::vector<std::string>& files)
       : path_(index_path), index_(load(index_path)),
-        edges_(files, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(files.size())}, index_.edges(),
+        edges_(files, layout::RecordLayout{4, false}, layout::PageInterleaving{page_bytes, unsigned(files.size())}, index_.edges(),
                index_.vertices()) {}
-  GraphInfo info() const override { return {index_.vertices(), index_.edges(), false, 4}; }
+  base::GraphInfo info() const override { return {index_.vertices(), index_.edges(), false, 4}; }
   std::string format_name() const override { return "blaze"; }
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override { index_.read_offsets(begin, end, out); }
   void read_edges(uint64_t begin, uint64_t end, void* targets, float*) const override {
@@ -76,36 +76,36 @@ class BlazeSource : public GraphSource {
   }
 
  private:
-  static CompactIndex load(const std::string& path) {
-    FileDescriptor file = FileDescriptor::open_for_reading(path);
+  static layout::CompactIndex load(const std::string& path) {
+    base::FileDescriptor file = base::FileDescriptor::open_for_reading(path);
     uint64_t size = file.size();
-    if (size < header_bytes) throw InputError(path, at_byte(size), "file ends inside the 32-byte graph header");
+    if (size < header_bytes) throw base::InputError(path, base::at_byte(size), "file ends inside the 32-byte graph header");
     uint64_t header[4];
     file.read_exactly(header, sizeof(header), 0, path);
     uint64_t n = header[2], m = header[3];
-    if (n >= (uint64_t(1) << 32)) throw InputError(path, at_byte(16), "Blaze uses 32-bit vertex ids; the header says " + std::to_string(n) + " nodes");
+    if (n >= (uint64_t(1) << 32)) throw base::InputError(path, base::at_byte(16), "Blaze uses 32-bit vertex ids; the header says " + std::to_string(n) + " nodes");
     uint64_t expected = degrees_at(n) + groups_of(n) * 64;
     if (size != expected) {
-      throw InputError(path, "", "index file holds " + std::to_string(size) + " bytes, expected " + std::to_string(expected) +
+      throw base::InputError(path, "", "index file holds " + std::to_string(size) + " bytes, expected " + std::to_string(expected) +
                                      " for " + std::to_string(n) + " nodes");
     }
-    Array<uint64_t> offsets(groups_of(n) + 1, "index offsets");
+    base::Array<uint64_t> offsets(groups_of(n) + 1, "index offsets");
     file.read_exactly(offsets.data(), groups_of(n) * 8, header_bytes, path);
     offsets[groups_of(n)] = m;
-    Array<uint32_t> degrees(n, "degrees");
+    base::Array<uint32_t> degrees(n, "degrees");
     file.read_exactly(degrees.data(), n * 4, degrees_at(n), path);
-    CompactIndex index(std::move(offsets), std::move(degrees));
+    layout::CompactIndex index(std::move(offsets), std::move(degrees));
     uint64_t bad = index.first_inconsistency();
     if (bad != UINT64_MAX) {
-      throw InputError(path, "", "offsets disagree with the degrees at vertex " + std::to_string(bad) +
+      throw base::InputError(path, "", "offsets disagree with the degrees at vertex " + std::to_string(bad) +
                                      " (or the degrees do not sum to the " + std::to_string(m) + " edges of the header)");
     }
     return index;
   }
 
   std::string path_;
-  CompactIndex index_;
-  InterleavedEdgeReader edges_;
+  layout::CompactIndex index_;
+  layout::InterleavedEdgeReader edges_;
 };
 
 // Where write_blaze_layout puts the adjacency files: NAME.gr.adj.N.i in
@@ -123,8 +123,8 @@ std::vector<std::string> adjacency_paths(const std::string& index_path, const st
 
 }  // namespace
 
-std::vector<NamedFile> blaze_layout_files(const std::string& index_path, const std::vector<std::string>& adjacency_dirs) {
-  std::vector<NamedFile> files{{index_path, "the Blaze index"}};
+std::vector<base::NamedFile> blaze_layout_files(const std::string& index_path, const std::vector<std::string>& adjacency_dirs) {
+  std::vector<base::NamedFile> files{{index_path, "the Blaze index"}};
   try {
     for (const std::string& p : find_drive_files(stem_of(index_path), adjacency_dirs)) files.push_back({p, "a Blaze adjacency file"});
   } catch (const std::exception&) {
@@ -133,8 +133,8 @@ std::vector<NamedFile> blaze_layout_files(const std::string& index_path, const s
   return files;
 }
 
-std::vector<NamedFile> blaze_layout_files_to_write(const std::string& index_path, const std::vector<std::string>& drive_dirs) {
-  std::vector<NamedFile> files{{index_path, "the output's Blaze index"}};
+std::vector<base::NamedFile> blaze_layout_files_to_write(const std::string& index_path, const std::vector<std::string>& drive_dirs) {
+  std::vector<base::NamedFile> files{{index_path, "the output's Blaze index"}};
   for (const std::string& p : adjacency_paths(index_path, drive_dirs)) files.push_back({p, "an adjacency file of the output"});
   return files;
 }
@@ -144,13 +144,13 @@ std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path, co
 }
 
 void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const std::vector<std::string>& drive_dirs) {
-  const GraphInfo& info = graph.info();
+  const base::GraphInfo& info = graph.info();
   if (info.weighted) throw std::runtime_error("Blaze's layout is written for unweighted graphs only; convert with --drop-weights");
   if (info.vertices >= (uint64_t(1) << 32)) throw std::runtime_error("Blaze's layout needs 32-bit vertex ids");
   const uint64_t n = info.vertices;
-  std::vector<AtomicFile> outputs;
+  std::vector<base::AtomicFile> outputs;
   outputs.emplace_back(index_path);
-  AtomicFile& index = outputs.back();
+  base::AtomicFile& index = outputs.back();
   uint64_t header[4] = {0, 0, n, info.edges};
   index.write(header, sizeof(header));
   std::vector<uint64_t> offsets;
@@ -174,11 +174,11 @@ void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const 
   }
 
   const std::vector<std::string> paths = adjacency_paths(index_path, drive_dirs);
-  InterleavedEdgeWriter writer(paths, RecordLayout{4, false}, PageInterleaving{page_bytes, unsigned(paths.size())}, graph.info().edges);
+  layout::InterleavedEdgeWriter writer(paths, layout::RecordLayout{4, false}, layout::PageInterleaving{page_bytes, unsigned(paths.size())}, graph.info().edges);
   for_each_block_in_order(graph, 0, n, [&](const EdgeBlock& block) { writer.append(block.targets, nullptr, block.edges); });
   writer.finish();
   for (auto& f : writer.files()) outputs.push_back(std::move(f));
-  commit_all(outputs);
+  base::commit_all(outputs);
 }
 
-}  // namespace sluice
+}  // namespace sluice::formats

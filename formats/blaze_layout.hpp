@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "base/output_guard.hpp"
 #include "formats/block_graph.hpp"
-#include "formats/output_guard.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 // `index_path` ends in ".index"; the drive files are found beside it
 // (NAME.gr.adj.N.i, or the artifact's NAME.gr.adj.i).
@@ -28,12 +28,12 @@ std::unique_ptr<GraphSource> open_blaze_layout(const std::string& index_path,
 // The files of the dataset at `index_path` (the index, then the adjacency
 // files found as open_blaze_layout finds them), or just the index when
 // they cannot be found.
-std::vector<NamedFile> blaze_layout_files(const std::string& index_path, const std::vector<std::string>& adjacency_dirs = {});
+std::vector<base::NamedFile> blaze_layout_files(const std::string& index_path, const std::vector<std::string>& adjacency_dirs = {});
 // The files write_blaze_layout writes.
-std::vector<NamedFile> blaze_layout_files_to_write(const std::string& index_path, const std::vector<std::string>& drive_dirs);
+std::vector<base::NamedFile> blaze_layout_files_to_write(const std::string& index_path, const std::vector<std::string>& drive_dirs);
 
 // Writes NAME.gr.index and NAME.gr.adj.N.i (in drive_dirs[i], or beside the
 // index when none are given).
 void write_blaze_layout(BlockGraph& graph, const std::string& index_path, const std::vector<std::string>& drive_dirs);
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -2,15 +2,15 @@
 
 #include <system_error>
 
-#include "formats/thread_count.hpp"
+#include "base/thread_count.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "formats/errors.hpp"
-#include "formats/interruption.hpp"
+#include "base/errors.hpp"
+#include "base/interruption.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 template <class V>
 std::span<const V> EdgeBlock::targets_as() const {
@@ -26,8 +26,8 @@ BlockGraph::BlockGraph(std::unique_ptr<GraphSource> source, const BlockOptions& 
     : source_(std::move(source)), options_(options), info_(source_->info()) {
   if (options_.buffers == 0) throw std::invalid_argument("the block API needs at least one buffer");
   if (options_.block_edges == 0) throw std::invalid_argument("the block size must be at least one edge");
-  options_.threads = options_.threads > 0 ? resolve_threads(options_.threads, "the block API's threads")
-                                          : std::min(resolve_threads(0), int(options_.buffers));
+  options_.threads = options_.threads > 0 ? base::resolve_threads(options_.threads, "the block API's threads")
+                                          : std::min(base::resolve_threads(0), int(options_.buffers));
   buffers_.resize(options_.buffers);
 }
 
@@ -178,7 +178,7 @@ void BlockGraph::start_threads_locked() {
     for (int t = 0; t < options_.threads; ++t) threads_.emplace_back([this] { worker(); });
   } catch (const std::system_error& e) {
     // The threads that started wait for work, and the destructor joins them.
-    throw_thread_start_failed("threads of the block API", int(threads_.size()), options_.threads, e);
+    base::throw_thread_start_failed("threads of the block API", int(threads_.size()), options_.threads, e);
   }
 }
 
@@ -317,7 +317,7 @@ void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
       arrived.erase(it);
     }
     try {
-      throw_if_interrupted();
+      base::throw_if_interrupted();
       consume(block);
     } catch (...) {
       error = std::current_exception();
@@ -343,4 +343,4 @@ void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -21,12 +21,12 @@
 #include <thread>
 #include <vector>
 
+#include "base/mapped_file.hpp"
+#include "base/output_guard.hpp"
 #include "formats/graph_source.hpp"
-#include "formats/mapped_file.hpp"
 #include "formats/loaders.hpp"
-#include "formats/output_guard.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 struct BlockOptions {
   uint64_t block_edges = uint64_t(1) << 20;  // edges per block (a block holds at least one vertex)
@@ -75,7 +75,7 @@ class BlockGraph {
   BlockGraph(const BlockGraph&) = delete;
   BlockGraph& operator=(const BlockGraph&) = delete;
 
-  const GraphInfo& info() const { return info_; }
+  const base::GraphInfo& info() const { return info_; }
   std::string format() const { return source_->format_name(); }
   const GraphSource& source() const { return *source_; }
   const BlockOptions& options() const { return options_; }
@@ -137,7 +137,7 @@ class BlockGraph {
 
   std::unique_ptr<GraphSource> source_;
   BlockOptions options_;
-  GraphInfo info_;
+  base::GraphInfo info_;
 
   mutable std::mutex mutex_;
   std::condition_variable work_ready_;      // a block can be started
@@ -164,17 +164,12 @@ std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads);
 // manifest, index and drive files; a BV graph's three files; the file
 // itself), for refusing outputs that would replace any of them. Nothing
 // for standard input.
-std::vector<NamedFile> graph_files(const std::string& path, const OpenOptions& options);
+std::vector<base::NamedFile> graph_files(const std::string& path, const OpenOptions& options);
 
 // The format a path names: "el", "wel", "mtx", "adj", "bel", "bel64",
 // "sluice", "blaze", "bv"; throws InputError when it cannot tell.
 std::string detect_format(const std::string& path);
-// The format a file name's extension names (after .gz, .zst), "" when it
-// names none.
-std::string format_from_extension(const std::string& path);
 // The format the first bytes of a file show; throws when they show none.
-std::string format_from_content(const MappedFile& file);
-// The same from the first bytes themselves; "" when they show none.
-std::string format_from_bytes(std::string_view start);
+std::string format_from_content(const base::MappedFile& file);
 
-}  // namespace sluice
+}  // namespace sluice::formats

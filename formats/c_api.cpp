@@ -6,7 +6,7 @@
 #include "formats/sluice.h"
 
 struct sluice_graph {
-  std::unique_ptr<sluice::BlockGraph> graph;
+  std::unique_ptr<sluice::formats::BlockGraph> graph;
 };
 
 namespace {
@@ -26,12 +26,12 @@ int guarded(F&& f) {
   return -1;
 }
 
-sluice_block to_c(const sluice::EdgeBlock& b) {
+sluice_block to_c(const sluice::formats::EdgeBlock& b) {
   return {b.request, b.index, b.begin, b.end, b.offsets, b.edges, b.targets, b.id_bytes, b.weights, b.last ? 1 : 0, b.buffer};
 }
 
-sluice::EdgeBlock from_c(const sluice_block& b) {
-  sluice::EdgeBlock block;
+sluice::formats::EdgeBlock from_c(const sluice_block& b) {
+  sluice::formats::EdgeBlock block;
   block.request = b.request;
   block.index = b.index;
   block.begin = b.begin;
@@ -51,7 +51,7 @@ sluice::EdgeBlock from_c(const sluice_block& b) {
 extern "C" {
 
 void sluice_default_open_options(sluice_open_options* o) {
-  sluice::BlockOptions defaults;
+  sluice::formats::BlockOptions defaults;
   *o = sluice_open_options{nullptr, 0, defaults.block_edges, defaults.buffers, 0, 0, 0, 0, 0};
 }
 
@@ -64,7 +64,7 @@ sluice_graph* sluice_open(const char* path, const sluice_open_options* options) 
   }
   sluice_graph* handle = nullptr;
   guarded([&] {
-    sluice::OpenOptions open;
+    sluice::formats::OpenOptions open;
     if (o.format) open.format = o.format;
     open.load.threads = o.threads;
     open.blocks.threads = o.threads;
@@ -75,7 +75,7 @@ sluice_graph* sluice_open(const char* path, const sluice_open_options* options) 
     open.build.remove_duplicates = o.remove_duplicates;
     open.build.sort_neighbors = o.sort_neighbors;
     open.build.transpose = o.transpose;
-    handle = new sluice_graph{sluice::BlockGraph::open(path, open)};
+    handle = new sluice_graph{sluice::formats::BlockGraph::open(path, open)};
   });
   return handle;
 }
@@ -106,7 +106,7 @@ uint64_t sluice_request_edges(sluice_graph* g, uint64_t begin, uint64_t end, slu
                               void* user_data) {
   uint64_t id = 0;
   guarded([&] {
-    id = g->graph->request(begin, end, [callback, user_data](const sluice::EdgeBlock& block) {
+    id = g->graph->request(begin, end, [callback, user_data](const sluice::formats::EdgeBlock& block) {
       sluice_block c = to_c(block);
       callback(&c, user_data);
     });

@@ -5,28 +5,18 @@
 
 #include <cstdint>
 
-#include "formats/array.hpp"
-#include "formats/thread_count.hpp"
+#include "base/array.hpp"
+#include "base/graph_info.hpp"
+#include "base/thread_count.hpp"
 
-namespace sluice {
-
-struct GraphInfo {
-  uint64_t vertices = 0;
-  uint64_t edges = 0;
-  bool weighted = false;
-  unsigned id_bytes = 4;  // width of a vertex id: 4 or 8
-  // Known to hold every edge both ways: built with symmetrize (or from a
-  // symmetric Matrix Market file), or a layout that records it. Never
-  // guessed from the edges.
-  bool symmetric = false;
-};
+namespace sluice::formats {
 
 template <class V>
 struct EdgeList {
   uint64_t vertices = 0;  // ids are in [0, vertices)
-  Array<V> sources;
-  Array<V> targets;
-  Array<float> weights;  // empty when unweighted
+  base::Array<V> sources;
+  base::Array<V> targets;
+  base::Array<float> weights;  // empty when unweighted
   bool weighted = false;
   uint64_t size() const { return sources.size(); }
 };
@@ -35,15 +25,15 @@ template <class V>
 struct Csr {
   using id_type = V;
   uint64_t vertices = 0;
-  Array<uint64_t> offsets;  // vertices + 1 entries; offsets[vertices] == edges
-  Array<V> targets;
-  Array<float> weights;  // empty when unweighted
+  base::Array<uint64_t> offsets;  // vertices + 1 entries; offsets[vertices] == edges
+  base::Array<V> targets;
+  base::Array<float> weights;  // empty when unweighted
   bool weighted = false;
   bool symmetric = false;  // see GraphInfo
 
   uint64_t edges() const { return vertices == 0 ? 0 : offsets[vertices]; }
   uint64_t degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
-  GraphInfo info() const { return {vertices, edges(), weighted, unsigned(sizeof(V)), symmetric}; }
+  base::GraphInfo info() const { return {vertices, edges(), weighted, unsigned(sizeof(V)), symmetric}; }
 };
 
 // What CSR building may do to the edges on the way.
@@ -60,4 +50,4 @@ struct BuildOptions {
   }
 };
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -1,18 +1,19 @@
-#include <atomic>
 #include "formats/csr_builder.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
-#include "formats/progress.hpp"
+#include "base/progress.hpp"
+#include "formats/loaders.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 template <class V>
 Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
-  const int threads = resolve_threads(options.threads);
+  const int threads = base::resolve_threads(options.threads);
   const uint64_t n = edges.vertices;
   const uint64_t m = edges.size();
   const bool weighted = edges.weighted;
@@ -24,7 +25,7 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   csr.vertices = n;
   csr.weighted = weighted;
   csr.symmetric = options.symmetrize;
-  csr.offsets = Array<uint64_t>::zeros(n + 1, "CSR offsets");
+  csr.offsets = base::Array<uint64_t>::zeros(n + 1, "CSR offsets");
   if (n == 0) return csr;
 
   // Buckets of 2^16 consecutive vertices: a bucket's degree counts stay in
@@ -51,7 +52,7 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   std::vector<uint64_t> counts(uint64_t(slices) * buckets, 0);
   std::atomic<uint64_t> first_bad{UINT64_MAX};
   constexpr uint64_t step = uint64_t(1) << 20;  // edges between progress updates
-  Progress counting("building CSR: counting", m, options.progress);
+  base::Progress counting("building CSR: counting", m, options.progress);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int s = 0; s < slices; ++s) {
     uint64_t* count = counts.data() + uint64_t(s) * buckets;
@@ -86,14 +87,14 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   }
   bucket_start[buckets] = total;
 
-  require_memory(total * (2 + sizeof(V) + (weighted ? 4 : 0)), "CSR building");
-  Array<uint16_t> owner_in_bucket(total, "CSR building records");
-  csr.targets = Array<V>(total, "CSR targets");
-  if (weighted) csr.weights = Array<float>(total, "CSR weights");
+  base::require_memory(total * (2 + sizeof(V) + (weighted ? 4 : 0)), "CSR building");
+  base::Array<uint16_t> owner_in_bucket(total, "CSR building records");
+  csr.targets = base::Array<V>(total, "CSR targets");
+  if (weighted) csr.weights = base::Array<float>(total, "CSR weights");
 
   // Pass 2: each slice scatters its records into their buckets' regions
   // (targets in bucket order, not yet in vertex order).
-  Progress scattering("building CSR: scattering", m, options.progress);
+  base::Progress scattering("building CSR: scattering", m, options.progress);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int s = 0; s < slices; ++s) {
     uint64_t* cursor = counts.data() + uint64_t(s) * buckets;
@@ -113,7 +114,7 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
 
   // Pass 3: each bucket counts its degrees, writes its offsets, and orders
   // its region by vertex through a per-thread scratch copy (stable).
-  Progress ordering("building CSR: ordering", total, options.progress);
+  base::Progress ordering("building CSR: ordering", total, options.progress);
 #pragma omp parallel num_threads(threads)
   {
     std::vector<uint64_t> cursor;
@@ -153,11 +154,11 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
 
 template <class V>
 void sort_and_deduplicate(Csr<V>& csr, bool remove_duplicates, int threads) {
-  threads = resolve_threads(threads);
+  threads = base::resolve_threads(threads);
   const uint64_t n = csr.vertices;
   if (n == 0) return;
   const bool weighted = csr.weighted;
-  Array<uint64_t> kept(n, "degrees");
+  base::Array<uint64_t> kept(n, "degrees");
 
 #pragma omp parallel num_threads(threads)
   {
@@ -214,4 +215,8 @@ template Csr<uint64_t> build_csr(const EdgeList<uint64_t>&, const BuildOptions&)
 template void sort_and_deduplicate(Csr<uint32_t>&, bool, int);
 template void sort_and_deduplicate(Csr<uint64_t>&, bool, int);
 
-}  // namespace sluice
+AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options) {
+  return std::visit([&](const auto& list) -> AnyCsr { return build_csr(list, options); }, edges);
+}
+
+}  // namespace sluice::formats

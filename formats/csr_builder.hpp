@@ -8,7 +8,7 @@
 
 #include "formats/csr.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 template <class V>
 Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options);
@@ -18,4 +18,4 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options);
 template <class V>
 void sort_and_deduplicate(Csr<V>& csr, bool remove_duplicates, int threads);
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -8,12 +8,12 @@
 #include <optional>
 #include <vector>
 
-#include "formats/errors.hpp"
-#include "formats/number_parsing.hpp"
-#include "formats/progress.hpp"
-#include "formats/text_chunks.hpp"
+#include "base/errors.hpp"
+#include "base/number_parsing.hpp"
+#include "base/progress.hpp"
+#include "base/text_chunks.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace {
 
@@ -25,7 +25,7 @@ struct ChunkResult {
 };
 
 template <class V, bool Weighted>
-void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat& format,
+void parse_chunk(const char* text, const base::TextChunk& chunk, const EdgeLinesFormat& format,
                  V* sources, V* targets, float* weights, ChunkResult& result) {
   const char* p = text + chunk.begin;
   const char* const stop = text + chunk.end;
@@ -42,34 +42,34 @@ void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat
       continue;
     }
     if (c == '#' || c == '%') {
-      skip_line(p, stop), ++line;
+      base::skip_line(p, stop), ++line;
       continue;
     }
-    skip_blanks(p, stop);
+    base::skip_blanks(p, stop);
     if (p == stop || *p == '\n' || *p == '#' || *p == '%') {  // blank or indented comment
-      skip_line(p, stop), ++line;
+      base::skip_line(p, stop), ++line;
       continue;
     }
     uint64_t u, v;
-    ParseStatus status = parse_unsigned_fast(p, stop, u);
-    if (status != ParseStatus::ok) {
-      return fail(status == ParseStatus::too_large ? "vertex id does not fit in 64 bits"
+    base::ParseStatus status = base::parse_unsigned_fast(p, stop, u);
+    if (status != base::ParseStatus::ok) {
+      return fail(status == base::ParseStatus::too_large ? "vertex id does not fit in 64 bits"
                                                    : "expected a vertex id (unsigned integer)");
     }
-    if (p == stop || !is_blank(*p)) return fail("expected whitespace and a target vertex id after the source id");
-    skip_blanks(p, stop);
-    status = parse_unsigned_fast(p, stop, v);
-    if (status != ParseStatus::ok) {
-      return fail(status == ParseStatus::too_large ? "vertex id does not fit in 64 bits"
+    if (p == stop || !base::is_blank(*p)) return fail("expected whitespace and a target vertex id after the source id");
+    base::skip_blanks(p, stop);
+    status = base::parse_unsigned_fast(p, stop, v);
+    if (status != base::ParseStatus::ok) {
+      return fail(status == base::ParseStatus::too_large ? "vertex id does not fit in 64 bits"
                                                    : "expected a target vertex id (unsigned integer)");
     }
     float w = 1.0f;
     if constexpr (Weighted) {
-      if (p == stop || !is_blank(*p)) return fail("expected a weight after the target id (3 columns)");
-      skip_blanks(p, stop);
-      if (const WeightStatus ws = parse_weight(p, stop, w); ws != WeightStatus::ok) return fail(weight_error(ws));
+      if (p == stop || !base::is_blank(*p)) return fail("expected a weight after the target id (3 columns)");
+      base::skip_blanks(p, stop);
+      if (const base::WeightStatus ws = base::parse_weight(p, stop, w); ws != base::WeightStatus::ok) return fail(base::weight_error(ws));
     }
-    skip_blanks(p, stop);
+    base::skip_blanks(p, stop);
     if (p < stop) {
       if (*p != '\n') {
         return fail(Weighted ? "unexpected text after the weight, expected 3 columns"
@@ -81,9 +81,9 @@ void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat
       if (u == 0 || v == 0) return fail("vertex id 0 in a file with 1-based ids");
       --u, --v;
     }
-    if (u >= max_vertices || v >= max_vertices) {
+    if (u >= base::max_vertices || v >= base::max_vertices) {
       return fail("vertex id " + std::to_string(std::max(u, v) + base) + " is too large: ids must be below " +
-                  std::to_string(max_vertices) + " (relabel the vertices, e.g. densely from 0)");
+                  std::to_string(base::max_vertices) + " (relabel the vertices, e.g. densely from 0)");
     }
     // An id equal to the count in a 0-based file: most likely 1-based ids.
     auto hint = [&](uint64_t id, uint64_t limit) {
@@ -114,26 +114,26 @@ void parse_chunk(const char* text, const TextChunk& chunk, const EdgeLinesFormat
 }  // namespace
 
 template <class V>
-bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out) {
-  const int threads = resolve_threads(format.threads);
-  std::vector<TextChunk> chunks =
-      split_into_chunks(file.data(), format.body_begin, file.size(), format.first_line, threads * 8, threads);
+bool parse_edge_lines(const base::MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out) {
+  const int threads = base::resolve_threads(format.threads);
+  std::vector<base::TextChunk> chunks =
+      base::split_into_chunks(file.data(), format.body_begin, file.size(), format.first_line, threads * 8, threads);
   uint64_t slots = chunks.empty() ? 0 : chunks.back().first_slot + chunks.back().data_lines;
   if (format.expected_edges && slots < *format.expected_edges) {
-    throw InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
+    throw base::InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
                                           " entries but the file holds at most " + std::to_string(slots) +
                                           " lines of data");
   }
 
-  require_memory(slots * (2 * sizeof(V) + (format.weighted ? 4 : 0)), "the edge list");
+  base::require_memory(slots * (2 * sizeof(V) + (format.weighted ? 4 : 0)), "the edge list");
   EdgeList<V> edges;
   edges.weighted = format.weighted;
-  edges.sources = Array<V>(slots, "edge sources");
-  edges.targets = Array<V>(slots, "edge targets");
-  if (format.weighted) edges.weights = Array<float>(slots, "edge weights");
+  edges.sources = base::Array<V>(slots, "edge sources");
+  edges.targets = base::Array<V>(slots, "edge targets");
+  if (format.weighted) edges.weights = base::Array<float>(slots, "edge weights");
 
   std::vector<ChunkResult> results(chunks.size());
-  Progress progress("parsing " + file.path(), file.size() - format.body_begin, format.progress, "bytes");
+  base::Progress progress("parsing " + file.path(), file.size() - format.body_begin, format.progress, "bytes");
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t c = 0; c < chunks.size(); ++c) {
     if (format.weighted) {
@@ -147,7 +147,7 @@ bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, Edg
   }
   progress.done();
   for (auto& r : results) {
-    if (r.error) throw InputError(file.path(), at_line(r.error->first), r.error->second);
+    if (r.error) throw base::InputError(file.path(), base::at_line(r.error->first), r.error->second);
   }
   for (auto& r : results) {
     if (r.overflow) return false;
@@ -173,15 +173,23 @@ bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, Edg
   edges.targets.truncate(count);
   edges.weights.truncate(format.weighted ? count : 0);
   if (format.expected_edges && count != *format.expected_edges) {
-    throw InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
+    throw base::InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
                                           " entries but the file holds " + std::to_string(count));
   }
-  edges.vertices = format.vertices ? format.vertices : (any ? vertex_count_for_id(max_id, file.path()) : 0);
+  edges.vertices = format.vertices ? format.vertices : (any ? base::vertex_count_for_id(max_id, file.path()) : 0);
   out = std::move(edges);
   return true;
 }
 
-template bool parse_edge_lines(const MappedFile&, const EdgeLinesFormat&, EdgeList<uint32_t>&);
-template bool parse_edge_lines(const MappedFile&, const EdgeLinesFormat&, EdgeList<uint64_t>&);
+template bool parse_edge_lines(const base::MappedFile&, const EdgeLinesFormat&, EdgeList<uint32_t>&);
+template bool parse_edge_lines(const base::MappedFile&, const EdgeLinesFormat&, EdgeList<uint64_t>&);
 
-}  // namespace sluice
+AnyEdgeList parse_edge_lines_narrowest(const base::MappedFile& file, const EdgeLinesFormat& format, unsigned id_bytes) {
+  EdgeList<uint32_t> narrow;
+  if (id_bytes != 8 && parse_edge_lines(file, format, narrow)) return narrow;
+  EdgeList<uint64_t> wide;
+  parse_edge_lines(file, format, wide);
+  return wide;
+}
+
+}  // namespace sluice::formats

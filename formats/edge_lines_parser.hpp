@@ -7,10 +7,11 @@
 #include <optional>
 #include <string>
 
+#include "base/mapped_file.hpp"
 #include "formats/csr.hpp"
-#include "formats/mapped_file.hpp"
+#include "formats/loaders.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 struct EdgeLinesFormat {
   uint64_t body_begin = 0;    // byte offset of the first edge line
@@ -29,6 +30,10 @@ struct EdgeLinesFormat {
 // Parses with ids of type V. Returns false (and nothing) when an id does
 // not fit in V, so the caller can retry with 64-bit ids.
 template <class V>
-bool parse_edge_lines(const MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out);
+bool parse_edge_lines(const base::MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out);
 
-}  // namespace sluice
+// Parses with 32-bit ids when every id fits (and id_bytes is not 8), with
+// 64-bit ids otherwise.
+AnyEdgeList parse_edge_lines_narrowest(const base::MappedFile& file, const EdgeLinesFormat& format, unsigned id_bytes);
+
+}  // namespace sluice::formats

@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "formats/atomic_file.hpp"
-#include "formats/progress.hpp"
+#include "base/atomic_file.hpp"
+#include "base/progress.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace {
 
@@ -92,7 +92,7 @@ void generate_edges(const GeneratorOptions& options, uint64_t first, uint64_t co
   const uint64_t tabc = uint64_t((options.a + options.b + options.c) * 4294967296.0);
   const bool rmat = options.kind == "rmat";
 
-#pragma omp parallel for num_threads(resolve_threads(options.threads)) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(base::resolve_threads(options.threads)) schedule(dynamic, 1)
   for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
     Random random(options.seed, first / generator_chunk_edges + chunk);
     uint64_t begin = chunk * generator_chunk_edges;
@@ -130,10 +130,10 @@ EdgeList<V> generate_edge_list(const GeneratorOptions& options) {
   edges.vertices = options.vertices();
   edges.weighted = options.weighted;
   const uint64_t m = options.edges();
-  require_memory(m * (2 * sizeof(V) + (options.weighted ? 4 : 0)), "the generated edge list");
-  edges.sources = Array<V>(m, "edge sources");
-  edges.targets = Array<V>(m, "edge targets");
-  if (options.weighted) edges.weights = Array<float>(m, "edge weights");
+  base::require_memory(m * (2 * sizeof(V) + (options.weighted ? 4 : 0)), "the generated edge list");
+  edges.sources = base::Array<V>(m, "edge sources");
+  edges.targets = base::Array<V>(m, "edge targets");
+  if (options.weighted) edges.weights = base::Array<float>(m, "edge weights");
   generate_edges(options, 0, m, edges.sources.data(), edges.targets.data(), options.weighted ? edges.weights.data() : nullptr);
   return edges;
 }
@@ -148,15 +148,15 @@ void generate_to_file(const GeneratorOptions& options, const std::string& path, 
   const uint64_t m = options.edges();
   const uint64_t batch = std::min<uint64_t>(generator_chunk_edges * 256, std::max<uint64_t>(m, 1));  // up to 16M edges a batch
   const bool weighted = options.weighted || format == "wel";
-  const int threads = resolve_threads(options.threads);
+  const int threads = base::resolve_threads(options.threads);
   std::vector<uint64_t> sources(batch), targets(batch);
   std::vector<float> weights(weighted ? batch : 0);
   std::vector<std::string> texts(threads);
-  AtomicFile file(path, 8 << 20);
+  base::AtomicFile file(path, 8 << 20);
   if (format == "el" || format == "wel") {
     file.write("# Nodes: " + std::to_string(options.vertices()) + " Edges: " + std::to_string(m) + "\n");
   }
-  Progress progress("generating " + path, m, progress_enabled);
+  base::Progress progress("generating " + path, m, progress_enabled);
   GeneratorOptions gen = options;
   gen.weighted = weighted;
   for (uint64_t first = 0; first < m; first += batch) {
@@ -204,4 +204,4 @@ template void generate_edges(const GeneratorOptions&, uint64_t, uint64_t, uint64
 template EdgeList<uint32_t> generate_edge_list(const GeneratorOptions&);
 template EdgeList<uint64_t> generate_edge_list(const GeneratorOptions&);
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -10,7 +10,7 @@
 
 #include "formats/csr.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 struct GeneratorOptions {
   std::string kind = "rmat";  // "rmat" or "uniform"
@@ -42,4 +42,4 @@ EdgeList<V> generate_edge_list(const GeneratorOptions& options);
 void generate_to_file(const GeneratorOptions& options, const std::string& path, const std::string& format,
                       bool progress);
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -9,12 +9,12 @@
 
 #include "formats/csr.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 class GraphSource {
  public:
   virtual ~GraphSource() = default;
-  virtual GraphInfo info() const = 0;
+  virtual base::GraphInfo info() const = 0;
   virtual std::string format_name() const = 0;
   // out[i] = offset of vertex begin + i, for i in [0, end - begin].
   virtual void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const = 0;
@@ -28,7 +28,7 @@ template <class V>
 class InMemorySource : public GraphSource {
  public:
   InMemorySource(Csr<V> csr, std::string format) : csr_(std::move(csr)), format_(std::move(format)) {}
-  GraphInfo info() const override { return csr_.info(); }
+  base::GraphInfo info() const override { return csr_.info(); }
   std::string format_name() const override { return format_; }
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override;
   void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override;
@@ -39,4 +39,4 @@ class InMemorySource : public GraphSource {
   std::string format_;
 };
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -3,7 +3,7 @@
 
 #include "formats/graph_source.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 template <class V>
 void InMemorySource<V>::read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const {
@@ -21,4 +21,4 @@ void InMemorySource<V>::read_edges(uint64_t begin, uint64_t end, void* targets, 
 template class InMemorySource<uint32_t>;
 template class InMemorySource<uint64_t>;
 
-}  // namespace sluice
+}  // namespace sluice::formats

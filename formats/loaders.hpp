@@ -9,10 +9,10 @@
 #include <string>
 #include <variant>
 
+#include "base/mapped_file.hpp"
 #include "formats/csr.hpp"
-#include "formats/mapped_file.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 using AnyEdgeList = std::variant<EdgeList<uint32_t>, EdgeList<uint64_t>>;
 using AnyCsr = std::variant<Csr<uint32_t>, Csr<uint64_t>>;
@@ -28,33 +28,33 @@ struct LoadOptions {
 // "u v" or "u v w" lines; '#' and '%' start comments. A SNAP header line
 // "# Nodes: N ..." declares the vertex count. Weights are required when
 // `require_weights` (.wel) and otherwise detected from the first data line.
-AnyEdgeList read_text_edge_list(const MappedFile& file, const LoadOptions& options, bool require_weights);
+AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions& options, bool require_weights);
 inline AnyEdgeList read_text_edge_list(const std::string& path, const LoadOptions& options, bool require_weights) {
-  return read_text_edge_list(MappedFile(path), options, require_weights);
+  return read_text_edge_list(base::MappedFile(path), options, require_weights);
 }
 
 struct MatrixMarketGraph {
   AnyEdgeList edges;
   bool symmetric = false;  // the file stores one triangle; build with symmetrize
 };
-MatrixMarketGraph read_matrix_market(const MappedFile& file, const LoadOptions& options);
+MatrixMarketGraph read_matrix_market(const base::MappedFile& file, const LoadOptions& options);
 inline MatrixMarketGraph read_matrix_market(const std::string& path, const LoadOptions& options) {
-  return read_matrix_market(MappedFile(path), options);
+  return read_matrix_market(base::MappedFile(path), options);
 }
 
 // Little-endian pairs of 32- or 64-bit ids, no header; an empty file is a
 // graph without edges.
-AnyEdgeList read_binary_edge_list(const MappedFile& file, unsigned id_bytes, const LoadOptions& options);
+AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options);
 inline AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options) {
-  return read_binary_edge_list(MappedFile(path, /*allow_empty=*/true), id_bytes, options);
+  return read_binary_edge_list(base::MappedFile(path, /*allow_empty=*/true), id_bytes, options);
 }
 
 // Ligra's AdjacencyGraph / WeightedAdjacencyGraph text format.
-AnyCsr read_adjacency_graph(const MappedFile& file, const LoadOptions& options);
+AnyCsr read_adjacency_graph(const base::MappedFile& file, const LoadOptions& options);
 inline AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options) {
-  return read_adjacency_graph(MappedFile(path), options);
+  return read_adjacency_graph(base::MappedFile(path), options);
 }
 
 AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options);
 
-}  // namespace sluice
+}  // namespace sluice::formats

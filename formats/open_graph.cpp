@@ -7,21 +7,19 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "base/errors.hpp"
+#include "base/format_names.hpp"
+#include "base/mapped_file.hpp"
 #include "formats/blaze_layout.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
-#include "formats/errors.hpp"
-#include "formats/mapped_file.hpp"
-#include "formats/sluice_layout.hpp"
+#include "formats/sluice_format.hpp"
 #include "formats/webgraph_bv.hpp"
+#include "layout/sluice_layout.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // symmetric: the edges were known to be symmetric before the build (which
 // keeps that: no build option removes one direction of an edge alone).
@@ -38,21 +36,21 @@ std::unique_ptr<GraphSource> in_memory(AnyCsr csr, const std::string& format, bo
 // Every edge of a source as an edge list, for rebuilding with options.
 template <class V>
 EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
-  GraphInfo info = source.info();
+  base::GraphInfo info = source.info();
   EdgeList<V> edges;
   edges.vertices = info.vertices;
   edges.weighted = info.weighted;
-  edges.sources = Array<V>(info.edges, "edge sources");
-  edges.targets = Array<V>(info.edges, "edge targets");
-  if (info.weighted) edges.weights = Array<float>(info.edges, "edge weights");
-  Array<uint64_t> offsets(info.vertices + 1, "offsets");
+  edges.sources = base::Array<V>(info.edges, "edge sources");
+  edges.targets = base::Array<V>(info.edges, "edge targets");
+  if (info.weighted) edges.weights = base::Array<float>(info.edges, "edge weights");
+  base::Array<uint64_t> offsets(info.vertices + 1, "offsets");
   source.read_offsets(0, info.vertices, offsets.data());
   const uint64_t step = 1 << 14;
   // An exception may not leave an OpenMP loop: the first is kept and
   // rethrown after it (a damaged page of a layout, a bad BV code).
   std::exception_ptr error;
   std::atomic<bool> failed{false};
-#pragma omp parallel for num_threads(resolve_threads(threads)) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(base::resolve_threads(threads)) schedule(dynamic, 1)
   for (uint64_t v = 0; v < info.vertices; v += step) {
     if (failed.load(std::memory_order_relaxed)) continue;
     try {
@@ -83,8 +81,8 @@ std::unique_ptr<GraphSource> rebuilt(std::unique_ptr<GraphSource> source, const 
 class UnweightedView : public GraphSource {
  public:
   explicit UnweightedView(std::unique_ptr<GraphSource> source) : source_(std::move(source)) {}
-  GraphInfo info() const override {
-    GraphInfo info = source_->info();
+  base::GraphInfo info() const override {
+    base::GraphInfo info = source_->info();
     info.weighted = false;
     return info;
   }
@@ -115,57 +113,28 @@ std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads) {
   return std::make_unique<BlockGraph>(std::move(t), graph.options());
 }
 
-std::string format_from_extension(const std::string& path) {
-  std::string name = path;
-  for (const char* compressed : {".gz", ".zst", ".zstd"}) {  // decoded on the way in
-    if (ends_with(name, compressed)) name.resize(name.size() - std::strlen(compressed));
-  }
-  for (const char* ext : {".el", ".txt", ".edges", ".snap", ".tsv"}) {
-    if (ends_with(name, ext)) return "el";
-  }
-  if (ends_with(name, ".wel")) return "wel";
-  if (ends_with(name, ".mtx")) return "mtx";
-  if (ends_with(name, ".adj")) return "adj";
-  if (ends_with(name, ".bel")) return "bel";
-  if (ends_with(name, ".bel64")) return "bel64";
-  if (name != path) return "";  // the formats below are read in place, never compressed
-  if (ends_with(path, ".sluice")) return "sluice";
-  if (ends_with(path, ".gr.index")) return "blaze";
-  if (ends_with(path, ".graph") || ends_with(path, ".properties")) return "bv";
-  return "";
-}
-
-std::string format_from_bytes(std::string_view start) {
-  if (start.empty()) return "";
-  if (start.starts_with("sluice-graph")) return "sluice";
-  if (start.starts_with("%%MatrixMarket")) return "mtx";
-  if (start.starts_with("AdjacencyGraph") || start.starts_with("WeightedAdjacencyGraph")) return "adj";
-  if (std::isdigit(static_cast<unsigned char>(start[0])) || start[0] == '#') return "el";
-  return "";
-}
-
-std::string format_from_content(const MappedFile& file) {
-  if (file.size() == 0) throw InputError(file.path(), "", "file is empty");
-  const std::string format = format_from_bytes(std::string_view(file.data(), std::min<uint64_t>(file.size(), 32)));
+std::string format_from_content(const base::MappedFile& file) {
+  if (file.size() == 0) throw base::InputError(file.path(), "", "file is empty");
+  const std::string format = base::format_from_bytes(std::string_view(file.data(), std::min<uint64_t>(file.size(), 32)));
   if (!format.empty()) return format;
-  throw InputError(file.path(), "", "cannot tell the format from the name or the first bytes; give --format "
+  throw base::InputError(file.path(), "", "cannot tell the format from the name or the first bytes; give --format "
                                     "(el, wel, mtx, adj, bel, bel64, sluice, blaze, bv)");
 }
 
 std::string detect_format(const std::string& path) {
-  std::string by_name = format_from_extension(path);
-  return by_name.empty() ? format_from_content(MappedFile(path, /*allow_empty=*/true)) : by_name;
+  std::string by_name = base::format_from_extension(path);
+  return by_name.empty() ? format_from_content(base::MappedFile(path, /*allow_empty=*/true)) : by_name;
 }
 
-std::vector<NamedFile> graph_files(const std::string& path, const OpenOptions& options) {
+std::vector<base::NamedFile> graph_files(const std::string& path, const OpenOptions& options) {
   if (path == "-") return {};
-  std::string format = options.format.empty() ? format_from_extension(path) : options.format;
-  if (format.empty() && !is_read_once(path)) {  // a pipe is never peeked at: its bytes would be gone
+  std::string format = options.format.empty() ? base::format_from_extension(path) : options.format;
+  if (format.empty() && !base::is_read_once(path)) {  // a pipe is never peeked at: its bytes would be gone
     char start[16] = {};
-    FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-    if (file.get() >= 0 && ::pread(file.get(), start, sizeof(start), 0) > 0) format = format_from_bytes(std::string_view(start, sizeof(start)));
+    base::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (file.get() >= 0 && ::pread(file.get(), start, sizeof(start), 0) > 0) format = base::format_from_bytes(std::string_view(start, sizeof(start)));
   }
-  if (format == "sluice") return sluice_layout_files(path);
+  if (format == "sluice") return layout::sluice_layout_files(path);
   if (format == "blaze") return blaze_layout_files(path, options.adjacency_dirs);
   if (format == "bv") {
     const std::string base = bv_basename(path);
@@ -175,24 +144,24 @@ std::vector<NamedFile> graph_files(const std::string& path, const OpenOptions& o
 }
 
 std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const OpenOptions& options) {
-  if (std::filesystem::is_directory(path)) throw InputError(path, "", "is a directory, expected a graph file");
-  std::string format = options.format.empty() ? format_from_extension(path) : options.format;
+  if (std::filesystem::is_directory(path)) throw base::InputError(path, "", "is a directory, expected a graph file");
+  std::string format = options.format.empty() ? base::format_from_extension(path) : options.format;
   // A pipe or standard input can be read once: read it before looking at
   // its first bytes, and parse what was read.
-  std::optional<MappedFile> loaded;
-  if (format.empty() || is_read_once(path)) {
+  std::optional<base::MappedFile> loaded;
+  if (format.empty() || base::is_read_once(path)) {
     loaded.emplace(path, /*allow_empty=*/format == "bel" || format == "bel64", options.load.progress);
     if (format.empty()) format = format_from_content(*loaded);
   }
   auto input = [&](bool allow_empty) {
-    MappedFile file = loaded ? std::move(*loaded) : MappedFile(path, allow_empty, options.load.progress);
-    if (file.size() == 0 && !allow_empty) throw InputError(file.path(), "", "file is empty");
+    base::MappedFile file = loaded ? std::move(*loaded) : base::MappedFile(path, allow_empty, options.load.progress);
+    if (file.size() == 0 && !allow_empty) throw base::InputError(file.path(), "", "file is empty");
     return file;
   };
   const bool streamable = format == "el" || format == "wel" || format == "mtx" || format == "adj" || format == "bel" ||
                           format == "bel64";
-  if (!streamable && is_read_once(path)) {
-    throw InputError(path == "-" ? "standard input" : path, "",
+  if (!streamable && base::is_read_once(path)) {
+    throw base::InputError(path == "-" ? "standard input" : path, "",
                      "a " + format + " graph is read in place: give its file, not a pipe (pipes carry el, wel, mtx, adj, bel, bel64)");
   }
   BuildOptions build = options.build;
@@ -221,4 +190,4 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   return std::make_unique<BlockGraph>(std::move(source), options.blocks);
 }
 
-}  // namespace sluice
+}  // namespace sluice::formats

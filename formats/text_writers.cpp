@@ -2,13 +2,14 @@
 #include <cstring>
 #include <limits>
 
-#include "formats/atomic_file.hpp"
+#include "base/atomic_file.hpp"
+#include "base/progress.hpp"
 #include "formats/blaze_layout.hpp"
-#include "formats/progress.hpp"
-#include "formats/sluice_layout.hpp"
+#include "formats/sluice_format.hpp"
 #include "formats/writers.hpp"
+#include "layout/sluice_layout.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace {
 
@@ -21,10 +22,10 @@ class TextLine {
     std::memcpy(cursor(), s.data(), s.size());
     used_ += s.size();
   }
-  void flush_if_full(AtomicFile& file) {
+  void flush_if_full(base::AtomicFile& file) {
     if (used_ > sizeof(buffer_) - 128) flush(file);
   }
-  void flush(AtomicFile& file) {
+  void flush(base::AtomicFile& file) {
     file.write(buffer_, used_);
     used_ = 0;
   }
@@ -37,9 +38,9 @@ class TextLine {
   size_t used_ = 0;
 };
 
-void write_edge_lines(BlockGraph& graph, AtomicFile& file, bool weights, uint64_t base, const WriteOptions& options) {
+void write_edge_lines(BlockGraph& graph, base::AtomicFile& file, bool weights, uint64_t base, const WriteOptions& options) {
   TextLine line;
-  Progress progress("writing " + file.path(), graph.info().edges, options.progress);
+  base::Progress progress("writing " + file.path(), graph.info().edges, options.progress);
   for_each_block_in_order(graph, 0, graph.info().vertices, [&](const EdgeBlock& block) {
     for (uint64_t v = block.begin; v < block.end; ++v) {
       for (uint64_t e = block.offsets[v - block.begin] - block.first_edge();
@@ -60,8 +61,8 @@ void write_edge_lines(BlockGraph& graph, AtomicFile& file, bool weights, uint64_
   line.flush(file);
 }
 
-void write_adjacency(BlockGraph& graph, AtomicFile& file) {
-  const GraphInfo& info = graph.info();
+void write_adjacency(BlockGraph& graph, base::AtomicFile& file) {
+  const base::GraphInfo& info = graph.info();
   TextLine line;
   line.text(info.weighted ? "WeightedAdjacencyGraph\n" : "AdjacencyGraph\n");
   line.number(info.vertices);
@@ -93,7 +94,7 @@ void write_adjacency(BlockGraph& graph, AtomicFile& file) {
 }
 
 template <class Id>
-void write_binary_pairs(BlockGraph& graph, AtomicFile& file) {
+void write_binary_pairs(BlockGraph& graph, base::AtomicFile& file) {
   if (graph.info().vertices > 0 && graph.info().vertices - 1 > uint64_t(std::numeric_limits<Id>::max())) {
     throw std::runtime_error(file.path() + ": vertex ids do not fit in 32 bits; write .bel64 instead");
   }
@@ -122,18 +123,18 @@ SluiceWriteOptions layout_options(const WriteOptions& options) {
 }
 }  // namespace
 
-std::vector<NamedFile> files_to_write(const std::string& path, const std::string& format, const WriteOptions& options) {
+std::vector<base::NamedFile> files_to_write(const std::string& path, const std::string& format, const WriteOptions& options) {
   if (format == "sluice") return sluice_layout_files_to_write(path, options.with_transpose || options.transpose, layout_options(options));
   if (format == "blaze") return blaze_layout_files_to_write(path, options.drive_dirs);
   return {{path, "the output"}};
 }
 
 void write_graph(BlockGraph& graph, const std::string& path, const std::string& format, const WriteOptions& options) {
-  const GraphInfo& info = graph.info();
+  const base::GraphInfo& info = graph.info();
   if (format == "sluice") return write_sluice_layout(graph, options.transpose, path, layout_options(options));
   if (format == "blaze") return write_blaze_layout(graph, path, options.drive_dirs);
 
-  AtomicFile file(path);
+  base::AtomicFile file(path);
   if (format == "el" || format == "wel") {
     std::string header = "# Nodes: " + std::to_string(info.vertices) + " Edges: " + std::to_string(info.edges) + "\n";
     file.write(header);
@@ -156,4 +157,4 @@ void write_graph(BlockGraph& graph, const std::string& path, const std::string& 
   file.commit();
 }
 
-}  // namespace sluice
+}  // namespace sluice::formats

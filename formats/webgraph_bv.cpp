@@ -10,19 +10,15 @@
 #include <span>
 #include <vector>
 
-#include "formats/array.hpp"
-#include "formats/atomic_file.hpp"
-#include "formats/mapped_file.hpp"
+#include "base/array.hpp"
+#include "base/atomic_file.hpp"
+#include "base/mapped_file.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
@@ -46,14 +42,14 @@ int64_t successor_of(BitReader& r, uint64_t at, uint64_t x, int64_t delta) {
 
 std::string bv_basename(const std::string& path) {
   for (const char* ext : {".graph", ".properties", ".offsets"}) {
-    if (ends_with(path, ext)) return path.substr(0, path.size() - std::strlen(ext));
+    if (path.ends_with(ext)) return path.substr(0, path.size() - std::strlen(ext));
   }
   return path;
 }
 
 BvProperties BvProperties::read(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the WebGraph properties file");
+  if (!in) throw base::InputError(path, "", "cannot open the WebGraph properties file");
   std::map<std::string, std::pair<std::string, uint64_t>> values;
   std::string line;
   uint64_t number = 0;
@@ -62,40 +58,40 @@ BvProperties BvProperties::read(const std::string& path) {
     std::string t = trim(line);
     if (t.empty() || t[0] == '#' || t[0] == '!') continue;
     size_t sep = t.find_first_of("=:");
-    if (sep == std::string::npos) throw InputError(path, at_line(number), "expected 'key=value'");
+    if (sep == std::string::npos) throw base::InputError(path, base::at_line(number), "expected 'key=value'");
     values[trim(t.substr(0, sep))] = {trim(t.substr(sep + 1)), number};
   }
   auto number_of = [&](const std::string& key, uint64_t fallback, bool required) -> uint64_t {
     auto it = values.find(key);
     if (it == values.end()) {
-      if (required) throw InputError(path, "", "missing the property '" + key + "'");
+      if (required) throw base::InputError(path, "", "missing the property '" + key + "'");
       return fallback;
     }
     const std::string& v = it->second.first;
     char* end = nullptr;
     unsigned long long parsed = std::strtoull(v.c_str(), &end, 10);
     if (v.empty() || *end != '\0' || v[0] == '-') {
-      throw InputError(path, at_line(it->second.second), "expected a natural number for '" + key + "', found '" + v + "'");
+      throw base::InputError(path, base::at_line(it->second.second), "expected a natural number for '" + key + "', found '" + v + "'");
     }
     return parsed;
   };
   BvProperties p;
   auto cls = values.find("graphclass");
   if (cls != values.end() && cls->second.first.find("BVGraph") == std::string::npos) {
-    throw InputError(path, at_line(cls->second.second), "graph class '" + cls->second.first + "' is not a BVGraph");
+    throw base::InputError(path, base::at_line(cls->second.second), "graph class '" + cls->second.first + "' is not a BVGraph");
   }
   uint64_t version = number_of("version", 0, false);
-  if (version != 0) throw InputError(path, "", "BV format version " + std::to_string(version) + " is not supported (expected 0)");
+  if (version != 0) throw base::InputError(path, "", "BV format version " + std::to_string(version) + " is not supported (expected 0)");
   p.nodes = number_of("nodes", 0, true);
   p.arcs = number_of("arcs", 0, true);
   p.window = unsigned(number_of("windowsize", 7, false));
   p.max_ref_count = unsigned(number_of("maxrefcount", 3, false));
   p.min_interval_length = unsigned(number_of("minintervallength", 4, false));
   p.zeta_k = unsigned(number_of("zetak", 3, false));
-  if (p.zeta_k == 0 || p.zeta_k > 32) throw InputError(path, "", "zetak must be between 1 and 32");
-  if (p.window > (1u << 20)) throw InputError(path, "", "windowsize " + std::to_string(p.window) + " is implausibly large");
-  if (p.nodes > (uint64_t(1) << 48)) throw InputError(path, "", "nodes " + std::to_string(p.nodes) + " is implausibly large");
-  if (p.min_interval_length > (1u << 20)) throw InputError(path, "", "minintervallength is implausibly large");
+  if (p.zeta_k == 0 || p.zeta_k > 32) throw base::InputError(path, "", "zetak must be between 1 and 32");
+  if (p.window > (1u << 20)) throw base::InputError(path, "", "windowsize " + std::to_string(p.window) + " is implausibly large");
+  if (p.nodes > (uint64_t(1) << 48)) throw base::InputError(path, "", "nodes " + std::to_string(p.nodes) + " is implausibly large");
+  if (p.min_interval_length > (1u << 20)) throw base::InputError(path, "", "minintervallength is implausibly large");
 
   auto flags = values.find("compressionflags");
   if (flags != values.end()) {
@@ -123,7 +119,7 @@ BvProperties BvProperties::read(const std::string& path) {
                        : nullptr;
       bool intervals = what == "INTERVALS";  // WebGraph always gamma-codes intervals
       if (code == codes.end() || (!field && !intervals)) {
-        throw InputError(path, at_line(flags->second.second), "unknown compression flag '" + flag + "'");
+        throw base::InputError(path, base::at_line(flags->second.second), "unknown compression flag '" + flag + "'");
       }
       if (field) *field = code->second;
     }
@@ -138,10 +134,10 @@ namespace {
 struct BvData {
   BvProperties p;
   std::string graph_path;
-  Array<uint8_t> bytes;  // .graph plus 16 zero bytes of padding
+  base::Array<uint8_t> bytes;  // .graph plus 16 zero bytes of padding
   uint64_t bits = 0;
-  Array<uint64_t> bit_offsets;   // nodes + 1
-  Array<uint64_t> edge_offsets;  // nodes + 1
+  base::Array<uint64_t> bit_offsets;   // nodes + 1
+  base::Array<uint64_t> edge_offsets;  // nodes + 1
 
   BitReader reader() const { return BitReader(bytes.data(), bits, &graph_path); }
 };
@@ -284,7 +280,7 @@ template <class V>
 class BvSource : public GraphSource {
  public:
   explicit BvSource(std::shared_ptr<BvData> g) : g_(std::move(g)) {}
-  GraphInfo info() const override { return {g_->p.nodes, g_->p.arcs, false, unsigned(sizeof(V))}; }
+  base::GraphInfo info() const override { return {g_->p.nodes, g_->p.arcs, false, unsigned(sizeof(V))}; }
   std::string format_name() const override { return "bv"; }
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
     std::copy(g_->edge_offsets.data() + begin, g_->edge_offsets.data() + end + 1, out);
@@ -315,8 +311,8 @@ class BvSource : public GraphSource {
 
 // Bit offsets from BASENAME.offsets: n + 1 gaps in the offsets code.
 void read_offsets_file(BvData& g, const std::string& path) {
-  MappedFile file(path);
-  Array<uint8_t> bytes(file.size() + 16, "offsets");
+  base::MappedFile file(path);
+  base::Array<uint8_t> bytes(file.size() + 16, "offsets");
   std::memcpy(bytes.data(), file.data(), file.size());
   std::memset(bytes.data() + file.size(), 0, 16);
   BitReader r(bytes.data(), file.size() * 8, &path);
@@ -324,7 +320,7 @@ void read_offsets_file(BvData& g, const std::string& path) {
   for (uint64_t x = 0; x <= g.p.nodes; ++x) {
     offset += r.read(g.p.offsets, g.p.zeta_k);
     if (offset > g.bits) {
-      throw InputError(path, "node " + std::to_string(x), "offset " + std::to_string(offset) + " points past the end of " + g.graph_path + " (" + std::to_string(g.bits) + " bits)");
+      throw base::InputError(path, "node " + std::to_string(x), "offset " + std::to_string(offset) + " points past the end of " + g.graph_path + " (" + std::to_string(g.bits) + " bits)");
     }
     g.bit_offsets[x] = offset;
   }
@@ -352,7 +348,7 @@ void build_offsets(BvData& g) {
 }
 
 void save_offsets(const BvData& g, const std::string& path) {
-  AtomicFile file(path);
+  base::AtomicFile file(path);
   uint64_t buffer = 0;
   unsigned used = 0;  // bits in buffer
   auto put_bits = [&](uint64_t value, unsigned count) {
@@ -387,18 +383,18 @@ std::unique_ptr<GraphSource> open_bv_graph(const std::string& path, const BvOpen
   g->p = BvProperties::read(base + ".properties");
   g->graph_path = base + ".graph";
   {
-    MappedFile file(g->graph_path, /*allow_empty=*/true);
-    g->bytes = Array<uint8_t>(file.size() + 16, "the compressed graph");
+    base::MappedFile file(g->graph_path, /*allow_empty=*/true);
+    g->bytes = base::Array<uint8_t>(file.size() + 16, "the compressed graph");
     if (file.size()) std::memcpy(g->bytes.data(), file.data(), file.size());
     std::memset(g->bytes.data() + file.size(), 0, 16);
     g->bits = file.size() * 8;
   }
   const uint64_t n = g->p.nodes;
   if (n > g->bits + 1) {
-    throw InputError(base + ".properties", "", "claims " + std::to_string(n) + " nodes, more than the " +
+    throw base::InputError(base + ".properties", "", "claims " + std::to_string(n) + " nodes, more than the " +
                                                    std::to_string(g->bits) + " bits of " + g->graph_path + " can hold");
   }
-  g->bit_offsets = Array<uint64_t>(n + 1, "bit offsets");
+  g->bit_offsets = base::Array<uint64_t>(n + 1, "bit offsets");
   if (fs::exists(base + ".offsets")) {
     read_offsets_file(*g, base + ".offsets");
   } else {
@@ -407,9 +403,9 @@ std::unique_ptr<GraphSource> open_bv_graph(const std::string& path, const BvOpen
   }
 
   // Outdegrees, read in parallel at each node's offset, give the CSR offsets.
-  g->edge_offsets = Array<uint64_t>(n + 1, "edge offsets");
-  std::vector<std::string> errors(resolve_threads(options.threads));
-#pragma omp parallel for num_threads(resolve_threads(options.threads)) schedule(static)
+  g->edge_offsets = base::Array<uint64_t>(n + 1, "edge offsets");
+  std::vector<std::string> errors(base::resolve_threads(options.threads));
+#pragma omp parallel for num_threads(base::resolve_threads(options.threads)) schedule(static)
   for (uint64_t x = 0; x < n; ++x) {
     try {
       BitReader r = g->reader();
@@ -422,20 +418,20 @@ std::unique_ptr<GraphSource> open_bv_graph(const std::string& path, const BvOpen
     }
   }
   for (auto& e : errors) {
-    if (!e.empty()) throw InputError(g->graph_path, "", e.substr(e.find(": ") == std::string::npos ? 0 : e.find(": ") + 2));
+    if (!e.empty()) throw base::InputError(g->graph_path, "", e.substr(e.find(": ") == std::string::npos ? 0 : e.find(": ") + 2));
   }
   g->edge_offsets[0] = 0;
   for (uint64_t x = 0; x < n; ++x) {
     uint64_t degree = g->edge_offsets[x + 1];
-    if (degree > n) throw InputError(g->graph_path, "node " + std::to_string(x), "outdegree " + std::to_string(degree) + " exceeds the node count");
+    if (degree > n) throw base::InputError(g->graph_path, "node " + std::to_string(x), "outdegree " + std::to_string(degree) + " exceeds the node count");
     g->edge_offsets[x + 1] = g->edge_offsets[x] + degree;
   }
   if (g->edge_offsets[n] != g->p.arcs) {
-    throw InputError(base + ".properties", "", "arcs=" + std::to_string(g->p.arcs) + " but the outdegrees in " +
+    throw base::InputError(base + ".properties", "", "arcs=" + std::to_string(g->p.arcs) + " but the outdegrees in " +
                                                    g->graph_path + " add up to " + std::to_string(g->edge_offsets[n]));
   }
   if (n <= (uint64_t(1) << 32)) return std::make_unique<BvSource<uint32_t>>(std::move(g));
   return std::make_unique<BvSource<uint64_t>>(std::move(g));
 }
 
-}  // namespace sluice
+}  // namespace sluice::formats

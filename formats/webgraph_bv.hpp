@@ -18,7 +18,7 @@
 #include "formats/bit_reader.hpp"
 #include "formats/graph_source.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 struct BvProperties {
   uint64_t nodes = 0, arcs = 0;
@@ -39,4 +39,4 @@ struct BvOpenOptions {
 
 std::unique_ptr<GraphSource> open_bv_graph(const std::string& path, const BvOpenOptions& options = {});
 
-}  // namespace sluice
+}  // namespace sluice::formats

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "base/output_guard.hpp"
 #include "formats/block_graph.hpp"
-#include "formats/output_guard.hpp"
 
-namespace sluice {
+namespace sluice::formats {
 
 struct WriteOptions {
   std::vector<std::string> drive_dirs;  // sluice and Blaze layouts
@@ -24,6 +24,6 @@ void write_graph(BlockGraph& graph, const std::string& path, const std::string& 
 
 // Every file write_graph would write (a layout's manifest, indexes and
 // drive files; the file itself otherwise), to check before any work.
-std::vector<NamedFile> files_to_write(const std::string& path, const std::string& format, const WriteOptions& options);
+std::vector<base::NamedFile> files_to_write(const std::string& path, const std::string& format, const WriteOptions& options);
 
-}  // namespace sluice
+}  // namespace sluice::formats

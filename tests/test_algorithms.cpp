@@ -14,7 +14,7 @@
 #include "algorithms/pagerank.hpp"
 #include "algorithms/spmv.hpp"
 #include "algorithms/wcc.hpp"
-#include "formats/interruption.hpp"
+#include "base/interruption.hpp"
 #include "tests/reference_algorithms.hpp"
 
 namespace sluice::test {

@@ -2,11 +2,11 @@
 // failed conversion leaves nothing behind.
 #include <fstream>
 
+#include "base/errors.hpp"
 #include "formats/csr_builder.hpp"
-#include "formats/errors.hpp"
 #include "formats/generators.hpp"
-#include "formats/sluice_layout.hpp"
 #include "formats/writers.hpp"
+#include "layout/sluice_layout.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {

@@ -10,10 +10,10 @@
 #include <random>
 #include <set>
 
+#include "base/interruption.hpp"
 #include "engine/engine.hpp"
-#include "io/device_profile.hpp"
-#include "formats/interruption.hpp"
 #include "formats/writers.hpp"
+#include "io/device_profile.hpp"
 #include "tests/reference_algorithms.hpp"
 #include "tests/test_support.hpp"
 

@@ -2,7 +2,7 @@
 // on every graph shape.
 #include "formats/csr_builder.hpp"
 #include "formats/loaders.hpp"
-#include "formats/sluice_layout.hpp"
+#include "layout/sluice_layout.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {

@@ -8,8 +8,8 @@
 
 #include "engine/engine.hpp"
 #include "formats/csr_builder.hpp"
-#include "formats/interleaved_edges.hpp"
 #include "formats/webgraph_bv.hpp"
+#include "layout/interleaved_edges.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {

@@ -1,7 +1,8 @@
 // Every pair of formats: writing a graph in one, reading it back, writing it
 // in another and reading that back gives exactly the graph we started with.
-#include "formats/sluice_layout.hpp"
+#include "formats/sluice_format.hpp"
 #include "formats/writers.hpp"
+#include "layout/sluice_layout.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {

@@ -2,8 +2,8 @@
 // reference decode, loaded by sluice and by the reference parser.
 #include <cstdio>
 
-#include "formats/sluice_layout.hpp"
 #include "formats/writers.hpp"
+#include "layout/sluice_layout.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {

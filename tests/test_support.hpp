@@ -15,11 +15,17 @@
 #include <tuple>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/writers.hpp"
-#include "formats/errors.hpp"
+#include "layout/sluice_layout.hpp"
 
 namespace sluice::test {
+
+// The tests reach into every layer below the engine.
+using namespace sluice::base;
+using namespace sluice::layout;
+using namespace sluice::formats;
 
 struct Edge {
   uint64_t u, v;

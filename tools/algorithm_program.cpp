@@ -95,7 +95,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   if (transpose == Transpose::needed && !e.symmetric) {
     e.in_graph = e.out_graph->reversed();
     if (!e.in_graph) {
-      throw InputError(path, "", program +
+      throw base::InputError(path, "", program +
                                      " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
                                      "stores every edge both ways");
     }
@@ -124,7 +124,7 @@ std::string output_format(const po::variables_map& v) {
   return format;
 }
 
-ProgramOutputs::ProgramOutputs(const po::variables_map& v, const std::vector<NamedFile>& inputs)
+ProgramOutputs::ProgramOutputs(const po::variables_map& v, const std::vector<base::NamedFile>& inputs)
     : format_(v.count("output-format") ? output_format(v) : "text") {
   guard_.inputs(inputs);
   for (const char* option : {"output", "stats"}) expect(v, option);
@@ -139,14 +139,14 @@ void ProgramOutputs::expect(const po::variables_map& v, const char* option) {
     if (v[option].defaulted()) return;
     throw po::error(std::string("--") + option + " was given an empty file name");
   }
-  check_writable(path);
+  base::check_writable(path);
   guard_.output(path, std::string("--") + option);
 }
 
 template <class T>
 void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
   if (path.empty()) return;
-  AtomicFile& file = files_.emplace_back(path);
+  base::AtomicFile& file = files_.emplace_back(path);
   if (format_ == "binary") {
     file.write(data.data(), data.size_bytes());
     return;
@@ -168,14 +168,14 @@ void ProgramOutputs::text(const std::string& path, const std::string& text) {
 }
 
 void ProgramOutputs::commit() {
-  commit_all(files_);
+  base::commit_all(files_);
   files_.clear();
 }
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex)
     : name_(name),
       path_(v["graph"].as<std::string>()),
-      outputs_(v, sluice_layout_files(path_)),
+      outputs_(v, layout::sluice_layout_files(path_)),
       stats_path_(v["stats"].as<std::string>()),
       values_(v) {
   engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex);

@@ -14,9 +14,9 @@
 
 #include "algorithms/run_trace.hpp"
 #include "algorithms/wcc.hpp"
+#include "base/atomic_file.hpp"
+#include "base/output_guard.hpp"
 #include "engine/engine.hpp"
-#include "formats/atomic_file.hpp"
-#include "formats/output_guard.hpp"
 #include "tools/command_line.hpp"
 
 namespace sluice::tools {
@@ -67,7 +67,7 @@ void add_symmetric_option(po::options_description& options);
 class ProgramOutputs {
  public:
   // The files the program reads, then its --output and --stats, if it has them.
-  ProgramOutputs(const po::variables_map& values, const std::vector<NamedFile>& inputs);
+  ProgramOutputs(const po::variables_map& values, const std::vector<base::NamedFile>& inputs);
   // One more file the program reads (spmv's --x).
   void read(const std::string& path, const std::string& what);
   // One more output, the value of `option` (--parents): checked, unless
@@ -81,8 +81,8 @@ class ProgramOutputs {
 
  private:
   std::string format_;
-  OutputGuard guard_;
-  std::vector<AtomicFile> files_;
+  base::OutputGuard guard_;
+  std::vector<base::AtomicFile> files_;
 };
 
 // One program run: the graph opened as the program needs it and the

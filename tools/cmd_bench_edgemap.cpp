@@ -54,15 +54,15 @@ int cmd_bench_edgemap(int argc, char** argv) {
     return exit_ok;
   }
   const std::string path = v["graph"].as<std::string>();
-  ProgramOutputs outputs(v, sluice_layout_files(path));  // --stats: checked now, written at the end
+  ProgramOutputs outputs(v, layout::sluice_layout_files(path));  // --stats: checked now, written at the end
   engine::DiskGraph graph(path);
   const uint64_t n = graph.vertices(), m = graph.edges();
-  const int threads = resolve_threads(threads_option(v));
+  const int threads = base::resolve_threads(threads_option(v));
 
   // The in-memory CSR, read through the block API (not timed).
-  OpenOptions open;
+  formats::OpenOptions open;
   open.format = "sluice";
-  auto memory = BlockGraph::open(path, open);
+  auto memory = formats::BlockGraph::open(path, open);
   std::vector<uint64_t> offsets = memory->offsets(0, n);
   std::vector<uint32_t> targets(m);
   if (memory->info().id_bytes != 4) throw std::runtime_error("bench-edgemap handles 32-bit ids");

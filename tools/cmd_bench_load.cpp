@@ -14,8 +14,8 @@
 #include <filesystem>
 
 #include "formats/csr_builder.hpp"
-#include "formats/webgraph_bv.hpp"
 #include "formats/loaders.hpp"
+#include "formats/webgraph_bv.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
@@ -43,23 +43,23 @@ double read_whole_file(const std::string& path) {
 // (uncompressed CSR edge bytes / compressed bytes) and the decode bandwidth
 // d (uncompressed edge bytes produced per second).
 int bench_bv(const std::string& path, int threads, int repeat) {
-  const std::string base = bv_basename(path);
+  const std::string base = formats::bv_basename(path);
   const uint64_t compressed = std::filesystem::file_size(base + ".graph");
   std::printf("%-7s %8s %9s %12s %16s %8s %10s\n", "threads", "open_s", "decode_s", "decode_Me/s",
               "Me/s_per_thread", "ratio_r", "d_MB/s");
   for (int run = 0; run < repeat; ++run) {
     auto start = std::chrono::steady_clock::now();
-    OpenOptions options;
+    formats::OpenOptions options;
     options.format = "bv";
     options.load.threads = threads;
     options.blocks.threads = threads;
     options.blocks.buffers = unsigned(2 * threads);
     options.blocks.block_edges = 1 << 18;
-    auto graph = BlockGraph::open(path, options);
+    auto graph = formats::BlockGraph::open(path, options);
     double open_s = seconds_since(start);
     auto decode_start = std::chrono::steady_clock::now();
     std::atomic<uint64_t> edges{0};
-    auto id = graph->request(0, graph->info().vertices, [&](const EdgeBlock& block) {
+    auto id = graph->request(0, graph->info().vertices, [&](const formats::EdgeBlock& block) {
       edges += block.edges;
       graph->release(block);
     });
@@ -89,11 +89,11 @@ int cmd_bench_load(int argc, char** argv) {
   }
   const std::string path = values["file"].as<std::string>();
   std::string format = values["format"].as<std::string>();
-  if (format.empty()) format = detect_format(path);
-  LoadOptions load;
-  load.threads = resolve_threads(threads_option(values));
+  if (format.empty()) format = formats::detect_format(path);
+  formats::LoadOptions load;
+  load.threads = base::resolve_threads(threads_option(values));
   if (format == "bv") return bench_bv(path, load.threads, values["repeat"].as<int>());
-  BuildOptions build;
+  formats::BuildOptions build;
   build.threads = load.threads;
 
   std::printf("%-6s %-7s %8s %8s %8s %8s %12s %12s\n", "format", "threads", "read_s", "parse_s", "build_s", "total_s",
@@ -101,24 +101,24 @@ int cmd_bench_load(int argc, char** argv) {
   for (int run = 0; run < values["repeat"].as<int>(); ++run) {
     double read_s = read_whole_file(path);
     auto start = std::chrono::steady_clock::now();
-    AnyEdgeList edges;
+    formats::AnyEdgeList edges;
     bool symmetric = false;
     if (format == "el" || format == "wel") {
-      edges = read_text_edge_list(path, load, format == "wel");
+      edges = formats::read_text_edge_list(path, load, format == "wel");
     } else if (format == "mtx") {
-      MatrixMarketGraph mtx = read_matrix_market(path, load);
+      formats::MatrixMarketGraph mtx = formats::read_matrix_market(path, load);
       edges = std::move(mtx.edges);
       symmetric = mtx.symmetric;
     } else if (format == "bel" || format == "bel64") {
-      edges = read_binary_edge_list(path, format == "bel" ? 4 : 8, load);
+      edges = formats::read_binary_edge_list(path, format == "bel" ? 4 : 8, load);
     } else {
       throw po::error("bench-load times edge-list formats (el, wel, mtx, bel, bel64), not " + format);
     }
     double parse_s = seconds_since(start);
     auto build_start = std::chrono::steady_clock::now();
-    BuildOptions b = build;
+    formats::BuildOptions b = build;
     b.symmetrize = symmetric;
-    AnyCsr csr = build_any_csr(edges, b);
+    formats::AnyCsr csr = formats::build_any_csr(edges, b);
     double build_s = seconds_since(build_start);
     uint64_t m = std::visit([](auto& e) { return e.size(); }, edges);
     double total = parse_s + build_s;

@@ -5,7 +5,8 @@
 #include <chrono>
 #include <iostream>
 
-#include "formats/output_guard.hpp"
+#include "base/format_names.hpp"
+#include "base/output_guard.hpp"
 #include "formats/writers.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
@@ -34,12 +35,12 @@ int cmd_convert(int argc, char** argv) {
   }
   const std::string output = values["output"].as<std::string>();
   std::string to = values["to"].as<std::string>();
-  if (to.empty()) to = format_from_extension(output);
+  if (to.empty()) to = base::format_from_extension(output);
   if (to.empty()) throw po::error("cannot tell the output format from '" + output + "'; give --to");
 
   const std::string input = values["input"].as<std::string>();
-  const OpenOptions open_options = open_options_from(values);
-  WriteOptions write;
+  const formats::OpenOptions open_options = open_options_from(values);
+  formats::WriteOptions write;
   write.drive_dirs = split_list(values["drives"].as<std::string>());
   write.with_transpose = values["transpose"].as<bool>();
   write.progress = true;
@@ -47,18 +48,18 @@ int cmd_convert(int argc, char** argv) {
   if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("--drives applies to sluice and blaze layouts");
   // Before any work: no file written may be one that is read.
-  OutputGuard guard;
-  guard.inputs(graph_files(input, open_options));
-  for (const NamedFile& f : files_to_write(output, to, write)) guard.output(f.path, f.what);
+  base::OutputGuard guard;
+  guard.inputs(formats::graph_files(input, open_options));
+  for (const base::NamedFile& f : formats::files_to_write(output, to, write)) guard.output(f.path, f.what);
 
   auto start = std::chrono::steady_clock::now();
-  auto graph = BlockGraph::open(input, open_options);
-  std::unique_ptr<BlockGraph> transpose;
-  if (write.with_transpose) transpose = transpose_of(*graph, open_options.load.threads);
+  auto graph = formats::BlockGraph::open(input, open_options);
+  std::unique_ptr<formats::BlockGraph> transpose;
+  if (write.with_transpose) transpose = formats::transpose_of(*graph, open_options.load.threads);
   write.transpose = transpose.get();
-  write_graph(*graph, output, to, write);
+  formats::write_graph(*graph, output, to, write);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const GraphInfo& info = graph->info();
+  const base::GraphInfo& info = graph->info();
   // With the graph on standard output, the summary goes to standard error.
   (output == "-" ? std::cerr : std::cout) << "converted " << graph->format() << " -> " << to << ": " << info.vertices << " vertices, " << info.edges
             << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output << "\n";

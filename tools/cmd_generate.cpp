@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "base/format_names.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/generators.hpp"
 #include "formats/writers.hpp"
@@ -14,9 +15,9 @@ namespace sluice::tools {
 namespace {
 
 template <class V>
-std::unique_ptr<BlockGraph> generate_in_memory(const GeneratorOptions& gen, const BuildOptions& build) {
-  Csr<V> csr = build_csr(generate_edge_list<V>(gen), build);
-  return std::make_unique<BlockGraph>(std::make_unique<InMemorySource<V>>(std::move(csr), gen.kind), BlockOptions{});
+std::unique_ptr<formats::BlockGraph> generate_in_memory(const formats::GeneratorOptions& gen, const formats::BuildOptions& build) {
+  formats::Csr<V> csr = formats::build_csr(formats::generate_edge_list<V>(gen), build);
+  return std::make_unique<formats::BlockGraph>(std::make_unique<formats::InMemorySource<V>>(std::move(csr), gen.kind), formats::BlockOptions{});
 }
 
 }  // namespace
@@ -50,7 +51,7 @@ int cmd_generate(int argc, char** argv) {
                           options, positionals, v)) {
     return exit_ok;
   }
-  GeneratorOptions gen;
+  formats::GeneratorOptions gen;
   gen.kind = v["kind"].as<std::string>();
   gen.scale = v["scale"].as<unsigned>();
   gen.edge_factor = v["edge-factor"].as<double>();
@@ -62,7 +63,7 @@ int cmd_generate(int argc, char** argv) {
   gen.weighted = v["weighted"].as<bool>();
   gen.threads = threads_option(v);
   gen.validate();
-  BuildOptions build;
+  formats::BuildOptions build;
   build.symmetrize = v["symmetrize"].as<bool>();
   build.drop_self_loops = v["drop-self-loops"].as<bool>();
   build.remove_duplicates = v["dedup"].as<bool>();
@@ -71,24 +72,24 @@ int cmd_generate(int argc, char** argv) {
 
   const std::string output = v["output"].as<std::string>();
   std::string to = v["to"].as<std::string>();
-  if (to.empty()) to = format_from_extension(output);
+  if (to.empty()) to = base::format_from_extension(output);
   if (to.empty()) throw po::error("cannot tell the output format from '" + output + "'; give --to");
 
   auto start = std::chrono::steady_clock::now();
   bool streams = (to == "el" || to == "wel" || to == "bel" || to == "bel64") && !build.changes_edges();
   if (streams) {
-    generate_to_file(gen, output, to, true);
+    formats::generate_to_file(gen, output, to, true);
   } else {
     auto graph = gen.vertices() <= (uint64_t(1) << 32) ? generate_in_memory<uint32_t>(gen, build)
                                                         : generate_in_memory<uint64_t>(gen, build);
-    std::unique_ptr<BlockGraph> transpose;
-    if (v["transpose"].as<bool>()) transpose = transpose_of(*graph, gen.threads);
-    WriteOptions write;
+    std::unique_ptr<formats::BlockGraph> transpose;
+    if (v["transpose"].as<bool>()) transpose = formats::transpose_of(*graph, gen.threads);
+    formats::WriteOptions write;
     write.drive_dirs = split_list(v["drives"].as<std::string>());
     write.force = v["force"].as<bool>();
     write.transpose = transpose.get();
     write.progress = true;
-    write_graph(*graph, output, to, write);
+    formats::write_graph(*graph, output, to, write);
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   (output == "-" ? std::cerr : std::cout) << "generated " << gen.kind << " scale " << gen.scale << " edge factor " << gen.edge_factor << " seed "

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/disk_graph.hpp"
-#include "formats/sluice_layout.hpp"
+#include "layout/sluice_layout.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
@@ -21,7 +21,7 @@ struct DegreeStats {
   uint64_t min = UINT64_MAX, max = 0, zero = 0, max_vertex = 0;
 };
 
-DegreeStats degree_stats(BlockGraph& graph) {
+DegreeStats degree_stats(formats::BlockGraph& graph) {
   DegreeStats s;
   graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t d) {
     s.min = std::min(s.min, d);
@@ -48,14 +48,14 @@ int cmd_info(int argc, char** argv) {
     return exit_ok;
   }
   const std::string path = values["graph"].as<std::string>();
-  auto graph = BlockGraph::open(path, open_options_from(values));
-  const GraphInfo& info = graph->info();
+  auto graph = formats::BlockGraph::open(path, open_options_from(values));
+  const base::GraphInfo& info = graph->info();
   DegreeStats degrees = degree_stats(*graph);
   double mean = info.vertices ? double(info.edges) / double(info.vertices) : 0.0;
 
-  std::unique_ptr<SluiceLayout> layout;
+  std::unique_ptr<layout::SluiceLayout> layout;
   if (graph->format() == "sluice" && !open_options_from(values).build.changes_edges()) {
-    layout = std::make_unique<SluiceLayout>(path);
+    layout = std::make_unique<layout::SluiceLayout>(path);
   }
   bool verified = false;
   if (values["verify"].as<bool>()) {

@@ -23,10 +23,10 @@ int cmd_jtcc(int argc, char** argv) {
     return exit_ok;
   }
   const std::string path = v["graph"].as<std::string>();
-  const OpenOptions open_options = open_options_from(v);
-  ProgramOutputs outputs(v, graph_files(path, open_options));  // checked before the run, not after it
-  auto graph = BlockGraph::open(path, open_options);
-  require_memory(graph->info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
+  const formats::OpenOptions open_options = open_options_from(v);
+  ProgramOutputs outputs(v, formats::graph_files(path, open_options));  // checked before the run, not after it
+  auto graph = formats::BlockGraph::open(path, open_options);
+  base::require_memory(graph->info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
   auto start = std::chrono::steady_clock::now();
   algorithms::JtccResult result = algorithms::jtcc(*graph, v["seed"].as<uint64_t>());
   const double seconds = seconds_since(start);

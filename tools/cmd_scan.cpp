@@ -33,10 +33,10 @@ int cmd_scan(int argc, char** argv) {
     return exit_ok;
   }
   auto open_start = std::chrono::steady_clock::now();
-  auto graph = BlockGraph::open(values["graph"].as<std::string>(), open_options_from(values));
+  auto graph = formats::BlockGraph::open(values["graph"].as<std::string>(), open_options_from(values));
   auto start = std::chrono::steady_clock::now();
   std::atomic<uint64_t> edges{0}, blocks{0}, digest{0};
-  auto id = graph->request(0, graph->info().vertices, [&](const EdgeBlock& block) {
+  auto id = graph->request(0, graph->info().vertices, [&](const formats::EdgeBlock& block) {
     uint64_t sum = 0;
     for (uint64_t v = block.begin; v < block.end; ++v) {
       for (uint64_t e = block.offsets[v - block.begin]; e < block.offsets[v - block.begin + 1]; ++e) {

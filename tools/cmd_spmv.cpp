@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "algorithms/spmv.hpp"
-#include "formats/errors.hpp"
-#include "formats/mapped_file.hpp"
+#include "base/errors.hpp"
+#include "base/mapped_file.hpp"
 #include "tools/algorithm_program.hpp"
 #include "tools/commands.hpp"
 
@@ -14,14 +14,14 @@ namespace {
 
 // x from a file: text, one number per line, or binary float64 values.
 std::vector<double> read_vector(const std::string& path, const std::string& format, uint64_t n) {
-  MappedFile file(path);
+  base::MappedFile file(path);
   std::vector<double> x;
   x.reserve(n);
   const char* data = file.data();
   const size_t size = file.size();
   if (format == "binary") {
     if (size != n * sizeof(double)) {
-      throw InputError(path, "", "expected " + std::to_string(n) + " float64 values (" + std::to_string(n * 8) + " bytes), found " + std::to_string(size) + " bytes");
+      throw base::InputError(path, "", "expected " + std::to_string(n) + " float64 values (" + std::to_string(n * 8) + " bytes), found " + std::to_string(size) + " bytes");
     }
     x.resize(n);
     std::memcpy(x.data(), data, size);
@@ -34,13 +34,13 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
     if (end > at) {
       double value;
       auto [ptr, ec] = std::from_chars(data + at, data + end, value);
-      if (ec != std::errc() || ptr != data + end) throw InputError(path, "line " + std::to_string(line), "expected one number");
+      if (ec != std::errc() || ptr != data + end) throw base::InputError(path, "line " + std::to_string(line), "expected one number");
       x.push_back(value);
     }
     at = end + 1;
     ++line;
   }
-  if (x.size() != n) throw InputError(path, "", "expected " + std::to_string(n) + " values, one per vertex, found " + std::to_string(x.size()));
+  if (x.size() != n) throw base::InputError(path, "", "expected " + std::to_string(n) + " values, one per vertex, found " + std::to_string(x.size()));
   return x;
 }
 

@@ -135,9 +135,9 @@ int cmd_sweep(int argc, char** argv) {
                           options, positionals, v)) {
     return exit_ok;
   }
-  std::vector<NamedFile> inputs;
+  std::vector<base::NamedFile> inputs;
   for (const std::string& graph : v["graphs"].as<std::vector<std::string>>()) {
-    for (NamedFile& f : sluice_layout_files(graph)) inputs.push_back(std::move(f));
+    for (base::NamedFile& f : layout::sluice_layout_files(graph)) inputs.push_back(std::move(f));
   }
   ProgramOutputs outputs(v, inputs);
   outputs.expect(v, "edgemaps");
@@ -172,7 +172,7 @@ int cmd_sweep(int argc, char** argv) {
     d.out = std::make_unique<engine::DiskGraph>(path);
     d.in = d.out->reversed();
     for (const auto& a : algorithms_to_run) {
-      if (needs_transpose(a) && !d.in) throw InputError(path, "", a + " needs the transpose: convert with --transpose");
+      if (needs_transpose(a) && !d.in) throw base::InputError(path, "", a + " needs the transpose: convert with --transpose");
     }
     const uint64_t device = io::DriveFile(d.out->drive_paths().at(0), false).device();
     d.name = std::to_string(major(dev_t(device))) + ":" + std::to_string(minor(dev_t(device)));

@@ -1,7 +1,7 @@
 #include "tools/command_line.hpp"
 
-#include "formats/atomic_file.hpp"
-#include "formats/thread_count.hpp"
+#include "base/atomic_file.hpp"
+#include "base/thread_count.hpp"
 
 #include <unistd.h>
 
@@ -151,8 +151,8 @@ void add_rebuild_options(po::options_description& options) {
     ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted");
 }
 
-OpenOptions open_options_from(const po::variables_map& v) {
-  OpenOptions o;
+formats::OpenOptions open_options_from(const po::variables_map& v) {
+  formats::OpenOptions o;
   o.format = v["format"].as<std::string>();
   o.load.threads = threads_option(v);
   const std::string base = v["base"].as<std::string>();
@@ -194,7 +194,7 @@ void flush_standard_output() {
 }  // namespace
 
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv) {
-  remove_temporaries_on_signals();  // Ctrl-C or a kill leaves no half-written output
+  base::remove_temporaries_on_signals();  // Ctrl-C or a kill leaves no half-written output
   try {
     const int status = command(argc, argv);
     flush_standard_output();
@@ -213,11 +213,11 @@ int run_command(const std::string& program, const std::function<int(int, char**)
 
 int threads_option(const po::variables_map& v) {
   const unsigned requested = v["threads"].as<unsigned>();
-  if (requested > unsigned(max_threads())) {
-    throw po::error("--threads " + std::to_string(requested) + " is more than the " + std::to_string(max_threads()) +
+  if (requested > unsigned(base::max_threads())) {
+    throw po::error("--threads " + std::to_string(requested) + " is more than the " + std::to_string(base::max_threads()) +
                     " threads sluice allows on this machine (4 per core, at least 64)");
   }
-  return requested ? resolve_threads(int(requested)) : 0;
+  return requested ? base::resolve_threads(int(requested)) : 0;
 }
 
 std::vector<std::string> split_list(const std::string& text) {

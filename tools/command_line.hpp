@@ -48,7 +48,7 @@ void add_read_options(po::options_description& options);
 // programs that read any format).
 void add_rebuild_options(po::options_description& options);
 // From either or both.
-OpenOptions open_options_from(const po::variables_map& values);
+formats::OpenOptions open_options_from(const po::variables_map& values);
 
 std::vector<std::string> split_list(const std::string& text);
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/errors.hpp"
+#include "base/errors.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 

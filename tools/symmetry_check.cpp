@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "formats/block_graph.hpp"
-#include "formats/sluice_layout.hpp"
+#include "formats/sluice_format.hpp"
+#include "layout/sluice_layout.hpp"
 #include "tools/command_line.hpp"
 
 namespace sluice::tools {
 
 namespace {
 
-std::vector<uint64_t> targets_of(const GraphSource& source, uint64_t v, bool wide) {
+std::vector<uint64_t> targets_of(const formats::GraphSource& source, uint64_t v, bool wide) {
   uint64_t range[2];
   source.read_offsets(v, v + 1, range);
   std::vector<uint64_t> out(range[1] - range[0]);
@@ -40,16 +41,16 @@ std::string check_symmetric(const engine::DiskGraph& graph, int threads, unsigne
   std::string checked;
   // In-degrees: the transpose's out-degrees, or counted over every edge.
   std::vector<uint64_t> in_degree(n, 0);
-  if (const EdgeSet* in = graph.layout().in()) {
+  if (const layout::EdgeSet* in = graph.layout().in()) {
     for (uint64_t v = 0; v < n; ++v) in_degree[v] = in->index().degree(v);
     checked = "in-degree = out-degree at all " + std::to_string(n) + " vertices (from the transpose's index)";
   } else {
-    OpenOptions options;
+    formats::OpenOptions options;
     options.format = "sluice";
     options.blocks.threads = threads;
-    auto blocks = BlockGraph::open(graph.layout().path(), options);
+    auto blocks = formats::BlockGraph::open(graph.layout().path(), options);
     std::unique_ptr<std::atomic<uint64_t>[]> counts(new std::atomic<uint64_t>[n]());
-    blocks->wait(blocks->request(0, n, [&](const EdgeBlock& block) {
+    blocks->wait(blocks->request(0, n, [&](const formats::EdgeBlock& block) {
       for (uint64_t i = 0; i < block.edges; ++i) counts[block.target(i)].fetch_add(1, std::memory_order_relaxed);
     }));
     for (uint64_t v = 0; v < n; ++v) in_degree[v] = counts[v].load(std::memory_order_relaxed);
@@ -65,7 +66,7 @@ std::string check_symmetric(const engine::DiskGraph& graph, int threads, unsigne
   // Equal degrees hold for a directed cycle too: edges drawn at random must
   // each have their reverse.
   if (graph.edges() > 0) {
-    auto source = open_sluice_layout(graph.layout().path());
+    auto source = formats::open_sluice_layout(graph.layout().path());
     const bool wide = graph.info().id_bytes == 8;
     std::mt19937_64 random(0x5eed);
     const unsigned draws = unsigned(std::min<uint64_t>(samples, graph.edges()));

@@ -3,8 +3,9 @@
 #include <cstring>
 #include <string>
 
+#include "base/errors.hpp"
+#include "base/format_names.hpp"
 #include "formats/block_graph.hpp"
-#include "formats/errors.hpp"
 #include "formats/writers.hpp"
 #include "tools/command_line.hpp"
 
@@ -13,14 +14,14 @@ namespace sluice::python {
 namespace {
 
 template <class V>
-class ArraySource : public GraphSource {
+class ArraySource : public formats::GraphSource {
  public:
   // The arrays stay owned (and alive) on the Python side.
   ArraySource(const uint64_t* indptr, const V* indices, const float* weights, uint64_t vertices)
       : indptr_(indptr), indices_(indices), weights_(weights), vertices_(vertices) {}
 
-  GraphInfo info() const override {
-    return GraphInfo{vertices_, indptr_[vertices_], weights_ != nullptr, unsigned(sizeof(V))};
+  base::GraphInfo info() const override {
+    return base::GraphInfo{vertices_, indptr_[vertices_], weights_ != nullptr, unsigned(sizeof(V))};
   }
   std::string format_name() const override { return "arrays"; }
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
@@ -44,20 +45,20 @@ class ArraySource : public GraphSource {
 template <class V>
 void check_csr(const uint64_t* indptr, const V* indices, uint64_t count, uint64_t n) {
   const std::string what = "the arrays";
-  if (indptr[0] != 0) throw InputError(what, "indptr[0]", "expected 0, found " + std::to_string(indptr[0]));
+  if (indptr[0] != 0) throw base::InputError(what, "indptr[0]", "expected 0, found " + std::to_string(indptr[0]));
   for (uint64_t v = 0; v < n; ++v) {
     if (indptr[v + 1] < indptr[v]) {
-      throw InputError(what, "indptr[" + std::to_string(v + 1) + "]",
+      throw base::InputError(what, "indptr[" + std::to_string(v + 1) + "]",
                        "offsets must not decrease (" + std::to_string(indptr[v + 1]) + " after " + std::to_string(indptr[v]) + ")");
     }
   }
   if (indptr[n] != count) {
-    throw InputError(what, "indptr[" + std::to_string(n) + "]",
+    throw base::InputError(what, "indptr[" + std::to_string(n) + "]",
                      "expected the number of indices, " + std::to_string(count) + ", found " + std::to_string(indptr[n]));
   }
   for (uint64_t e = 0; e < count; ++e) {
     if (uint64_t(indices[e]) >= n) {
-      throw InputError(what, "indices[" + std::to_string(e) + "]",
+      throw base::InputError(what, "indices[" + std::to_string(e) + "]",
                        "vertex id " + std::to_string(uint64_t(indices[e])) + " is not below the " + std::to_string(n) + " vertices");
     }
   }
@@ -77,23 +78,23 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
     ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)");
   const po::variables_map v = parse_flags("sluice.write", options, flags);
   std::string to = v["to"].as<std::string>();
-  if (to.empty()) to = format_from_extension(path);
+  if (to.empty()) to = base::format_from_extension(path);
   if (to.empty()) throw po::error("cannot tell the output format from '" + path + "'; give to=");
   if (v["transpose"].as<bool>() && to != "sluice") throw po::error("transpose is stored only in sluice's layout");
-  WriteOptions write;
+  formats::WriteOptions write;
   write.drive_dirs = tools::split_list(v["drives"].as<std::string>());
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("drives apply to sluice and blaze layouts");
   write.force = v["force"].as<bool>();
   write.progress = true;  // on a terminal only
   if (uint64_t(indptr.size()) != vertices + 1) {
-    throw InputError("the arrays", "indptr", "expected " + std::to_string(vertices + 1) + " offsets, found " + std::to_string(indptr.size()));
+    throw base::InputError("the arrays", "indptr", "expected " + std::to_string(vertices + 1) + " offsets, found " + std::to_string(indptr.size()));
   }
   const float* weight_data = nullptr;
   py::array_t<float, py::array::c_style | py::array::forcecast> weight_array;
   if (!weights.is_none()) {
     weight_array = weights.cast<py::array_t<float, py::array::c_style | py::array::forcecast>>();
     if (weight_array.size() != indices.size()) {
-      throw InputError("the arrays", "weights", "expected one weight per index (" + std::to_string(indices.size()) + "), found " +
+      throw base::InputError("the arrays", "weights", "expected one weight per index (" + std::to_string(indices.size()) + "), found " +
                                                      std::to_string(weight_array.size()));
     }
     weight_data = weight_array.data();
@@ -104,13 +105,13 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
   const int threads = tools::threads_option(v);
   run_released([&] {
     check_csr(offsets, ids, count, vertices);
-    BlockOptions blocks;
+    formats::BlockOptions blocks;
     blocks.threads = threads;
-    BlockGraph graph(std::make_unique<ArraySource<V>>(offsets, ids, weight_data, vertices), blocks);
-    std::unique_ptr<BlockGraph> transpose;
-    if (v["transpose"].as<bool>()) transpose = transpose_of(graph, threads);
+    formats::BlockGraph graph(std::make_unique<ArraySource<V>>(offsets, ids, weight_data, vertices), blocks);
+    std::unique_ptr<formats::BlockGraph> transpose;
+    if (v["transpose"].as<bool>()) transpose = formats::transpose_of(graph, threads);
     write.transpose = transpose.get();
-    write_graph(graph, path, to, write);
+    formats::write_graph(graph, path, to, write);
   });
 }
 

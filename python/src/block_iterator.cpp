@@ -21,7 +21,7 @@ BlockIterator::BlockIterator(py::object graph, uint64_t begin, uint64_t end) : o
   }
   request_ = graph_->request(
       begin, end,
-      [this](const EdgeBlock& block) {
+      [this](const formats::EdgeBlock& block) {
         std::lock_guard lock(mutex_);
         arrived_.emplace(block.index, block);
         ready_.notify_all();
@@ -37,7 +37,7 @@ BlockIterator::~BlockIterator() { stop(); }
 
 py::dict BlockIterator::next() {
   if (stopped_) throw py::stop_iteration();
-  EdgeBlock block;
+  formats::EdgeBlock block;
   bool found = false;
   run_released([&] {
     std::unique_lock lock(mutex_);
@@ -51,7 +51,7 @@ py::dict BlockIterator::next() {
   });
   if (!found) {
     // Finished: every block was handed out, or an error stopped the request.
-    const BlockGraph::RequestId request = request_;
+    const formats::BlockGraph::RequestId request = request_;
     request_ = 0;
     stop();
     if (request) graph_->wait(request);  // rethrows the request's error, if any

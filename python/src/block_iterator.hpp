@@ -34,11 +34,11 @@ class BlockIterator {
  private:
   py::object owner_;
   GraphHandle* handle_;
-  BlockGraph* graph_;
-  BlockGraph::RequestId request_ = 0;
+  formats::BlockGraph* graph_;
+  formats::BlockGraph::RequestId request_ = 0;
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::map<uint64_t, EdgeBlock> arrived_;  // by index in the request
+  std::map<uint64_t, formats::EdgeBlock> arrived_;  // by index in the request
   uint64_t next_ = 0;
   bool finished_ = false, stopped_ = false;
 };

@@ -8,8 +8,8 @@
 #include <new>
 #include <thread>
 
-#include "formats/errors.hpp"
-#include "formats/interruption.hpp"
+#include "base/errors.hpp"
+#include "base/interruption.hpp"
 #include "tools/command_line.hpp"
 
 namespace sluice::python {
@@ -52,9 +52,9 @@ void register_errors(py::module_& m) {
       PyErr_SetString(usage_error_type, e.what());
     } catch (const std::invalid_argument& e) {
       PyErr_SetString(usage_error_type, e.what());
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       PyErr_SetString(input_error_type, e.what());
-    } catch (const Interrupted&) {
+    } catch (const base::Interrupted&) {
       PyErr_SetNone(PyExc_KeyboardInterrupt);
     } catch (const std::bad_alloc&) {
       PyErr_SetString(PyExc_MemoryError, "out of memory");
@@ -84,13 +84,13 @@ void run_released(const std::function<void()>& work) {
       py::gil_scoped_acquire held;
       if (PyErr_CheckSignals() != 0) {  // a Python exception (KeyboardInterrupt) is now set
         interrupted = true;
-        request_interruption();
+        base::request_interruption();
       }
     }
     worker.join();
   }
   if (interrupted) {
-    clear_interruption();
+    base::clear_interruption();
     throw py::error_already_set();  // the KeyboardInterrupt, whatever the work ended with
   }
   if (error) std::rethrow_exception(error);

@@ -26,7 +26,7 @@ void register_errors(py::module_& m);
 
 // Runs `work` on a thread of its own with the GIL released; the calling
 // thread checks for signals every 50 ms and, on KeyboardInterrupt, asks the
-// work to stop (formats/interruption.hpp), waits for it and raises. Errors
+// work to stop (base/interruption.hpp), waits for it and raises. Errors
 // of the work are rethrown here.
 void run_released(const std::function<void()>& work);
 

@@ -11,13 +11,13 @@ GraphHandle::GraphHandle(const std::string& path, const std::vector<std::string>
   boost::program_options::options_description options("sluice.open");
   tools::add_read_options(options);
   tools::add_rebuild_options(options);
-  const OpenOptions open_options = tools::open_options_from(parse_flags("sluice.open", options, flags));
-  run_released([&] { graph_ = BlockGraph::open(path, open_options); });
+  const formats::OpenOptions open_options = tools::open_options_from(parse_flags("sluice.open", options, flags));
+  run_released([&] { graph_ = formats::BlockGraph::open(path, open_options); });
 }
 
 GraphHandle::~GraphHandle() { close(); }
 
-BlockGraph& GraphHandle::graph() {
+formats::BlockGraph& GraphHandle::graph() {
   if (!graph_) throw py::value_error("the graph " + path_ + " is closed");
   return *graph_;
 }
@@ -29,7 +29,7 @@ void GraphHandle::close() {
 }
 
 py::array_t<uint64_t> GraphHandle::offsets(uint64_t begin, uint64_t end) {
-  BlockGraph& g = graph();
+  formats::BlockGraph& g = graph();
   if (begin > end || end > g.info().vertices) {
     throw py::index_error("vertices [" + std::to_string(begin) + ", " + std::to_string(end) + ") are not within the " +
                           std::to_string(g.info().vertices) + " vertices");
@@ -41,10 +41,10 @@ py::array_t<uint64_t> GraphHandle::offsets(uint64_t begin, uint64_t end) {
 }
 
 py::tuple GraphHandle::edges(uint64_t begin, uint64_t end) {
-  BlockGraph& g = graph();
+  formats::BlockGraph& g = graph();
   py::array_t<uint64_t> bounds = offsets(begin, end);
   const uint64_t count = bounds.at(end - begin) - bounds.at(0);
-  const GraphInfo& info = g.info();
+  const base::GraphInfo& info = g.info();
   py::array targets = info.id_bytes == 4 ? py::array(py::array_t<uint32_t>(count)) : py::array(py::array_t<uint64_t>(count));
   py::object weights = py::none();
   float* weight_data = nullptr;

@@ -23,7 +23,7 @@ class GraphHandle {
   GraphHandle(const std::string& path, const std::vector<std::string>& flags);
   ~GraphHandle();
 
-  BlockGraph& graph();  // raises ValueError once closed
+  formats::BlockGraph& graph();  // raises ValueError once closed
   const std::string& path() const { return path_; }
   bool closed() const { return !graph_; }
   void close();
@@ -38,7 +38,7 @@ class GraphHandle {
 
  private:
   std::string path_;
-  std::unique_ptr<BlockGraph> graph_;
+  std::unique_ptr<formats::BlockGraph> graph_;
   std::set<BlockIterator*> iterators_;
 };
 

@@ -10,7 +10,7 @@
 #include "algorithms/pagerank.hpp"
 #include "algorithms/spmv.hpp"
 #include "algorithms/wcc.hpp"
-#include "formats/errors.hpp"
+#include "base/errors.hpp"
 #include "graph.hpp"
 #include "tools/algorithm_program.hpp"
 
@@ -146,8 +146,8 @@ py::dict bc(const std::string& path, const std::vector<uint64_t>& requested, boo
 }
 
 py::dict jtcc(GraphHandle& handle, uint64_t seed) {
-  BlockGraph& graph = handle.graph();
-  require_memory(graph.info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
+  formats::BlockGraph& graph = handle.graph();
+  base::require_memory(graph.info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
   algorithms::JtccResult r;
   const auto start = std::chrono::steady_clock::now();
   run_released([&] { r = algorithms::jtcc(graph, seed); });

@@ -61,10 +61,10 @@ inline void put_text(const std::string& name, const std::string& bytes) {
 // Opens a graph and reads every edge; returns quietly on any exception
 // (that is the reader's way to refuse bad input). Small graphs only: the
 // declared sizes a fuzzer invents may be huge.
-inline void read_everything(const std::string& path, OpenOptions options = {}) {
+inline void read_everything(const std::string& path, formats::OpenOptions options = {}) {
   try {
     options.blocks.threads = 1;
-    auto graph = BlockGraph::open(path, options);
+    auto graph = formats::BlockGraph::open(path, options);
     const GraphInfo& info = graph->info();
     if (info.vertices > (1u << 20) || info.edges > (1u << 20)) return;
     std::vector<uint64_t> offsets = graph->offsets(0, info.vertices);

@@ -2,7 +2,7 @@
 // prefixed in the input), opened, verified, read through the block API
 // and streamed once through the engine (push and pull).
 #include "engine/engine.hpp"
-#include "formats/sluice_layout.hpp"
+#include "layout/sluice_layout.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 namespace {
@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::put_text("g.in.0", files[4]);
   const std::string manifest = fuzz::scratch() / "g.sluice";
   try {
-    SluiceLayout layout(manifest);
+    layout::SluiceLayout layout(manifest);
     if (layout.info().vertices > (1u << 20) || layout.info().edges > (1u << 20)) return 0;
     try {
       layout.verify();

@@ -1,0 +1,73 @@
+// Output that appears only when complete: bytes go to "PATH.tmp-XXXXXX",
+// which is fsync'ed and renamed onto PATH by commit(). Destroying an
+// uncommitted file removes the temporary, so an error leaves nothing behind
+// (and with remove_temporaries_on_signals(), neither does Ctrl-C).
+//
+// The temporary is created as any new file would be (mode 0666 less the
+// umask); a file replaced keeps its mode. A symbolic link is written
+// through: its target is built aside and renamed into place, the link
+// kept. A device (/dev/null), a FIFO or a link to an open descriptor
+// (/dev/stdout) is written in place, never renamed over; "-" is standard
+// output. Temporaries that a killed writer left beside the path (it held
+// a lock on them) are removed when the path is written again.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sluice::base {
+
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path, size_t buffer_bytes = 1 << 20);
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  AtomicFile& operator=(AtomicFile&&) = delete;
+  ~AtomicFile();
+
+  void write(const void* data, size_t length);
+  void write(std::string_view text) { write(text.data(), text.size()); }
+  // Writes `length` zero bytes (page padding).
+  void write_zeros(size_t length);
+  uint64_t bytes_written() const { return written_; }
+  const std::string& path() const { return path_; }
+
+  // Flushes, fsyncs and renames the temporary onto the final path.
+  void commit() {
+    finish();
+    publish();
+  }
+  // The two halves of commit(), so a group can sync all before renaming any.
+  void finish();
+  void publish();
+  // Written in place (see above) rather than through a temporary.
+  bool in_place() const { return temp_path_.empty(); }
+
+ private:
+  void flush();
+
+  std::string path_;
+  std::string final_path_;  // where the temporary is renamed: path_, or the file a link names
+  std::string temp_path_;   // empty when written in place
+  int fd_ = -1;
+  std::vector<char> buffer_;
+  size_t used_ = 0;
+  uint64_t written_ = 0;
+};
+
+// Commits a group of files together: either all appear or none does.
+void commit_all(std::vector<AtomicFile>& files);
+
+// Fails (std::runtime_error naming the path and why) unless `path` could be
+// written: "-", an existing file or device that is writable, or a new name
+// in a writable directory. For checking outputs before the work.
+void check_writable(const std::string& path);
+
+// Installs SIGINT and SIGTERM handlers that remove the temporaries of every
+// uncommitted AtomicFile, then let the signal end the process as before.
+void remove_temporaries_on_signals();
+
+}  // namespace sluice::base

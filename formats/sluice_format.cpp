@@ -1,0 +1,158 @@
+#include "formats/sluice_format.hpp"
+
+#include <filesystem>
+#include <limits>
+
+#include "base/errors.hpp"
+#include "base/progress.hpp"
+#include "layout/index_file.hpp"
+#include "layout/layout_replacement.hpp"
+#include "layout/sluice_layout.hpp"
+
+namespace sluice::formats {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class SluiceSource : public GraphSource {
+ public:
+  SluiceSource(std::shared_ptr<layout::SluiceLayout> layout, bool transpose)
+      : layout_(std::move(layout)), set_(transpose ? layout_->in() : &layout_->out()) {
+    if (!set_) throw base::InputError(layout_->path(), "", "the layout was written without a transpose");
+  }
+  base::GraphInfo info() const override { return layout_->info(); }
+  std::string format_name() const override { return "sluice"; }
+  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
+    set_->index().read_offsets(begin, end, out);
+  }
+  void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
+    uint64_t first = set_->index().offset(begin);
+    uint64_t last = end == begin ? first : set_->index().offset(end - 1) + set_->index().degree(end - 1);
+    set_->edges().read_edges(first, last - first, targets, weights);
+  }
+
+ private:
+  std::shared_ptr<layout::SluiceLayout> layout_;
+  const layout::EdgeSet* set_;
+};
+
+std::string relative_to(const std::string& dir, const std::string& path) {
+  std::error_code ec;
+  fs::path abs_dir = fs::absolute(dir.empty() ? "." : dir, ec);
+  fs::path abs = fs::absolute(path, ec);
+  fs::path rel = abs.lexically_relative(abs_dir);
+  if (!rel.empty() && *rel.begin() != "..") return rel.string();
+  return abs.string();
+}
+
+// Where one edge set of a layout goes: NAME.SET.index beside the manifest,
+// NAME.SET.D in drive directory D (beside the manifest when none given).
+struct EdgeSetPaths {
+  std::string index;
+  std::vector<std::string> drives;
+};
+EdgeSetPaths edge_set_paths(const std::string& manifest_path, const std::string& set, const SluiceWriteOptions& options) {
+  const std::string dir = fs::path(manifest_path).parent_path().string();
+  const std::string stem = fs::path(manifest_path).stem().string();
+  EdgeSetPaths paths;
+  paths.index = (fs::path(dir) / (stem + "." + set + ".index")).string();
+  const std::vector<std::string> dirs = options.drive_dirs.empty() ? std::vector<std::string>{dir} : options.drive_dirs;
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    paths.drives.push_back((fs::path(dirs[d].empty() ? "." : dirs[d]) / (stem + "." + set + "." + std::to_string(d))).string());
+  }
+  return paths;
+}
+
+layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path, const layout::Manifest& manifest,
+                            const std::string& suffix, const SluiceWriteOptions& options,
+                            const layout::LayoutReplacement& replacement, std::vector<base::AtomicFile>& outputs) {
+  const base::GraphInfo& info = graph.info();
+  const std::string dir = fs::path(manifest_path).parent_path().string();
+  const layout::DriveHeader identity = layout::drive_identity(manifest, manifest_path, suffix);
+
+  const EdgeSetPaths paths = edge_set_paths(manifest_path, suffix, options);
+  const std::vector<std::string>& drive_paths = paths.drives;
+  layout::EdgeSetFiles files;
+  for (const std::string& p : drive_paths) {
+    replacement.check_drive_file(p);
+    files.drives.push_back(relative_to(dir, p));
+  }
+  replacement.check_index(paths.index);
+
+  // Degrees, through the block API's offsets.
+  base::Array<uint32_t> degrees(info.vertices, "degrees");
+  graph.for_each_vertex([&](uint64_t u, uint64_t, uint64_t degree) {
+    if (degree > std::numeric_limits<uint32_t>::max()) {
+      throw std::runtime_error("vertex " + std::to_string(u) + " has " + std::to_string(degree) +
+                               " edges; the layout stores degrees in 32 bits");
+    }
+    degrees[u] = uint32_t(degree);
+  });
+  layout::CompactIndex index(std::move(degrees));
+
+  layout::InterleavedEdgeWriter writer(drive_paths, layout::RecordLayout{info.id_bytes, info.weighted},
+                               layout::PageInterleaving{options.page_bytes, unsigned(drive_paths.size()), options.page_bytes}, info.edges,
+                               identity);
+  base::Progress progress("writing " + suffix + " edges", info.edges, options.progress);
+  for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+    writer.append(block.targets, block.weights, block.edges);
+    progress.advance(block.edges);
+  });
+  progress.done();
+  std::vector<uint64_t> sums = writer.finish();
+  for (auto& f : writer.files()) outputs.push_back(std::move(f));
+
+  const std::string& index_path = paths.index;
+  outputs.emplace_back(index_path);
+  files.index = relative_to(dir, index_path);
+  files.index_checksum = layout::write_index_file(outputs.back(), index, sums);
+  return files;
+}
+
+}  // namespace
+
+std::vector<base::NamedFile> sluice_layout_files_to_write(const std::string& manifest_path, bool transpose,
+                                                    const SluiceWriteOptions& options) {
+  std::vector<base::NamedFile> files{{manifest_path, "the output's manifest"}};
+  for (const char* set : {"out", "in"}) {
+    if (std::string(set) == "in" && !transpose) break;
+    const EdgeSetPaths paths = edge_set_paths(manifest_path, set, options);
+    files.push_back({paths.index, std::string("the output's ") + set + " index"});
+    for (const std::string& d : paths.drives) files.push_back({d, std::string("a drive file of the output's ") + set + " edges"});
+  }
+  return files;
+}
+
+std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path, bool transpose) {
+  return std::make_unique<SluiceSource>(std::make_shared<layout::SluiceLayout>(manifest_path), transpose);
+}
+
+void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,
+                         const SluiceWriteOptions& options) {
+  if (transpose && (transpose->info().vertices != graph.info().vertices ||
+                    transpose->info().edges != graph.info().edges)) {
+    throw std::invalid_argument("the transpose must have the graph's vertex and edge counts");
+  }
+  for (auto& d : options.drive_dirs) {
+    if (!d.empty() && !fs::is_directory(d)) throw std::runtime_error(d + ": drive directory does not exist");
+  }
+  if (options.page_bytes < 512 || (options.page_bytes & (options.page_bytes - 1))) {
+    throw std::invalid_argument("the page size must be a power of two of at least 512 bytes");
+  }
+  const layout::LayoutReplacement replacement(manifest_path, options.drive_dirs, options.force);
+  std::vector<base::AtomicFile> outputs;
+  layout::Manifest manifest;
+  manifest.layout_id = layout::new_layout_id();
+  manifest.info = graph.info();
+  manifest.page_bytes = options.page_bytes;
+  manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
+  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, replacement, outputs);
+  if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, replacement, outputs);
+  outputs.emplace_back(manifest_path);
+  outputs.back().write(manifest.text());
+  base::commit_all(outputs);
+  replacement.remove_leftovers(sluice_layout_files_to_write(manifest_path, transpose != nullptr, options));
+}
+
+}  // namespace sluice::formats

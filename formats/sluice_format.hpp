@@ -1,0 +1,37 @@
+// The sluice layout as a format: read through the block API like any other
+// (one edge set, checked page by page), and written from any BlockGraph.
+// The layout itself (manifest, index, drive files) is in layout/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/output_guard.hpp"
+#include "formats/block_graph.hpp"
+
+namespace sluice::formats {
+
+// Serves one edge set of a layout through the block API.
+std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path, bool transpose = false);
+
+struct SluiceWriteOptions {
+  std::vector<std::string> drive_dirs;  // one per drive; empty: one drive beside the manifest
+  uint64_t page_bytes = 4096;
+  bool progress = false;
+  // Overwrite drive files that belong to another layout (by default that
+  // is refused, naming the other layout).
+  bool force = false;
+};
+
+// The files write_sluice_layout writes, manifest first.
+std::vector<base::NamedFile> sluice_layout_files_to_write(const std::string& manifest_path, bool transpose,
+                                                          const SluiceWriteOptions& options);
+
+// Writes `graph` (and `transpose`, if given) as a sluice layout. Nothing is
+// visible at the final names until everything has been written and synced.
+void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,
+                         const SluiceWriteOptions& options);
+
+}  // namespace sluice::formats

@@ -1,0 +1,102 @@
+#include "layout/index_file.hpp"
+
+#include <xxhash.h>
+
+#include <cstring>
+
+#include "base/errors.hpp"
+#include "base/mapped_file.hpp"
+#include "layout/manifest.hpp"
+
+namespace sluice::layout {
+
+namespace {
+
+constexpr char index_magic[8] = {'S', 'L', 'U', 'I', 'C', 'E', 'I', 'X'};
+constexpr uint64_t index_header_bytes = 64;
+
+uint64_t align64(uint64_t x) { return (x + 63) / 64 * 64; }
+
+uint64_t degrees_at(uint64_t vertices) {
+  uint64_t groups = (vertices + CompactIndex::group - 1) / CompactIndex::group + 1;
+  return align64(index_header_bytes + groups * 8);
+}
+uint64_t sums_at(uint64_t vertices) { return align64(degrees_at(vertices) + vertices * 4); }
+uint64_t index_file_bytes(uint64_t vertices, uint64_t pages) { return sums_at(vertices) + pages * 8; }
+
+}  // namespace
+
+uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, const std::vector<uint64_t>& sums) {
+  char header[index_header_bytes] = {};
+  std::memcpy(header, index_magic, 8);
+  uint32_t version = sluice_layout_version;
+  uint64_t n = index.vertices(), m = index.edges(), pages = sums.size();
+  std::memcpy(header + 8, &version, 4);
+  std::memcpy(header + 16, &n, 8);
+  std::memcpy(header + 24, &m, 8);
+  std::memcpy(header + 32, &pages, 8);
+  XXH64_state_t* state = XXH64_createState();
+  XXH64_reset(state, 0);
+  auto put = [&](const void* data, size_t length) {
+    file.write(data, length);
+    XXH64_update(state, data, length);
+  };
+  auto pad = [&] {
+    std::vector<char> zeros(align64(file.bytes_written()) - file.bytes_written(), 0);
+    put(zeros.data(), zeros.size());
+  };
+  put(header, sizeof(header));
+  put(index.group_offsets().data(), index.group_offsets().size() * 8);
+  pad();
+  put(index.degrees().data(), index.degrees().size() * 4);
+  pad();
+  put(sums.data(), sums.size() * 8);
+  uint64_t digest = XXH64_digest(state);
+  XXH64_freeState(state);
+  return digest;
+}
+
+IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, uint64_t pages, uint64_t checksum) {
+  base::FileDescriptor file = base::FileDescriptor::open_for_reading(path);
+  if (info.vertices > (uint64_t(1) << 48) || pages > (uint64_t(1) << 52)) {
+    throw base::InputError(path, "", "the manifest declares an impossible size (" + std::to_string(info.vertices) + " vertices)");
+  }
+  uint64_t expected = index_file_bytes(info.vertices, pages);
+  if (file.size() != expected) {
+    throw base::InputError(path, "", "index file holds " + std::to_string(file.size()) + " bytes, expected " +
+                                   std::to_string(expected) + " for " + std::to_string(info.vertices) + " vertices and " +
+                                   std::to_string(pages) + " pages");
+  }
+  base::require_memory(expected, "the index of " + path);
+  std::vector<char> bytes(expected);
+  file.read_exactly(bytes.data(), expected, 0, path);
+  if (XXH64(bytes.data(), bytes.size(), 0) != checksum) {
+    throw base::InputError(path, "", "index checksum mismatch: the file is corrupt or belongs to another graph");
+  }
+  if (std::memcmp(bytes.data(), index_magic, 8) != 0) throw base::InputError(path, base::at_byte(0), "expected the magic SLUICEIX");
+  uint64_t n, m, p;
+  std::memcpy(&n, bytes.data() + 16, 8);
+  std::memcpy(&m, bytes.data() + 24, 8);
+  std::memcpy(&p, bytes.data() + 32, 8);
+  if (n != info.vertices || m != info.edges || p != pages) {
+    throw base::InputError(path, base::at_byte(16), "index is for " + std::to_string(n) + " vertices, " + std::to_string(m) +
+                                            " edges and " + std::to_string(p) + " pages, the manifest says " +
+                                            std::to_string(info.vertices) + ", " + std::to_string(info.edges) + " and " +
+                                            std::to_string(pages));
+  }
+  uint64_t groups = (n + CompactIndex::group - 1) / CompactIndex::group + 1;
+  base::Array<uint64_t> offsets(groups, "index offsets");
+  base::Array<uint32_t> degrees(n, "degrees");
+  base::Array<uint64_t> sums(pages, "page checksums");
+  std::memcpy(offsets.data(), bytes.data() + index_header_bytes, groups * 8);
+  if (n) std::memcpy(degrees.data(), bytes.data() + degrees_at(n), n * 4);  // an empty graph has no array
+  if (pages) std::memcpy(sums.data(), bytes.data() + sums_at(n), pages * 8);
+  CompactIndex index(std::move(offsets), std::move(degrees));
+  uint64_t bad = index.first_inconsistency();
+  if (bad != UINT64_MAX) {
+    throw base::InputError(path, "", "index offsets disagree with the degrees at vertex " + std::to_string(bad));
+  }
+  return {std::move(index), std::move(sums)};
+}
+
+}  // namespace sluice::layout

@@ -1,0 +1,30 @@
+// An edge set's index file (NAME.SET.index): a 64-byte header (magic,
+// version, vertices, edges, pages), the compact index's group offsets and
+// degrees, and the checksum of every edge page, each part 64-byte aligned.
+// The whole file's checksum is in the manifest.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/array.hpp"
+#include "base/atomic_file.hpp"
+#include "base/graph_info.hpp"
+#include "layout/compact_index.hpp"
+
+namespace sluice::layout {
+
+// Writes the index and page checksums; returns the file's checksum.
+uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, const std::vector<uint64_t>& page_sums);
+
+struct IndexFile {
+  CompactIndex index;
+  base::Array<uint64_t> page_sums;
+};
+
+// Reads and checks an index file against what the manifest says of it;
+// throws InputError naming what disagrees.
+IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, uint64_t pages, uint64_t checksum);
+
+}  // namespace sluice::layout

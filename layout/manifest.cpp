@@ -1,0 +1,208 @@
+#include "layout/manifest.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "base/errors.hpp"
+#include "base/format_names.hpp"
+#include "base/mapped_file.hpp"
+
+namespace sluice::layout {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+FileIdentity identity_of(const struct stat& st) {
+  return {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
+}
+
+std::string hex(uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016" PRIx64, value);
+  return text;
+}
+
+// What to say of a file given where a manifest belongs: what it seems to
+// be, and the command that would make a layout of it (never one that names
+// the file itself as its output).
+base::InputError not_a_layout(const std::string& path, std::string_view bytes) {
+  std::string format = base::format_from_extension(path);
+  const bool by_name = !format.empty() && format != "sluice";
+  if (!by_name) format = base::format_from_bytes(bytes);
+  if (format.empty()) {
+    return base::InputError(path, base::at_byte(0), "not a sluice layout: a manifest starts with 'sluice-graph', and this file "
+                                        "does not look like a graph of any format either");
+  }
+  const fs::path p(path);
+  std::string stem = p.filename().string();
+  stem = stem.substr(0, stem.find('.'));
+  std::string output = (p.parent_path() / (stem + ".sluice")).string();
+  if (fs::absolute(output) == fs::absolute(path)) output = (p.parent_path() / (stem + "-layout.sluice")).string();
+  return base::InputError(path, "", "not a sluice layout (" + std::string(by_name ? "its name says " : "it reads as ") + format +
+                                  "): make one with `sluice convert " + path + " " + output +
+                                  (by_name ? "" : " --format " + format) + " --drives DIR[,DIR...]`");
+}
+
+class ManifestParser {
+ public:
+  explicit ManifestParser(const std::string& path) : path_(path) {
+    // Opened as a regular file only: a FIFO would block the open forever.
+    base::FileDescriptor file = base::FileDescriptor::open_for_reading(path);
+    struct stat st {};
+    if (::fstat(file.get(), &st) != 0) base::throw_system_error(path, "fstat");
+    if (uint64_t(st.st_size) > (uint64_t(64) << 20)) {
+      throw base::InputError(path, "", "holds " + std::to_string(st.st_size) + " bytes: too large to be a sluice manifest");
+    }
+    identity_ = identity_of(st);
+    std::string bytes(size_t(st.st_size), '\0');
+    file.read_exactly(bytes.data(), bytes.size(), 0, path);
+    std::istringstream in(bytes);
+    std::string line;
+    uint64_t number = 0;
+    // Anything else given where a layout belongs (an edge list, a BV
+    // graph) is named as such, with the command that makes a layout from it.
+    if (bytes.rfind("sluice-graph", 0) != 0) throw not_a_layout(path, bytes);
+    while (std::getline(in, line)) {
+      ++number;
+      if (line.empty() || line[0] == '#') continue;
+      auto space = line.find(' ');
+      if (space == std::string::npos) throw base::InputError(path, base::at_line(number), "expected 'key value'");
+      std::string key = line.substr(0, space);
+      if (values_.count(key)) throw base::InputError(path, base::at_line(number), "key '" + key + "' appears twice");
+      values_[key] = {line.substr(space + 1), number};
+    }
+  }
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+  const FileIdentity& identity() const { return identity_; }
+  const std::string& text(const std::string& key) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) throw base::InputError(path_, "", "the manifest lacks the key '" + key + "'");
+    return it->second.first;
+  }
+  uint64_t number(const std::string& key, int base = 10) const {
+    const std::string& value = text(key);
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long parsed = std::strtoull(value.c_str(), &end, base);
+    if (value.empty() || *end != '\0' || errno) {
+      throw base::InputError(path_, base::at_line(values_.at(key).second), "expected a number for '" + key + "'");
+    }
+    return parsed;
+  }
+
+ private:
+  std::string path_;
+  FileIdentity identity_;
+  std::map<std::string, std::pair<std::string, uint64_t>> values_;
+};
+
+EdgeSetFiles parse_edge_set(const ManifestParser& p, const std::string& prefix, unsigned drives) {
+  EdgeSetFiles files;
+  files.index = p.text(prefix + ".index");
+  files.index_checksum = p.number(prefix + ".index_xxh64", 16);
+  for (unsigned d = 0; d < drives; ++d) files.drives.push_back(p.text(prefix + ".drive." + std::to_string(d)));
+  return files;
+}
+
+void print_edge_set(std::ostringstream& out, const std::string& prefix, const EdgeSetFiles& files) {
+  out << prefix << ".index " << files.index << "\n";
+  out << prefix << ".index_xxh64 " << hex(files.index_checksum) << "\n";
+  for (size_t d = 0; d < files.drives.size(); ++d) out << prefix << ".drive." << d << " " << files.drives[d] << "\n";
+}
+
+}  // namespace
+
+FileIdentity FileIdentity::of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return identity_of(st);
+}
+
+std::string path_in_layout(const std::string& manifest_path, const std::string& path) {
+  const fs::path p(path);
+  return p.is_absolute() ? path : (fs::path(manifest_path).parent_path() / p).string();
+}
+
+Manifest Manifest::read(const std::string& path) {
+  ManifestParser p(path);
+  Manifest m;
+  m.read_from = p.identity();
+  if (!p.has("sluice-graph")) throw base::InputError(path, base::at_line(1), "expected 'sluice-graph VERSION' (not a sluice manifest)");
+  m.version = unsigned(p.number("sluice-graph"));
+  if (m.version > sluice_layout_version) {
+    throw base::InputError(path, base::at_line(1), "layout version " + std::to_string(m.version) + " was written by a newer sluice (" +
+                                           "sluice " SLUICE_VERSION " reads version " + std::to_string(sluice_layout_version) +
+                                           "): use a newer sluice to read it");
+  }
+  if (m.version != sluice_layout_version) {
+    throw base::InputError(path, base::at_line(1), "layout version " + std::to_string(m.version) + " is not supported (expected " +
+                                           std::to_string(sluice_layout_version) + "): convert the graph again" +
+                                           (m.version == 1 ? " (version 2 added drive headers and page checksums)" : ""));
+  }
+  m.layout_id = p.text("layout");
+  if (m.layout_id.size() != 32 || m.layout_id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    throw base::InputError(path, "", "'layout' must be 32 hex digits");
+  }
+  m.info.vertices = base::checked_vertex_count(p.number("vertices"), path, "");
+  m.info.edges = p.number("edges");
+  if (m.info.edges > (uint64_t(1) << 56)) throw base::InputError(path, "", "edges " + std::to_string(m.info.edges) + " is impossible");
+  m.info.weighted = p.number("weighted") != 0;
+  m.info.symmetric = p.has("symmetric") && p.number("symmetric") != 0;  // absent before it was recorded: not known
+  m.info.id_bytes = unsigned(p.number("id_bytes"));
+  if (m.info.id_bytes != 4 && m.info.id_bytes != 8) throw base::InputError(path, "", "id_bytes must be 4 or 8");
+  m.page_bytes = p.number("page_bytes");
+  if (m.page_bytes < 512 || m.page_bytes > (1 << 24) || (m.page_bytes & (m.page_bytes - 1))) {
+    throw base::InputError(path, "", "page_bytes must be a power of two from 512 to 16 MiB");
+  }
+  uint64_t drives = p.number("drives");
+  if (drives == 0 || drives > 4096) throw base::InputError(path, "", "drives must be between 1 and 4096");
+  m.out = parse_edge_set(p, "out", unsigned(drives));
+  if (p.number("transpose")) m.in = parse_edge_set(p, "in", unsigned(drives));
+  return m;
+}
+
+std::string Manifest::text() const {
+  std::ostringstream out;
+  out << "sluice-graph " << version << "\n";
+  out << "# sluice on-disk graph; see layout/README.md\n";
+  out << "layout " << layout_id << "\n";
+  out << "vertices " << info.vertices << "\n";
+  out << "edges " << info.edges << "\n";
+  out << "weighted " << (info.weighted ? 1 : 0) << "\n";
+  out << "symmetric " << (info.symmetric ? 1 : 0) << "\n";
+  out << "id_bytes " << info.id_bytes << "\n";
+  out << "page_bytes " << page_bytes << "\n";
+  out << "drives " << this->out.drives.size() << "\n";
+  out << "transpose " << (in ? 1 : 0) << "\n";
+  print_edge_set(out, "out", this->out);
+  if (in) print_edge_set(out, "in", *in);
+  return out.str();
+}
+
+std::vector<base::NamedFile> Manifest::files(const std::string& manifest_path) const {
+  std::vector<base::NamedFile> files{{manifest_path, "the layout's manifest"}};
+  auto add = [&](const EdgeSetFiles& set, const std::string& name) {
+    files.push_back({path_in_layout(manifest_path, set.index), "the layout's " + name + " index"});
+    for (const std::string& d : set.drives) files.push_back({path_in_layout(manifest_path, d), "a drive file of the layout's " + name + " edges"});
+  };
+  add(out, "out");
+  if (in) add(*in, "in");
+  return files;
+}
+
+std::vector<base::NamedFile> sluice_layout_files(const std::string& manifest_path) {
+  try {
+    return Manifest::read(manifest_path).files(manifest_path);
+  } catch (const std::exception&) {
+    return {{manifest_path, "the layout's manifest"}};
+  }
+}
+
+}  // namespace sluice::layout

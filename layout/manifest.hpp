@@ -1,0 +1,57 @@
+// A layout's manifest (NAME.sluice): a versioned "key value" text naming
+// the layout id, the graph's sizes and flags, and each edge set's index
+// (with its checksum) and drive files, relative to the manifest or
+// absolute.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/graph_info.hpp"
+#include "base/output_guard.hpp"
+
+namespace sluice::layout {
+
+inline constexpr unsigned sluice_layout_version = 2;
+
+struct EdgeSetFiles {
+  std::string index;
+  uint64_t index_checksum = 0;
+  std::vector<std::string> drives;  // as written in the manifest (relative to it or absolute)
+};
+
+// Which file a manifest was read from, and as of when (to tell a layout
+// replaced while it was being opened from a damaged one).
+struct FileIdentity {
+  uint64_t device = 0, inode = 0, modified_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+  // The file at `path` now; all zero when there is none.
+  static FileIdentity of(const std::string& path);
+};
+
+struct Manifest {
+  unsigned version = sluice_layout_version;
+  FileIdentity read_from;  // not part of the text
+  std::string layout_id;  // 32 hex digits, also in every drive header
+  base::GraphInfo info;
+  uint64_t page_bytes = 4096;
+  EdgeSetFiles out;
+  std::optional<EdgeSetFiles> in;
+
+  static Manifest read(const std::string& path);
+  std::string text() const;
+  // Every file of the layout whose manifest is at `manifest_path`: the
+  // manifest, each edge set's index and drive files (paths resolved).
+  std::vector<base::NamedFile> files(const std::string& manifest_path) const;
+};
+
+// A path as written in the manifest at `manifest_path`, resolved.
+std::string path_in_layout(const std::string& manifest_path, const std::string& path);
+
+// The files of the layout at `manifest_path`, or just the manifest when it
+// cannot be read as one (for guarding outputs: the read reports the error).
+std::vector<base::NamedFile> sluice_layout_files(const std::string& manifest_path);
+
+}  // namespace sluice::layout

@@ -1,0 +1,64 @@
+// sluice's on-disk graph, opened: the manifest (layout/manifest.hpp), an
+// index file per edge set (layout/index_file.hpp), and the edge records
+// interleaved over N drive files (layout/interleaved_edges.hpp). The "out"
+// edge set is the graph; the optional "in" set is its transpose. Every
+// drive file starts with a header page naming the layout, its edge set and
+// drive (checked on open), and every page has a checksum in the index file
+// (checked on every read, and by verify() for all pages).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/array.hpp"
+#include "base/graph_info.hpp"
+#include "layout/compact_index.hpp"
+#include "layout/drive_header.hpp"
+#include "layout/interleaved_edges.hpp"
+#include "layout/manifest.hpp"
+
+namespace sluice::layout {
+
+// The header every drive file of one edge set carries (the drive index and
+// page count are filled in per drive by the reader and writer).
+DriveHeader drive_identity(const Manifest& manifest, const std::string& manifest_path, const std::string& set);
+
+// One opened edge set: index and page checksums in memory, drive files
+// open and their headers checked.
+class EdgeSet {
+ public:
+  EdgeSet(const std::string& manifest_path, const Manifest& manifest, const std::string& name, const EdgeSetFiles& files);
+  const CompactIndex& index() const { return index_; }
+  const InterleavedEdgeReader& edges() const { return edges_; }
+  PageChecksums checksums() const { return {seed_, sums_.data()}; }
+  // Reads every page and checks its checksum; throws InputError naming the
+  // drive file and byte of the first damaged page.
+  void verify() const;
+  uint64_t memory_bytes() const { return index_.memory_bytes() + sums_.size() * 8; }
+
+ private:
+  CompactIndex index_;
+  base::Array<uint64_t> sums_;
+  uint64_t seed_ = 0;
+  InterleavedEdgeReader edges_;
+};
+
+class SluiceLayout {
+ public:
+  explicit SluiceLayout(const std::string& manifest_path);
+  const std::string& path() const { return path_; }
+  const Manifest& manifest() const { return manifest_; }
+  const base::GraphInfo& info() const { return manifest_.info; }
+  const EdgeSet& out() const { return *out_; }
+  const EdgeSet* in() const { return in_ ? &*in_ : nullptr; }
+  void verify() const;
+
+ private:
+  std::string path_;
+  Manifest manifest_;
+  std::optional<EdgeSet> out_;
+  std::optional<EdgeSet> in_;
+};
+
+}  // namespace sluice::layout
