@@ -69,7 +69,7 @@ class DiskGraph {
 
   // "DRIVE_FILE, byte N": where edge record e lies, for error messages.
   std::string locate_edge(uint64_t e) const;
-  // The checksum of every page (sluice_layout.hpp).
+  // The checksum of every page (layout/index_file.hpp).
   layout::PageChecksums checksums() const { return set_->checksums(); }
 
   // DRAM held by the index, the page checksums and the page map.
