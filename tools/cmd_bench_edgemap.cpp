@@ -11,10 +11,12 @@
 #include <sstream>
 
 #include "engine/engine.hpp"
-#include "tools/algorithm_program.hpp"
+#include "programs/algorithm_run.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
 
 namespace {
 

@@ -16,10 +16,12 @@
 #include "formats/csr_builder.hpp"
 #include "formats/loaders.hpp"
 #include "formats/webgraph_bv.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
 
 namespace {
 

@@ -9,10 +9,12 @@
 
 #include "io/device_profile.hpp"
 #include "io/read_benchmark.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
 
 int cmd_calibrate(int argc, char** argv) {
   po::options_description options("sluice calibrate --drives FILE[,FILE...]");

@@ -10,10 +10,12 @@
 
 #include "engine/disk_graph.hpp"
 #include "layout/sluice_layout.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
 
 namespace {
 

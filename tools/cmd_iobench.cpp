@@ -7,10 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "io/read_benchmark.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
 
 int cmd_iobench(int argc, char** argv) {
   po::options_description options("sluice iobench --drives FILE[,FILE...]");

@@ -3,10 +3,12 @@
 #include <cstdio>
 
 #include "algorithms/jtcc.hpp"
-#include "tools/algorithm_program.hpp"
+#include "programs/algorithm_run.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
 
 int cmd_jtcc(int argc, char** argv) {
   po::options_description options("jtcc GRAPH");

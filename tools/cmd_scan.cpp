@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <iostream>
 
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
 
 namespace {
 

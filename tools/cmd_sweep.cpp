@@ -12,23 +12,16 @@
 #include <sstream>
 #include <sys/sysmacros.h>
 
-#include "algorithms/bc.hpp"
-#include "algorithms/bfs.hpp"
-#include "algorithms/pagerank.hpp"
-#include "algorithms/spmv.hpp"
-#include "algorithms/wcc.hpp"
 #include "io/device_profile.hpp"
 #include "io/drive_set.hpp"
-#include "tools/algorithm_program.hpp"
+#include "programs/algorithm_run.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
 
+using namespace programs;  // the commands are built on the programs library
+
 namespace {
-
-const std::vector<std::string> sweep_algorithms = {"bfs", "pagerank", "wcc", "spmv", "bc"};
-
-bool needs_transpose(const std::string& algorithm) { return algorithm == "wcc" || algorithm == "spmv" || algorithm == "bc"; }
 
 // One layout: the device it lives on and that device's calibration.
 struct Device {
@@ -37,6 +30,7 @@ struct Device {
   std::string name;  // MAJOR:MINOR of the first drive file's file system
   std::optional<io::DeviceProfile> profile;
   std::string profile_path;
+  std::vector<PreparedAlgorithm> prepared;  // one per algorithm to run, in order
 };
 
 struct Run {
@@ -68,41 +62,6 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-struct AlgorithmParameters {
-  std::optional<uint64_t> source;
-  algorithms::PageRankOptions pagerank;
-};
-
-// Runs one algorithm; returns its iterations and a digest of the result.
-std::pair<uint64_t, std::string> run_algorithm(const std::string& name, engine::Engine& out, engine::Engine* in,
-                                               const AlgorithmParameters& p, algorithms::RunTrace& trace) {
-  const uint64_t source = name == "bfs" || name == "bc" ? pick_source(out.graph(), p.source) : 0;
-  if (name == "bfs") {
-    auto r = algorithms::bfs(out, source, trace);
-    return {r.levels, "reached " + std::to_string(r.reached)};
-  }
-  if (name == "pagerank") {
-    auto r = algorithms::pagerank(out, p.pagerank, trace);
-    char digest[64];
-    std::snprintf(digest, sizeof(digest), "sum of ranks %.6f", digest_of(r.rank).sum);
-    return {r.iterations, digest};
-  }
-  if (name == "wcc") {
-    auto r = algorithms::wcc(out, in, trace);
-    return {r.rounds, components_digest(r)};
-  }
-  if (name == "spmv") {
-    auto y = algorithms::spmv(*in, std::vector<double>(out.graph().vertices(), 1.0), trace);
-    char digest[64];
-    std::snprintf(digest, sizeof(digest), "sum of y %.6g", digest_of(y).sum);
-    return {1, digest};
-  }
-  auto r = algorithms::bc(out, in, {source}, trace);
-  char digest[64];
-  std::snprintf(digest, sizeof(digest), "sum of scores %.6g", digest_of(r.score).sum);
-  return {trace.edge_maps(), digest};
-}
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t k = values.size();
@@ -112,18 +71,20 @@ double median(std::vector<double> values) {
 }  // namespace
 
 int cmd_sweep(int argc, char** argv) {
+  std::string names;
+  for (const Algorithm& a : algorithm_table()) names += (names.empty() ? "" : ", ") + a.name;
+  const std::string algorithm_help = "comma-separated: " + names;
   po::options_description options("sluice sweep GRAPH.sluice [GRAPH2.sluice ...]");
   options.add_options()
     ("graphs", po::value<std::vector<std::string>>()->multitoken()->required(), "layouts to run on; several (the same graph on other devices) compare the devices")
-    ("algorithm", po::value<std::string>()->default_value("bfs"), "comma-separated: bfs, pagerank, wcc, spmv, bc")
+    ("algorithm", po::value<std::string>()->default_value("bfs"), algorithm_help.c_str())
     ("skip-thresholds", po::value<std::string>()->default_value("0,16k,64k,256k,1m,inf"), "λ values to run at; each device's calibrated λ is added")
     ("repeat", po::value<unsigned>()->default_value(3), "runs per λ; repeats alternate over the λ list, reversed every other round")
-    ("source,r", po::value<uint64_t>(), "bfs and bc: start vertex (default: the vertex of highest out-degree)")
-    ("method", po::value<std::string>()->default_value("delta"), "pagerank: delta or classic")
-    ("iterations", po::value<unsigned>()->default_value(20), "pagerank: iteration cap")
-    ("tolerance", po::value<double>()->default_value(1e-4, "1e-4"), "pagerank: stop below this L1 change")
     ("output,o", po::value<std::string>()->default_value(""), "write one CSV row per run to this file")
     ("edgemaps", po::value<std::string>()->default_value(""), "write one CSV row per EDGEMAP to this file");
+  po::options_description parameters("the algorithms' parameters (each as `sluice NAME --help` describes it)");
+  add_every_algorithm_option(parameters);
+  options.add(parameters);
   add_engine_options(options, nullptr);
   po::positional_options_description positionals;
   positionals.add("graphs", -1);
@@ -141,11 +102,14 @@ int cmd_sweep(int argc, char** argv) {
   }
   ProgramOutputs outputs(v, inputs);
   outputs.expect(v, "edgemaps");
-  std::vector<std::string> algorithms_to_run = split_list(v["algorithm"].as<std::string>());
-  for (const auto& a : algorithms_to_run) {
-    if (std::find(sweep_algorithms.begin(), sweep_algorithms.end(), a) == sweep_algorithms.end()) {
-      throw po::error("--algorithm: '" + a + "' is not one of bfs, pagerank, wcc, spmv, bc");
+  std::vector<const Algorithm*> algorithms_to_run;
+  for (const std::string& name : split_list(v["algorithm"].as<std::string>())) {
+    try {
+      algorithms_to_run.push_back(&find_algorithm(name));
+    } catch (const po::error& e) {
+      throw po::error(std::string("--algorithm: ") + e.what());
     }
+    algorithms_to_run.back()->check(v);
   }
   std::vector<engine::SkipThreshold> thresholds;
   for (const auto& t : split_list(v["skip-thresholds"].as<std::string>())) {
@@ -158,11 +122,6 @@ int cmd_sweep(int argc, char** argv) {
   if (thresholds.empty()) throw po::error("--skip-thresholds lists no threshold");
   const unsigned repeats = v["repeat"].as<unsigned>();
   if (repeats == 0) throw po::error("--repeat must be at least 1");
-  AlgorithmParameters parameters;
-  if (v.count("source")) parameters.source = v["source"].as<uint64_t>();
-  parameters.pagerank.method = algorithms::PageRankOptions::parse_method(v["method"].as<std::string>());
-  parameters.pagerank.max_iterations = v["iterations"].as<unsigned>();
-  parameters.pagerank.tolerance = v["tolerance"].as<double>();
 
   // Open every layout first: a missing transpose fails before any run.
   std::vector<Device> devices;
@@ -171,8 +130,12 @@ int cmd_sweep(int argc, char** argv) {
     d.path = path;
     d.out = std::make_unique<engine::DiskGraph>(path);
     d.in = d.out->reversed();
-    for (const auto& a : algorithms_to_run) {
-      if (needs_transpose(a) && !d.in) throw base::InputError(path, "", a + " needs the transpose: convert with --transpose");
+    const std::map<std::string, std::vector<double>> no_vectors;
+    for (const Algorithm* a : algorithms_to_run) {
+      if (a->transpose(v) == Transpose::needed && !d.in) {
+        throw base::InputError(path, "", a->name + " needs the transpose: convert with --transpose");
+      }
+      d.prepared.push_back(a->prepare({v, *d.out, no_vectors, &outputs}));  // parameters read once per layout
     }
     const uint64_t device = io::DriveFile(d.out->drive_paths().at(0), false).device();
     d.name = std::to_string(major(dev_t(device))) + ":" + std::to_string(minor(dev_t(device)));
@@ -198,18 +161,21 @@ int cmd_sweep(int argc, char** argv) {
         });
       }
       if (repeat % 2) std::reverse(order.begin(), order.end());
-      for (const auto& algorithm : algorithms_to_run) {
+      for (size_t k = 0; k < algorithms_to_run.size(); ++k) {
+        const std::string& algorithm = algorithms_to_run[k]->name;
+        const bool transpose = algorithms_to_run[k]->transpose(v) == Transpose::needed;
         for (const auto& [skip, calibrated] : order) {
           engine::EngineOptions o = engine_options_from(v, *device.out);
           o.skip = skip;
           engine::Engine out(*device.out, o);
           std::unique_ptr<engine::Engine> in;
-          if (device.in && needs_transpose(algorithm)) in = std::make_unique<engine::Engine>(*device.in, o);
+          if (transpose) in = std::make_unique<engine::Engine>(*device.in, o);
           algorithms::RunTrace trace(algorithm);
           trace.keep_records(true);
           const auto start = std::chrono::steady_clock::now();
-          auto [iterations, digest] = run_algorithm(algorithm, out, in.get(), parameters, trace);
-          Run run{&device, algorithm, skip, calibrated, repeat, seconds_since(start), iterations, digest, trace.records()};
+          const AlgorithmResult result = device.prepared[k].run({out, in.get()}, trace);
+          Run run{&device, algorithm, skip, calibrated, repeat, seconds_since(start), result.iterations, result.digest,
+                  trace.records()};
           std::fprintf(stderr, "%s %s λ=%s%s repeat %u: %.3f s, %.1f MB read\n", device.path.c_str(), algorithm.c_str(),
                        skip.text().c_str(), calibrated ? " (calibrated)" : "", repeat, run.seconds,
                        double(run.total(&engine::EdgeMapStats::bytes_read)) / 1e6);
@@ -226,7 +192,8 @@ int cmd_sweep(int argc, char** argv) {
   std::printf("%-*s %-9s %10s %10s %10s %10s %10s %8s\n", width, "graph (device)", "algorithm", "λ", "seconds", "MB read",
               "MB skipped", "requests", "vs best");
   for (const Device& device : devices) {
-    for (const auto& algorithm : algorithms_to_run) {
+    for (const Algorithm* a : algorithms_to_run) {
+      const std::string& algorithm = a->name;
       std::map<std::pair<bool, uint64_t>, std::vector<const Run*>> by_skip;  // (infinite, bytes) sorts inf last
       for (const Run& r : runs) {
         if (r.device == &device && r.algorithm == algorithm) by_skip[{r.skip.infinite, r.skip.bytes}].push_back(&r);

@@ -1,14 +1,34 @@
 #include "tools/commands.hpp"
 
+#include "programs/graph_commands.hpp"
+
 namespace sluice::tools {
 
-const Command algorithm_commands[6] = {
-    {"bfs", "breadth-first search: depth and parent of every vertex", cmd_bfs},
-    {"pagerank", "PageRank, delta (Ligra/Blaze) or classic (GAPBS)", cmd_pagerank},
-    {"wcc", "weakly connected components by Afforest over the engine (uses the transpose)", cmd_wcc},
-    {"jtcc", "connected components by concurrent union-find, one pass through the block API", cmd_jtcc},
-    {"spmv", "sparse matrix-vector product over the edge weights", cmd_spmv},
-    {"bc", "betweenness centrality (Brandes) from one or more sources (uses the transpose)", cmd_bc},
-};
+const std::vector<Command>& sluice_commands() {
+  static const std::vector<Command> commands = {
+      {"convert", "convert a graph between formats, or onto drives in sluice's layout", programs::convert_command},
+      {"generate", "generate an RMAT or uniform random graph", programs::generate_command},
+      {"info", "print counts, degree statistics and the on-disk layout; --verify checksums", cmd_info},
+      {"scan", "read every edge through the block API and report the rate", cmd_scan},
+      {"bench-load", "time parsing and CSR building of an edge-list file, or BV decoding", cmd_bench_load},
+      {"iobench", "fio-style read benchmark through sluice's IO path", cmd_iobench},
+      {"calibrate", "measure drives and derive the skipping threshold", cmd_calibrate},
+      {"sweep", "run algorithms at several skipping thresholds (and devices): time, bytes, requests per run", cmd_sweep},
+      {"bench-edgemap", "full-scan EDGEMAP out of core (binning, atomic) against the in-memory CSR", cmd_bench_edgemap},
+  };
+  return commands;
+}
+
+const std::vector<Command>& algorithm_commands() {
+  static const std::vector<Command> commands = [] {
+    std::vector<Command> list;
+    for (const programs::Algorithm& a : programs::algorithm_table()) {
+      list.push_back({a.name, a.summary, [&a](int argc, char** argv) { return run_algorithm_program(a, argc, argv); }});
+    }
+    list.push_back({"jtcc", "connected components by concurrent union-find, one pass through the block API", cmd_jtcc});
+    return list;
+  }();
+  return commands;
+}
 
 }  // namespace sluice::tools

@@ -26,6 +26,7 @@ KeyboardInterrupt.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass, field
@@ -118,17 +119,32 @@ def _engine_flags(function: str, options: dict[str, Any]) -> list[str]:
 
 
 def _result(cls: type, raw: dict[str, Any]) -> Any:
-    raw = dict(raw)
-    raw["edgemaps"] = json.loads(raw.get("edgemaps", "[]"))
-    return cls(**raw)
+    """The result class's fields out of what the run returned (which also
+    holds the parameters as read, e.g. the source picked)."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    fields = {k: v for k, v in raw.items() if k in names}
+    fields["edgemaps"] = json.loads(raw.get("edgemaps", "[]"))
+    return cls(**fields)
+
+
+def _run(
+    name: str,
+    graph: Union[PathLike, Graph],
+    parameters: dict[str, Any],
+    options: dict[str, Any],
+    vectors: Optional[dict[str, np.ndarray]] = None,
+) -> dict[str, Any]:
+    """Runs the algorithm table's row `name`: its parameters and the engine
+    options become the program's flags, parsed by the same code."""
+    flags = _engine_flags(name, options) + to_flags(parameters)
+    return _core.run(name, _layout_path(graph), flags, vectors or {})
 
 
 def bfs(graph: Union[PathLike, Graph], source: Optional[int] = None, **options: Any) -> BfsResult:
     """Breadth-first search from ``source`` (default: the vertex of highest
     out-degree): depth and parent of every vertex."""
-    flags = _engine_flags("bfs", options)
     start = None if source is None else _vertex_id(source, "source")
-    return _result(BfsResult, _core.bfs(_layout_path(graph), start, flags))
+    return _result(BfsResult, _run("bfs", graph, {"source": start}, options))
 
 
 def pagerank(
@@ -144,18 +160,23 @@ def pagerank(
     """PageRank: method "delta" (Ligra/Blaze: only changed vertices push) or
     "classic" (GAPBS); dangling "drop" (GAPBS, Ligra, Blaze) or "spread"
     (networkx; classic only)."""
-    flags = _engine_flags("pagerank", options)
     if max_iterations < 0:
         raise _core.UsageError(f"max_iterations must not be negative (got {max_iterations})")
-    raw = _core.pagerank(_layout_path(graph), method, dangling, damping, tolerance, max_iterations, delta_threshold, flags)
-    return _result(PageRankResult, raw)
+    parameters = {
+        "method": method,
+        "damping": damping,
+        "tolerance": tolerance,
+        "iterations": max_iterations,
+        "delta_threshold": delta_threshold,
+        "dangling": dangling,
+    }
+    return _result(PageRankResult, _run("pagerank", graph, parameters, options))
 
 
 def wcc(graph: Union[PathLike, Graph], **options: Any) -> ComponentsResult:
     """Weakly connected components (Afforest over the engine; needs the
     transpose, or symmetric=True). Each label is its component's smallest id."""
-    flags = _engine_flags("wcc", options)
-    return _result(ComponentsResult, _core.wcc(_layout_path(graph), flags))
+    return _result(ComponentsResult, _run("wcc", graph, {}, options))
 
 
 def jtcc(graph: Union[PathLike, Graph], seed: int = 0x5EED, **open_options: Any) -> ComponentsResult:
@@ -174,11 +195,11 @@ def spmv(
 ) -> SpmvResult:
     """y = A x (reads the transpose) or, transposed=True, y = A^T x, with
     A[i, j] the weight of edge i -> j (1 when unweighted). x defaults to ones."""
-    flags = _engine_flags("spmv", options)
     xs = None if x is None else np.ascontiguousarray(x, dtype=np.float64)
     if xs is not None and xs.ndim != 1:
         raise _core.UsageError(f"x must be a vector, not an array of shape {xs.shape}")
-    return _result(SpmvResult, _core.spmv(_layout_path(graph), xs, transposed, flags))
+    vectors = None if xs is None else {"x": xs}
+    return _result(SpmvResult, _run("spmv", graph, {"transposed": bool(transposed)}, options, vectors))
 
 
 def bc(
@@ -187,7 +208,6 @@ def bc(
     """Betweenness centrality (Brandes) from ``sources``: one id, a list of
     ids, "all" (exact), or None (the vertex of highest out-degree). Needs
     the transpose, or symmetric=True. Scores are not normalized."""
-    flags = _engine_flags("bc", options)
     every = isinstance(sources, str)
     if every and sources != "all":
         raise _core.UsageError(f"sources must be ids or 'all', not {sources!r}")
@@ -197,4 +217,5 @@ def bc(
         ids = [_vertex_id(sources, "source")]
     else:
         ids = [_vertex_id(s, "source") for s in sources]
-    return _result(BcResult, _core.bc(_layout_path(graph), ids, every, flags))
+    parameters = {"sources": ids or None, "all_sources": every}
+    return _result(BcResult, _run("bc", graph, parameters, options))

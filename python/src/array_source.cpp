@@ -7,7 +7,7 @@
 #include "base/format_names.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/writers.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 
 namespace sluice::python {
 
@@ -82,7 +82,7 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
   if (to.empty()) throw po::error("cannot tell the output format from '" + path + "'; give to=");
   if (v["transpose"].as<bool>() && to != "sluice") throw po::error("transpose is stored only in sluice's layout");
   formats::WriteOptions write;
-  write.drive_dirs = tools::split_list(v["drives"].as<std::string>());
+  write.drive_dirs = programs::split_list(v["drives"].as<std::string>());
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("drives apply to sluice and blaze layouts");
   write.force = v["force"].as<bool>();
   write.progress = true;  // on a terminal only
@@ -102,7 +102,7 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
   const uint64_t* offsets = indptr.data();
   const V* ids = indices.data();
   const uint64_t count = uint64_t(indices.size());
-  const int threads = tools::threads_option(v);
+  const int threads = programs::threads_option(v);
   run_released([&] {
     check_csr(offsets, ids, count, vertices);
     formats::BlockOptions blocks;

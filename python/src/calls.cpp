@@ -10,7 +10,7 @@
 
 #include "base/errors.hpp"
 #include "base/interruption.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 
 namespace sluice::python {
 
@@ -104,7 +104,7 @@ boost::program_options::variables_map parse_flags(const std::string& who, boost:
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   boost::program_options::variables_map values;
-  tools::parse_command_line(int(args.size()), argv.data(), who.c_str(), options, {}, values);
+  programs::parse_command_line(int(args.size()), argv.data(), who.c_str(), options, {}, values);
   return values;
 }
 
@@ -127,7 +127,7 @@ std::string run_command_in_process(const std::string& name, int (*command)(int, 
       throw;
     }
     std::cout.rdbuf(stdout_buffer);
-    if (status != tools::exit_ok) throw std::runtime_error(name + " stopped with status " + std::to_string(status));
+    if (status != programs::exit_ok) throw std::runtime_error(name + " stopped with status " + std::to_string(status));
   });
   std::string line = summary.str();
   while (!line.empty() && line.back() == '\n') line.pop_back();

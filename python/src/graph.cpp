@@ -3,15 +3,15 @@
 #include <stdexcept>
 
 #include "block_iterator.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 
 namespace sluice::python {
 
 GraphHandle::GraphHandle(const std::string& path, const std::vector<std::string>& flags) : path_(path) {
   boost::program_options::options_description options("sluice.open");
-  tools::add_read_options(options);
-  tools::add_rebuild_options(options);
-  const formats::OpenOptions open_options = tools::open_options_from(parse_flags("sluice.open", options, flags));
+  programs::add_read_options(options);
+  programs::add_rebuild_options(options);
+  const formats::OpenOptions open_options = programs::open_options_from(parse_flags("sluice.open", options, flags));
   run_released([&] { graph_ = formats::BlockGraph::open(path, open_options); });
 }
 

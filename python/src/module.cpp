@@ -6,7 +6,7 @@
 #include "calls.hpp"
 #include "graph.hpp"
 #include "runs.hpp"
-#include "tools/commands.hpp"
+#include "programs/graph_commands.hpp"
 
 namespace py = pybind11;
 using namespace sluice::python;
@@ -19,8 +19,8 @@ PYBIND11_MODULE(_core, m) {
   bind_block_iterator(m);
   bind_array_writer(m);
   bind_runs(m);
-  m.def("convert", [](const std::vector<std::string>& args) { return run_command_in_process("sluice convert", sluice::tools::cmd_convert, args); },
+  m.def("convert", [](const std::vector<std::string>& args) { return run_command_in_process("sluice convert", sluice::programs::convert_command, args); },
         py::arg("args"));
-  m.def("generate", [](const std::vector<std::string>& args) { return run_command_in_process("sluice generate", sluice::tools::cmd_generate, args); },
+  m.def("generate", [](const std::vector<std::string>& args) { return run_command_in_process("sluice generate", sluice::programs::generate_command, args); },
         py::arg("args"));
 }

@@ -1,94 +1,65 @@
 #include "runs.hpp"
 
 #include <chrono>
-#include <optional>
+#include <map>
+#include <variant>
 #include <nlohmann/json.hpp>
 
-#include "algorithms/bc.hpp"
-#include "algorithms/bfs.hpp"
 #include "algorithms/jtcc.hpp"
-#include "algorithms/pagerank.hpp"
-#include "algorithms/spmv.hpp"
 #include "algorithms/wcc.hpp"
 #include "base/errors.hpp"
 #include "graph.hpp"
-#include "tools/algorithm_program.hpp"
+#include "programs/algorithm_table.hpp"
 
 namespace sluice::python {
 
 namespace {
 
-using tools::Transpose;
-
-// One run: the engines the program would open, and a trace keeping every
-// EDGEMAP's statistics.
-struct Run {
-  Run(const char* name, const std::string& path, const std::vector<std::string>& flags, Transpose transpose,
-      uint64_t bytes_per_vertex)
-      : trace(name) {
-    boost::program_options::options_description options(name);
-    tools::add_engine_options(options);
-    tools::add_symmetric_option(options);
-    const auto values = parse_flags(std::string("sluice.") + name, options, flags);
-    run_released([&] { engines = tools::open_program_engines(name, path, values, transpose, bytes_per_vertex); });
-    trace.keep_records(true);
+// Any row of the algorithm table, run as its program would run it: the same
+// flags (the Python wrapper turns keywords into them), the same engines;
+// the result's arrays as numpy arrays, its counts and parameters, and
+// every EDGEMAP's statistics.
+py::dict run(const std::string& name, const std::string& path, const std::vector<std::string>& flags,
+             const std::map<std::string, py::array_t<double, py::array::c_style | py::array::forcecast>>& vectors) {
+  const programs::Algorithm& algorithm = programs::find_algorithm(name);
+  boost::program_options::options_description options(name);
+  programs::add_algorithm_options(algorithm, options);
+  const auto values = parse_flags("sluice." + name, options, flags);
+  algorithm.check(values);
+  std::map<std::string, std::vector<double>> given;
+  for (const auto& [key, array] : vectors) {
+    if (array.ndim() != 1) throw py::value_error(key + " must be a vector");
+    given[key].assign(array.data(), array.data() + array.size());
   }
-  engine::Engine& out() { return *engines.out; }
-  engine::Engine* in() { return engines.in.get(); }
+  programs::ProgramEngines engines;
+  run_released([&] {
+    engines = programs::open_program_engines(name, path, values, algorithm.transpose(values), algorithm.bytes_per_vertex);
+  });
+  const programs::PreparedAlgorithm prepared = algorithm.prepare({values, *engines.out_graph, given, nullptr});
+  algorithms::RunTrace trace(name);
+  trace.keep_records(true);
+  programs::AlgorithmResult r;
+  const auto start = std::chrono::steady_clock::now();
+  run_released([&] { r = prepared.run({*engines.out, engines.in.get()}, trace); });
 
-  // Times `work` (GIL released), then fills the common fields of a result.
-  py::dict run(const std::function<void()>& work) {
-    const auto start = std::chrono::steady_clock::now();
-    run_released(work);
-    py::dict result;
-    result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    nlohmann::ordered_json records = nlohmann::ordered_json::array();
-    for (const algorithms::EdgeMapRecord& r : trace.records()) {
-      nlohmann::ordered_json line = {{"phase", r.phase}, {"iteration", r.iteration}};
-      const nlohmann::ordered_json fields = nlohmann::ordered_json::parse(r.stats.json());
-      for (const auto& [key, value] : fields.items()) line[key] = value;
-      records.push_back(line);
-    }
-    result["edgemaps"] = records.dump();  // parsed by the Python side
-    result["skip_threshold"] = engines.options.skip->text();
-    result["skip_threshold_source"] = engines.skip_source;
-    result["backend"] = std::string(out().backend_name());
-    result["threads"] = out().threads();
-    return result;
+  py::dict result;
+  result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  nlohmann::ordered_json records = nlohmann::ordered_json::array();
+  for (const algorithms::EdgeMapRecord& record : trace.records()) {
+    nlohmann::ordered_json line = {{"phase", record.phase}, {"iteration", record.iteration}};
+    const nlohmann::ordered_json fields = nlohmann::ordered_json::parse(record.stats.json());
+    for (const auto& [key, value] : fields.items()) line[key] = value;
+    records.push_back(line);
   }
-
-  tools::ProgramEngines engines;
-  algorithms::RunTrace trace;
-};
-
-py::dict bfs(const std::string& path, std::optional<uint64_t> source, const std::vector<std::string>& flags) {
-  Run run("bfs", path, flags, Transpose::not_needed, algorithms::bfs_bytes_per_vertex);
-  const uint64_t start = tools::pick_source(*run.engines.out_graph, source);
-  algorithms::BfsResult r;
-  py::dict result = run.run([&] { r = algorithms::bfs(run.out(), start, run.trace); });
-  result["source"] = start;
-  result["reached"] = r.reached;
-  result["levels"] = r.levels;
-  result["depth"] = to_numpy(std::move(r.depth));
-  result["parent"] = to_numpy(std::move(r.parent));
-  return result;
-}
-
-py::dict pagerank(const std::string& path, const std::string& method, const std::string& dangling, double damping,
-                  double tolerance, unsigned max_iterations, double delta_threshold, const std::vector<std::string>& flags) {
-  algorithms::PageRankOptions o;
-  o.method = algorithms::PageRankOptions::parse_method(method);
-  o.dangling = algorithms::PageRankOptions::parse_dangling(dangling);
-  o.damping = damping;
-  o.tolerance = tolerance;
-  o.max_iterations = max_iterations;
-  o.delta_threshold = delta_threshold;
-  Run run("pagerank", path, flags, Transpose::not_needed, algorithms::pagerank_bytes_per_vertex);
-  algorithms::PageRankResult r;
-  py::dict result = run.run([&] { r = algorithms::pagerank(run.out(), o, run.trace); });
-  result["iterations"] = r.iterations;
-  result["last_change"] = r.last_change;
-  result["rank"] = to_numpy(std::move(r.rank));
+  result["edgemaps"] = records.dump();  // parsed by the Python side
+  result["skip_threshold"] = engines.options.skip->text();
+  result["skip_threshold_source"] = engines.skip_source;
+  result["backend"] = std::string(engines.out->backend_name());
+  result["threads"] = engines.out->threads();
+  auto put = [&](const std::string& key, const auto& value) { result[py::str(key)] = value; };
+  for (const auto& [key, value] : prepared.parameters) std::visit([&](const auto& v) { put(key, v); }, value);
+  for (const auto& [key, value] : r.counts) std::visit([&](const auto& v) { put(key, v); }, value);
+  for (auto& [key, value] : r.values) std::visit([&](auto& v) { result[py::str(key)] = to_numpy(std::move(v)); }, value);
   return result;
 }
 
@@ -97,52 +68,6 @@ void put_components(py::dict& result, algorithms::ComponentsResult& r) {
   result["largest"] = r.largest;
   result["rounds"] = r.rounds;
   result["label"] = to_numpy(std::move(r.label));
-}
-
-py::dict wcc(const std::string& path, const std::vector<std::string>& flags) {
-  Run run("wcc", path, flags, Transpose::needed, algorithms::wcc_bytes_per_vertex);
-  algorithms::ComponentsResult r;
-  py::dict result = run.run([&] { r = algorithms::wcc(run.out(), run.in(), run.trace); });
-  put_components(result, r);
-  return result;
-}
-
-// x: one value per vertex, or none (ones: the programs' default).
-py::dict spmv(const std::string& path, const std::optional<py::array_t<double, py::array::c_style | py::array::forcecast>>& x,
-              bool transposed, const std::vector<std::string>& flags) {
-  Run run("spmv", path, flags, transposed ? Transpose::not_needed : Transpose::needed, algorithms::spmv_bytes_per_vertex);
-  const uint64_t n = run.engines.out_graph->vertices();
-  std::vector<double> xs;
-  if (!x) {
-    xs.assign(n, 1.0);
-  } else if (uint64_t(x->size()) != n) {
-    throw py::value_error("x has " + std::to_string(x->size()) + " values; the graph has " + std::to_string(n) + " vertices");
-  } else {
-    xs.assign(x->data(), x->data() + n);
-  }
-  std::vector<double> y;
-  py::dict result = run.run([&] { y = algorithms::spmv(transposed ? run.out() : run.engines.in_or_out(), xs, run.trace); });
-  result["y"] = to_numpy(std::move(y));
-  return result;
-}
-
-py::dict bc(const std::string& path, const std::vector<uint64_t>& requested, bool all_sources, const std::vector<std::string>& flags) {
-  Run run("bc", path, flags, Transpose::needed, algorithms::bc_bytes_per_vertex);
-  const engine::DiskGraph& graph = *run.engines.out_graph;
-  std::vector<uint64_t> sources;
-  if (all_sources) {
-    for (uint64_t s = 0; s < graph.vertices(); ++s) sources.push_back(s);
-  } else if (requested.empty()) {
-    sources.push_back(tools::pick_source(graph, std::nullopt));
-  } else {
-    for (uint64_t s : requested) sources.push_back(tools::pick_source(graph, s));
-  }
-  algorithms::BcResult r;
-  py::dict result = run.run([&] { r = algorithms::bc(run.out(), run.in(), sources, run.trace); });
-  result["sources"] = r.sources;
-  result["levels"] = r.levels;
-  result["score"] = to_numpy(std::move(r.score));
-  return result;
 }
 
 py::dict jtcc(GraphHandle& handle, uint64_t seed) {
@@ -161,12 +86,7 @@ py::dict jtcc(GraphHandle& handle, uint64_t seed) {
 }  // namespace
 
 void bind_runs(py::module_& m) {
-  m.def("bfs", &bfs, py::arg("path"), py::arg("source"), py::arg("flags"));
-  m.def("pagerank", &pagerank, py::arg("path"), py::arg("method"), py::arg("dangling"), py::arg("damping"), py::arg("tolerance"),
-        py::arg("max_iterations"), py::arg("delta_threshold"), py::arg("flags"));
-  m.def("wcc", &wcc, py::arg("path"), py::arg("flags"));
-  m.def("spmv", &spmv, py::arg("path"), py::arg("x"), py::arg("transposed"), py::arg("flags"));
-  m.def("bc", &bc, py::arg("path"), py::arg("sources"), py::arg("all_sources"), py::arg("flags"));
+  m.def("run", &run, py::arg("name"), py::arg("path"), py::arg("flags"), py::arg("vectors"));
   m.def("jtcc", &jtcc, py::arg("graph"), py::arg("seed"));
 }
 

@@ -42,6 +42,6 @@ grep -q " $lambda\* " table2.txt || fail "calibrated λ not marked: $(cat table2
 "$plot" calibrated.csv -o calibrated.png >/dev/null || fail "plot with a calibration"
 
 expect_error 1 "wcc needs the transpose" "$sluice" sweep a/g.sluice b/g.sluice --algorithm wcc
-expect_error 2 "'dfs' is not one of bfs, pagerank, wcc, spmv, bc" "$sluice" sweep a/g.sluice --algorithm dfs
+expect_error 2 "'dfs' is not one of the algorithms: bfs, pagerank, wcc, spmv, bc" "$sluice" sweep a/g.sluice --algorithm dfs
 expect_error 2 "--skip-thresholds:" "$sluice" sweep a/g.sluice --skip-thresholds 1x
 echo "sweep: ok"

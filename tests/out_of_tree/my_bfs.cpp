@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "tools/algorithm_program.hpp"
+#include "programs/algorithm_run.hpp"
 
 using namespace sluice::engine;
 
@@ -44,7 +44,7 @@ std::vector<int64_t> bfs(Engine& engine, uint64_t source, sluice::algorithms::Ru
 }
 
 int main(int argc, char** argv) {
-  using namespace sluice::tools;
+  using namespace sluice::programs;
   return run_command("my-bfs", [](int argc, char** argv) {
     po::options_description options("my-bfs GRAPH.sluice");
     options.add_options()("source,s", po::value<uint64_t>()->default_value(0), "start vertex");

@@ -1,4 +1,4 @@
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 
 #include "base/atomic_file.hpp"
 #include "base/thread_count.hpp"
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <iostream>
 
-namespace sluice::tools {
+namespace sluice::programs {
 
 std::string version_line() { return std::string("sluice ") + SLUICE_VERSION; }
 
@@ -232,4 +232,4 @@ std::vector<std::string> split_list(const std::string& text) {
   return parts;
 }
 
-}  // namespace sluice::tools
+}  // namespace sluice::programs

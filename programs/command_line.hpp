@@ -10,7 +10,7 @@
 
 #include "formats/block_graph.hpp"
 
-namespace sluice::tools {
+namespace sluice::programs {
 
 namespace po = boost::program_options;
 
@@ -60,4 +60,4 @@ int threads_option(const po::variables_map& values);
 // with a hint, anything else prints "PROGRAM: error: ..." and exits 1.
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv);
 
-}  // namespace sluice::tools
+}  // namespace sluice::programs

@@ -8,12 +8,12 @@
 #include "base/format_names.hpp"
 #include "base/output_guard.hpp"
 #include "formats/writers.hpp"
-#include "tools/command_line.hpp"
-#include "tools/commands.hpp"
+#include "programs/command_line.hpp"
+#include "programs/graph_commands.hpp"
 
-namespace sluice::tools {
+namespace sluice::programs {
 
-int cmd_convert(int argc, char** argv) {
+int convert_command(int argc, char** argv) {
   po::options_description options("sluice convert IN OUT");
   options.add_options()
     ("input", po::value<std::string>()->required(), "input graph")
@@ -66,4 +66,4 @@ int cmd_convert(int argc, char** argv) {
   return exit_ok;
 }
 
-}  // namespace sluice::tools
+}  // namespace sluice::programs

@@ -1,4 +1,4 @@
-#include "tools/symmetry_check.hpp"
+#include "programs/symmetry_check.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -9,9 +9,9 @@
 #include "formats/block_graph.hpp"
 #include "formats/sluice_format.hpp"
 #include "layout/sluice_layout.hpp"
-#include "tools/command_line.hpp"
+#include "programs/command_line.hpp"
 
-namespace sluice::tools {
+namespace sluice::programs {
 
 namespace {
 
@@ -89,4 +89,4 @@ std::string check_symmetric(const engine::DiskGraph& graph, int threads, unsigne
   return checked;
 }
 
-}  // namespace sluice::tools
+}  // namespace sluice::programs

@@ -7,10 +7,10 @@
 #include "formats/csr_builder.hpp"
 #include "formats/generators.hpp"
 #include "formats/writers.hpp"
-#include "tools/command_line.hpp"
-#include "tools/commands.hpp"
+#include "programs/command_line.hpp"
+#include "programs/graph_commands.hpp"
 
-namespace sluice::tools {
+namespace sluice::programs {
 
 namespace {
 
@@ -22,7 +22,7 @@ std::unique_ptr<formats::BlockGraph> generate_in_memory(const formats::Generator
 
 }  // namespace
 
-int cmd_generate(int argc, char** argv) {
+int generate_command(int argc, char** argv) {
   po::options_description options("sluice generate [rmat|uniform] -o OUT");
   options.add_options()
     ("kind", po::value<std::string>()->default_value("rmat"), "rmat or uniform")
@@ -98,4 +98,4 @@ int cmd_generate(int argc, char** argv) {
   return exit_ok;
 }
 
-}  // namespace sluice::tools
+}  // namespace sluice::programs

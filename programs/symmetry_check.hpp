@@ -7,7 +7,7 @@
 
 #include "engine/disk_graph.hpp"
 
-namespace sluice::tools {
+namespace sluice::programs {
 
 // Checks that every vertex has as many in-edges as out-edges (from the
 // transpose's index when the layout has one, else counted in one parallel
@@ -16,4 +16,4 @@ namespace sluice::tools {
 // throws po::error naming the first vertex or edge that disproves it.
 std::string check_symmetric(const engine::DiskGraph& graph, int threads, unsigned samples = 1000);
 
-}  // namespace sluice::tools
+}  // namespace sluice::programs

@@ -1,0 +1,155 @@
+#include "programs/algorithm_run.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+
+#include "layout/manifest.hpp"
+
+namespace sluice::programs {
+
+void add_program_options(po::options_description& options, const char* output_help) {
+  options.add_options()
+    ("graph", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`)");
+  add_symmetric_option(options);
+  options.add_options()
+    ("stats", po::value<std::string>()->default_value(""), "write the run's statistics to this file as JSON lines (a run record, one per EDGEMAP, one summary per trial)")
+    ("trials,n", po::value<unsigned>()->default_value(1), "run the algorithm this many times: each trial's summary, then the median (GAPBS's -n)");
+  add_output_options(options, output_help);
+  add_engine_options(options);
+}
+
+AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex)
+    : name_(name),
+      path_(v["graph"].as<std::string>()),
+      outputs_(v, layout::sluice_layout_files(path_)),
+      stats_path_(v["stats"].as<std::string>()),
+      values_(v) {
+  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex);
+  const engine::DiskGraph& graph = *engines_.out_graph;
+  const engine::EngineOptions& options = engines_.options;
+  const std::string& skip_source = engines_.skip_source;
+  const bool symmetric = engines_.symmetric;
+  trace_ = std::make_unique<algorithms::RunTrace>(name, stats_path_.empty() ? nullptr : &stats_);
+  trace_->show_progress(true);  // on a terminal only
+  trials_ = v["trials"].as<unsigned>();
+  if (trials_ == 0) throw po::error("--trials must be at least 1");
+  // What produced the statistics: the first record of --stats.
+  nlohmann::ordered_json run = {
+      {"record", "run"}, {"sluice", SLUICE_VERSION}, {"algorithm", name}, {"graph", path_},
+      {"vertices", graph.vertices()}, {"edges", graph.edges()}, {"weighted", graph.info().weighted},
+      {"drives", graph.drives()}, {"drive_files", graph.drive_paths()},
+      {"transpose", graph.layout().in() != nullptr}, {"symmetric", symmetric},
+      {"symmetric_source", !engines_.symmetry_check.empty() ? "checked: " + engines_.symmetry_check
+                                                             : graph.info().symmetric ? std::string("layout") : std::string("no")},
+      {"threads", out().threads()},
+      {"backend", out().backend_name()}, {"direction", engine::direction_name(options.direction)},
+      {"edgemap", options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic"},
+      {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
+      {"skip_threshold_source", skip_source}, {"verify_reads", options.verify_reads},
+      {"bins", engine::bin_count(graph, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_}};
+  run_record_ = run.dump();
+  run_record_.pop_back();  // the parameters follow
+  std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, direction %s, skip threshold %s (%s)\n",
+               name, path_.c_str(), (unsigned long long)graph.vertices(), (unsigned long long)graph.edges(),
+               graph.drives(), graph.layout().in() ? " + transpose" : "",
+               options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
+               engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
+  if (!engines_.symmetry_check.empty()) {
+    std::fprintf(stderr, "%s: --symmetric on a layout that does not record it: checked %s\n", name, engines_.symmetry_check.c_str());
+  }
+  if (options.direction != engine::Direction::push && !out().can_pull()) {
+    std::fprintf(stderr, "%s: %s has no transpose: every EDGEMAP pushes (convert with --transpose, or pass --symmetric, to pull)\n",
+                 name, path_.c_str());
+  }
+}
+
+void AlgorithmRun::parameter(const std::string& name, double value) { parameters_.emplace_back(name, nlohmann::json(value).dump()); }
+void AlgorithmRun::parameter(const std::string& name, uint64_t value) { parameters_.emplace_back(name, nlohmann::json(value).dump()); }
+void AlgorithmRun::parameter(const std::string& name, const std::string& value) {
+  parameters_.emplace_back(name, nlohmann::json(value).dump());
+}
+
+void AlgorithmRun::parameters(const NamedScalars& values) {
+  for (const auto& [name, value] : values) std::visit([&](const auto& v) { parameter(name, v); }, value);
+}
+
+void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) {
+  const double mb = double(trace_->bytes_read()) / 1e6;
+  std::FILE* out = outputs_.writes_stdout() ? stderr : stdout;
+  trace_->end_trial(seconds, iterations, digest);  // ends its progress line first
+  std::fprintf(out, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
+               (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
+  std::fflush(out);
+  trial_seconds_.push_back(seconds);
+}
+
+template <class T>
+void AlgorithmRun::finish(std::span<const T> result) {
+  if (trial_seconds_.size() > 1) {
+    std::vector<double> sorted = trial_seconds_;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t k = sorted.size();
+    const double median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2;
+    std::string each;
+    for (double s : trial_seconds_) each += (each.empty() ? "" : " ") + std::to_string(s).substr(0, 5);
+    std::FILE* out = outputs_.writes_stdout() ? stderr : stdout;
+    std::fprintf(out, "%s %s: median of %zu trials %.3f s (%s)\n", name_.c_str(), path_.c_str(), k, median, each.c_str());
+  }
+  outputs_.values(values_["output"].as<std::string>(), result);
+  if (!stats_path_.empty()) {
+    std::string run = run_record_ + ",\"parameters\":{";
+    for (size_t i = 0; i < parameters_.size(); ++i) {
+      run += (i ? "," : "") + nlohmann::json(parameters_[i].first).dump() + ":" + parameters_[i].second;
+    }
+    outputs_.text(stats_path_, run + "}}\n" + stats_.str());
+  }
+  outputs_.commit();
+}
+template void AlgorithmRun::finish(std::span<const int64_t>);
+template void AlgorithmRun::finish(std::span<const uint64_t>);
+template void AlgorithmRun::finish(std::span<const double>);
+
+ValueDigest digest_of(std::span<const double> values) {
+  ValueDigest d;
+  for (uint64_t i = 0; i < values.size(); ++i) {
+    d.sum += values[i];
+    if (values[i] > d.top) d.top = values[i], d.top_vertex = i;
+  }
+  return d;
+}
+
+uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> requested) {
+  const uint64_t n = graph.vertices();
+  if (requested) {
+    if (*requested >= n) throw po::error("source " + std::to_string(*requested) + " is not below the " + std::to_string(n) + " vertices");
+    return *requested;
+  }
+  if (n == 0) throw po::error("the graph has no vertices to start from");
+  uint64_t best = 0;
+  for (uint64_t v = 1; v < n; ++v) {
+    if (graph.degree(v) > graph.degree(best)) best = v;
+  }
+  return best;
+}
+
+uint64_t parse_vertex_id(const std::string& text, const char* option) {
+  uint64_t id = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw po::error(std::string(option) + ": '" + text + "' is not a vertex id (a number from 0 to 2^64 - 1)");
+  }
+  return id;
+}
+
+std::string components_digest(const algorithms::ComponentsResult& result) {
+  return std::to_string(result.components) + " components, largest " + std::to_string(result.largest) + " vertices";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace sluice::programs

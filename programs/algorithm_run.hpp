@@ -1,0 +1,95 @@
+// One run of an algorithm program: the engine flags, the graph opened into
+// engines, the --stats file, the outputs, the summary line per trial.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/run_trace.hpp"
+#include "algorithms/wcc.hpp"
+#include "programs/algorithm_table.hpp"
+#include "programs/command_line.hpp"
+#include "programs/engine_flags.hpp"
+#include "programs/program_outputs.hpp"
+
+namespace sluice::programs {
+
+// The graph, --stats, --output and --output-format, --symmetric.
+void add_program_options(po::options_description& options, const char* output_help);
+
+// One program run: the graph opened as the program needs it and the
+// engines over it, a trace for the summary and --stats, and the outputs.
+class AlgorithmRun {
+ public:
+  // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
+  AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex);
+
+  engine::Engine& out() { return *engines_.out; }
+  // The transpose's engine; null when --symmetric said the out-edges serve.
+  engine::Engine* in() { return engines_.in.get(); }
+  // The engine over the transpose, or over the out-edges of a symmetric graph.
+  engine::Engine& in_or_out() { return engines_.in_or_out(); }
+  AlgorithmEngines engines() { return {*engines_.out, engines_.in.get()}; }
+  algorithms::RunTrace& trace() { return *trace_; }
+  uint64_t vertices() const { return engines_.out_graph->vertices(); }
+
+  // How many times to run the algorithm (--trials, GAPBS's -n).
+  unsigned trials() const { return trials_; }
+  // An algorithm parameter, for the "run" record of --stats.
+  void parameter(const std::string& name, double value);
+  void parameter(const std::string& name, uint64_t value);
+  void parameter(const std::string& name, const std::string& value);
+  void parameters(const NamedScalars& values);
+
+  // After each trial: "bfs r18.sluice: 0.153 s, 9 iterations, 12.3 MB read
+  // (80.4 MB/s), <digest>", and its "summary" record in --stats.
+  void print_summary(double seconds, uint64_t iterations, const std::string& digest);
+
+  // The program's outputs (--output, --stats and any it expects more of).
+  ProgramOutputs& outputs() { return outputs_; }
+  // With several trials prints the median line; writes --output (the
+  // result, one value per vertex) and --stats; commits every output.
+  template <class T>
+  void finish(std::span<const T> result);
+
+ private:
+  std::string name_, path_;
+  ProgramOutputs outputs_;
+  ProgramEngines engines_;
+  std::string stats_path_;
+  std::ostringstream stats_;
+  std::string run_record_;                                   // JSON, without its closing brace
+  std::vector<std::pair<std::string, std::string>> parameters_;  // name, JSON value
+  unsigned trials_ = 1;
+  std::vector<double> trial_seconds_;
+  std::unique_ptr<algorithms::RunTrace> trace_;
+  po::variables_map values_;
+};
+
+// The sum of a result and its largest value (first vertex holding it), for
+// the summary lines.
+struct ValueDigest {
+  double sum = 0, top = 0;
+  uint64_t top_vertex = 0;
+};
+ValueDigest digest_of(std::span<const double> values);
+
+// A vertex given as a number (refused unless below the vertex count), or
+// by default the vertex of highest out-degree (the smallest such id): a
+// start that reaches something.
+uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> requested);
+// A vertex id as typed ("17"): every digit, no sign, within 64 bits.
+uint64_t parse_vertex_id(const std::string& text, const char* option);
+
+// "N components, largest M vertices"
+std::string components_digest(const algorithms::ComponentsResult& result);
+
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+}  // namespace sluice::programs

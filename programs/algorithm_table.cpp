@@ -1,0 +1,289 @@
+#include "programs/algorithm_table.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "algorithms/bc.hpp"
+#include "algorithms/bfs.hpp"
+#include "algorithms/pagerank.hpp"
+#include "algorithms/spmv.hpp"
+#include "algorithms/wcc.hpp"
+#include "base/errors.hpp"
+#include "base/mapped_file.hpp"
+#include "programs/algorithm_run.hpp"
+#include "programs/program_outputs.hpp"
+
+namespace sluice::programs {
+
+namespace {
+
+Transpose not_needed(const po::variables_map&) { return Transpose::not_needed; }
+Transpose needed(const po::variables_map&) { return Transpose::needed; }
+
+std::string printed(const char* format, auto... values) {
+  char text[192];
+  std::snprintf(text, sizeof(text), format, values...);
+  return text;
+}
+
+std::optional<uint64_t> optional_source(const po::variables_map& v) {
+  return v.count("source") ? std::optional(v["source"].as<uint64_t>()) : std::nullopt;
+}
+
+// spmv's x from a file: text, one number per line, or binary float64 values.
+std::vector<double> read_vector(const std::string& path, const std::string& format, uint64_t n) {
+  base::MappedFile file(path);
+  std::vector<double> x;
+  x.reserve(n);
+  const char* data = file.data();
+  const size_t size = file.size();
+  if (format == "binary") {
+    if (size != n * sizeof(double)) {
+      throw base::InputError(path, "", "expected " + std::to_string(n) + " float64 values (" + std::to_string(n * 8) +
+                                           " bytes), found " + std::to_string(size) + " bytes");
+    }
+    x.resize(n);
+    std::memcpy(x.data(), data, size);
+    return x;
+  }
+  uint64_t line = 1;
+  for (size_t at = 0; at < size;) {
+    size_t end = at;
+    while (end < size && data[end] != '\n') ++end;
+    if (end > at) {
+      double value;
+      auto [ptr, ec] = std::from_chars(data + at, data + end, value);
+      if (ec != std::errc() || ptr != data + end) throw base::InputError(path, base::at_line(line), "expected one number");
+      x.push_back(value);
+    }
+    at = end + 1;
+    ++line;
+  }
+  if (x.size() != n) {
+    throw base::InputError(path, "", "expected " + std::to_string(n) + " values, one per vertex, found " + std::to_string(x.size()));
+  }
+  return x;
+}
+
+Algorithm bfs_row() {
+  Algorithm a;
+  a.name = "bfs";
+  a.summary = "breadth-first search: depth and parent of every vertex";
+  a.usage = "[--source V] [--parents FILE]";
+  a.output_help = "write each vertex's depth (-1: not reached) to this file";
+  a.bytes_per_vertex = algorithms::bfs_bytes_per_vertex;
+  a.extra_outputs = {{"parents", "parent"}};
+  a.add_options = [](po::options_description& o) {
+    o.add_options()
+      ("source,r", po::value<uint64_t>(), "start vertex, GAPBS's -r (default: the vertex of highest out-degree)")
+      ("parents", po::value<std::string>()->default_value(""), "write each vertex's BFS parent (-1: not reached) to this file");
+  };
+  a.transpose = not_needed;
+  a.prepare = [](const AlgorithmSetup& s) {
+    const uint64_t source = pick_source(s.graph, optional_source(s.values));
+    return PreparedAlgorithm{{{"source", source}}, [source](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      algorithms::BfsResult r = algorithms::bfs(e.out, source, trace);
+      int64_t deepest = 0;
+      for (int64_t d : r.depth) deepest = std::max(deepest, d);
+      AlgorithmResult result{r.levels, "source " + std::to_string(source) + " reached " + std::to_string(r.reached) + " of " +
+                                           std::to_string(r.depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}};
+      result.values = {{"depth", std::move(r.depth)}, {"parent", std::move(r.parent)}};
+      result.counts = {{"reached", r.reached}, {"levels", r.levels}};
+      return result;
+    }};
+  };
+  return a;
+}
+
+Algorithm pagerank_row() {
+  Algorithm a;
+  a.name = "pagerank";
+  a.summary = "PageRank, delta (Ligra/Blaze) or classic (GAPBS)";
+  a.usage = "[--method delta|classic]";
+  a.output_help = "write each vertex's rank to this file";
+  a.bytes_per_vertex = algorithms::pagerank_bytes_per_vertex;
+  a.add_options = [](po::options_description& o) {
+    o.add_options()
+      ("method", po::value<std::string>()->default_value("delta"), "delta (Ligra/Blaze: only changed vertices push) or classic (GAPBS)")
+      ("damping", po::value<double>()->default_value(0.85, "0.85"), "damping factor")
+      ("tolerance", po::value<double>()->default_value(1e-4, "1e-4"), "stop when one iteration changes the ranks by less than this in total (L1)")
+      ("iterations", po::value<unsigned>()->default_value(20), "iteration cap")
+      ("delta-threshold", po::value<double>()->default_value(0.01, "0.01"), "delta: a vertex stays active while its change exceeds this share of its rank")
+      ("dangling", po::value<std::string>()->default_value("drop"),
+       "rank of vertices without out-edges: drop (GAPBS, Ligra, Blaze) or spread evenly (networkx; classic only)");
+  };
+  a.transpose = not_needed;
+  a.prepare = [](const AlgorithmSetup& s) {
+    const po::variables_map& v = s.values;
+    algorithms::PageRankOptions o;
+    o.method = algorithms::PageRankOptions::parse_method(v["method"].as<std::string>());
+    o.dangling = algorithms::PageRankOptions::parse_dangling(v["dangling"].as<std::string>());
+    o.damping = v["damping"].as<double>();
+    o.tolerance = v["tolerance"].as<double>();
+    o.max_iterations = v["iterations"].as<unsigned>();
+    o.delta_threshold = v["delta-threshold"].as<double>();
+    NamedScalars parameters = {{"method", v["method"].as<std::string>()}, {"dangling", v["dangling"].as<std::string>()},
+                               {"damping", o.damping}, {"tolerance", o.tolerance},
+                               {"iterations", uint64_t(o.max_iterations)}, {"delta_threshold", o.delta_threshold}};
+    return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      algorithms::PageRankResult r = algorithms::pagerank(e.out, o, trace);
+      const ValueDigest d = digest_of(r.rank);
+      AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g", d.sum,
+                                                   (unsigned long long)d.top_vertex, d.top, r.last_change), {}, {}};
+      result.values = {{"rank", std::move(r.rank)}};
+      result.counts = {{"iterations", uint64_t(r.iterations)}, {"last_change", r.last_change}};
+      return result;
+    }};
+  };
+  return a;
+}
+
+Algorithm wcc_row() {
+  Algorithm a;
+  a.name = "wcc";
+  a.summary = "weakly connected components by Afforest over the engine (uses the transpose)";
+  a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
+  a.output_help = "write each vertex's component (its smallest vertex id) to this file";
+  a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
+  a.add_options = [](po::options_description&) {};
+  a.transpose = needed;
+  a.prepare = [](const AlgorithmSetup&) {
+    return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      algorithms::ComponentsResult r = algorithms::wcc(e.out, e.in, trace);
+      AlgorithmResult result{r.rounds, components_digest(r), {}, {}};
+      result.values = {{"label", std::move(r.label)}};
+      result.counts = {{"components", r.components}, {"largest", r.largest}, {"rounds", r.rounds}};
+      return result;
+    }};
+  };
+  return a;
+}
+
+Algorithm spmv_row() {
+  Algorithm a;
+  a.name = "spmv";
+  a.summary = "sparse matrix-vector product over the edge weights";
+  a.usage = "[--x FILE] [--transposed]";
+  a.note = "A[i][j] is the weight of edge i -> j (1 when unweighted); A x reads the transpose.";
+  a.output_help = "write y, one value per vertex, to this file";
+  a.bytes_per_vertex = algorithms::spmv_bytes_per_vertex;
+  a.add_options = [](po::options_description& o) {
+    o.add_options()
+      ("x", po::value<std::string>()->default_value(""), "the vector x, one value per vertex (text, or float64 with --output-format binary); default all ones")
+      ("transposed", po::bool_switch(), "compute A^T x over the out-edges (needs no transpose) instead of A x");
+  };
+  a.transpose = [](const po::variables_map& v) { return v["transposed"].as<bool>() ? Transpose::not_needed : Transpose::needed; };
+  a.prepare = [](const AlgorithmSetup& s) {
+    const bool transposed = s.values["transposed"].as<bool>();
+    const std::string path = s.values["x"].as<std::string>();
+    const uint64_t n = s.graph.vertices();
+    std::vector<double> x;
+    std::string x_name = "ones";
+    if (auto given = s.vectors.find("x"); given != s.vectors.end()) {
+      if (given->second.size() != n) {
+        throw std::invalid_argument("x has " + std::to_string(given->second.size()) + " values; the graph has " +
+                                    std::to_string(n) + " vertices");
+      }
+      x = given->second;
+      x_name = "given";
+    } else if (!path.empty()) {
+      if (s.outputs) s.outputs->read(path, "--x");
+      x = read_vector(path, s.values.count("output-format") ? output_format(s.values) : "text", n);
+      x_name = path;
+    } else {
+      x.assign(n, 1.0);
+    }
+    NamedScalars parameters = {{"product", std::string(transposed ? "A^T x" : "A x")}, {"x", x_name}};
+    return PreparedAlgorithm{std::move(parameters), [transposed, x = std::move(x)](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      std::vector<double> y = algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace);
+      double sum = 0, norm = 0;
+      for (double value : y) sum += value, norm += value * value;
+      AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}};
+      result.values = {{"y", std::move(y)}};
+      return result;
+    }};
+  };
+  return a;
+}
+
+Algorithm bc_row() {
+  Algorithm a;
+  a.name = "bc";
+  a.summary = "betweenness centrality (Brandes) from one or more sources (uses the transpose)";
+  a.usage = "[--sources V,W,...]";
+  a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
+  a.output_help = "write each vertex's centrality to this file";
+  a.bytes_per_vertex = algorithms::bc_bytes_per_vertex;
+  a.add_options = [](po::options_description& o) {
+    o.add_options()
+      ("sources,s", po::value<std::string>()->default_value(""), "source vertices, comma-separated (default: the vertex of highest out-degree)")
+      ("all-sources", po::bool_switch(), "every vertex a source: exact betweenness");
+  };
+  a.transpose = needed;
+  a.check = [](const po::variables_map& v) {
+    if (v["all-sources"].as<bool>() && !v["sources"].defaulted()) throw po::error("give --sources or --all-sources, not both");
+  };
+  a.prepare = [](const AlgorithmSetup& s) {
+    const po::variables_map& v = s.values;
+    std::vector<uint64_t> sources;
+    if (v["all-sources"].as<bool>()) {
+      for (uint64_t id = 0; id < s.graph.vertices(); ++id) sources.push_back(id);
+    } else if (v["sources"].as<std::string>().empty()) {
+      sources.push_back(pick_source(s.graph, std::nullopt));
+    } else {
+      for (const std::string& id : split_list(v["sources"].as<std::string>())) {
+        sources.push_back(pick_source(s.graph, parse_vertex_id(id, "--sources")));
+      }
+    }
+    NamedScalars parameters = {{"sources", uint64_t(sources.size())}};
+    return PreparedAlgorithm{std::move(parameters), [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      algorithms::BcResult r = algorithms::bc(e.out, e.in, sources, trace);
+      const ValueDigest d = digest_of(r.score);
+      AlgorithmResult result{r.levels, printed("%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
+                                               (unsigned long long)r.sources, d.sum, (unsigned long long)d.top_vertex, d.top), {}, {}};
+      result.values = {{"score", std::move(r.score)}};
+      result.counts = {{"sources", r.sources}, {"levels", r.levels}};
+      return result;
+    }};
+  };
+  return a;
+}
+
+}  // namespace
+
+const std::vector<Algorithm>& algorithm_table() {
+  static const std::vector<Algorithm> table = {bfs_row(), pagerank_row(), wcc_row(), spmv_row(), bc_row()};
+  return table;
+}
+
+const Algorithm& find_algorithm(const std::string& name) {
+  std::string names;
+  for (const Algorithm& a : algorithm_table()) {
+    if (a.name == name) return a;
+    names += (names.empty() ? "" : ", ") + a.name;
+  }
+  throw po::error("'" + name + "' is not one of the algorithms: " + names);
+}
+
+void add_algorithm_options(const Algorithm& algorithm, po::options_description& options) {
+  algorithm.add_options(options);
+  add_engine_options(options);
+  add_symmetric_option(options);
+}
+
+void add_every_algorithm_option(po::options_description& options) {
+  for (const Algorithm& a : algorithm_table()) {
+    po::options_description own;
+    a.add_options(own);
+    for (const auto& option : own.options()) {
+      const bool output = std::any_of(a.extra_outputs.begin(), a.extra_outputs.end(),
+                                      [&](const auto& o) { return o.first == option->long_name(); });
+      if (!output && !options.find_nothrow(option->long_name(), false)) options.add(option);
+    }
+  }
+}
+
+}  // namespace sluice::programs

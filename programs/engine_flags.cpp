@@ -1,0 +1,98 @@
+#include "programs/engine_flags.hpp"
+
+#include "base/errors.hpp"
+#include "programs/symmetry_check.hpp"
+
+namespace sluice::programs {
+
+void add_engine_options(po::options_description& options, const char* skip_default, const char* edgemap_default,
+                        const char* edgemap_help, const char* direction_default) {
+  options.add_options()
+    ("threads,t", po::value<unsigned>()->default_value(0), "compute threads (0: all cores)")
+    ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)");
+  if (skip_default) {
+    options.add_options()
+      ("skip-threshold", po::value<std::string>()->default_value(skip_default),
+       "λ: skip inactive gaps of at least this many bytes (0, 64k, inf; \"\": the device profile of `sluice calibrate`, else 64k)");
+  }
+  options.add_options()
+    ("bins", po::value<uint32_t>()->default_value(0), "bins of the binning EDGEMAP (0: one per 8192 vertices, at most 1024)")
+    ("bin-space", byte_size_value("0"), "bytes for all bins, e.g. 64m (0: edges x 4 / 20, Blaze's default)")
+    ("direction", po::value<std::string>()->default_value(direction_default),
+     "EDGEMAP direction: push, pull (over the transpose), or auto (pull when the frontier is dense and the layout has a transpose)")
+    ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
+    ("pull-cache", po::value<std::string>()->default_value("auto"),
+     "bytes for the in-lists a pull leaves open, walked from DRAM by the next pull instead of read again (auto: edges x 4 / 20; 0: off)")
+    ("memory-limit", byte_size_value("0"), "bytes the run may hold in DRAM, e.g. 8g (0: the memory available)")
+    ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see the README)");
+}
+
+engine::EdgeMapVariant parse_edgemap(const std::string& text) {
+  if (text == "binning") return engine::EdgeMapVariant::binning;
+  if (text == "atomic") return engine::EdgeMapVariant::atomic;
+  throw po::error("--edgemap must be binning or atomic, not '" + text + "'");
+}
+
+engine::EngineOptions engine_options_from(const po::variables_map& v, const engine::DiskGraph& graph, std::string* skip_source) {
+  engine::EngineOptions o;
+  o.threads = threads_option(v);
+  try {
+    o.direction = engine::parse_direction(v["direction"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw po::error(std::string("--direction: ") + e.what());
+  }
+  o.bins = v["bins"].as<uint32_t>();
+  o.bin_space = v["bin-space"].as<ByteSize>().bytes;
+  const std::string edgemap = v["edgemap"].as<std::string>();
+  if (edgemap != "both") o.variant = parse_edgemap(edgemap);
+  if (v.count("skip-threshold")) o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
+  o.io.backend = io::parse_backend(v["io"].as<std::string>());
+  o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
+  if (const std::string cache = v["pull-cache"].as<std::string>(); cache != "auto") {
+    try {
+      o.pull_cache = parse_byte_size(cache);
+    } catch (const po::error&) {
+      throw po::error("--pull-cache must be auto or a size in bytes (e.g. 0, 64m), not '" + cache + "'");
+    }
+  }
+  o.verify_reads = !v["no-verify-reads"].as<bool>();
+  return o;
+}
+
+void add_symmetric_option(po::options_description& options) {
+  options.add_options()
+    ("symmetric", po::bool_switch(), "the graph stores every edge both ways: use the out-edges where the transpose is needed (a layout converted with --symmetrize records it and needs no flag; on one that does not, the degrees and 1000 random edges are checked first)");
+}
+
+ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
+                                    Transpose transpose, uint64_t bytes_per_vertex) {
+  ProgramEngines e;
+  e.out_graph = std::make_unique<engine::DiskGraph>(path);
+  // A layout that records symmetry needs no flag; the flag on one that does
+  // not is checked before it is believed.
+  e.symmetric = e.out_graph->info().symmetric;
+  if (v["symmetric"].as<bool>() && !e.symmetric) {
+    e.symmetry_check = check_symmetric(*e.out_graph, threads_option(v));
+    e.symmetric = true;
+  }
+  if (transpose == Transpose::needed && !e.symmetric) {
+    e.in_graph = e.out_graph->reversed();
+    if (!e.in_graph) {
+      throw base::InputError(path, "", program +
+                                     " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
+                                     "stores every edge both ways");
+    }
+  }
+  e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
+  e.options.symmetric = e.symmetric;
+  e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
+  e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);
+  if (e.in_graph) {
+    engine::EngineOptions in_options = e.options;
+    in_options.algorithm_bytes = 0;  // counted once
+    e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options);
+  }
+  return e;
+}
+
+}  // namespace sluice::programs

@@ -1,0 +1,50 @@
+// The engine's flags, shared by every program that runs the engine (and by
+// the Python module, which takes the same flags): --threads, --io,
+// --skip-threshold, --bins, --bin-space, --direction, --edgemap,
+// --pull-cache, --memory-limit, --no-verify-reads, --symmetric; and the
+// graph opened into engines from them.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/engine.hpp"
+#include "programs/command_line.hpp"
+
+namespace sluice::programs {
+
+// --threads --io --skip-threshold --bins --bin-space --direction
+// --edgemap --memory-limit --no-verify-reads. bench-edgemap passes its own
+// defaults; a null skip_default leaves --skip-threshold out (sweep).
+void add_engine_options(po::options_description& options, const char* skip_default = "",
+                        const char* edgemap_default = "binning", const char* edgemap_help = "binning or atomic",
+                        const char* direction_default = "auto");
+// The engine's options from those flags; the variant is set by the caller
+// when --edgemap names more than one.
+engine::EngineOptions engine_options_from(const po::variables_map& values, const engine::DiskGraph& graph,
+                                          std::string* skip_source = nullptr);
+engine::EdgeMapVariant parse_edgemap(const std::string& text);
+
+enum class Transpose { not_needed, needed };  // whether a program needs the transpose
+
+// The graph at `path` opened into engines as a program needs it, from the
+// engine flags (and --symmetric): the out-edges' engine, and the
+// transpose's when needed (null with --symmetric, where the out-edges
+// serve). Refuses, naming `program`, a needed transpose the layout lacks.
+struct ProgramEngines {
+  std::unique_ptr<engine::DiskGraph> out_graph, in_graph;
+  std::unique_ptr<engine::Engine> out, in;
+  engine::EngineOptions options;  // as the engines run (λ resolved)
+  std::string skip_source;        // where λ came from: flag, profile, default
+  bool symmetric = false;         // recorded in the layout, or --symmetric and checked
+  std::string symmetry_check;     // what that check found, when it ran
+
+  // The engine over the transpose, or over the out-edges of a symmetric graph.
+  engine::Engine& in_or_out() { return in ? *in : *out; }
+};
+ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
+                                    Transpose transpose, uint64_t bytes_per_vertex);
+// --symmetric alone (add_program_options adds it).
+void add_symmetric_option(po::options_description& options);
+
+}  // namespace sluice::programs

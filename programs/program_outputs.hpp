@@ -1,0 +1,51 @@
+// The files a program writes (--output, --stats, --parents, ...), guarded
+// against its inputs and committed together.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/atomic_file.hpp"
+#include "base/output_guard.hpp"
+#include "programs/command_line.hpp"
+
+namespace sluice::programs {
+
+// The files a program writes: each checked before the work starts (so an
+// unwritable path fails at once, not after the run, and no output may be
+// a file the program reads, or another output), all written after it and
+// committed together (so a failed run leaves none of them, and a failed
+// write is an error, never a silent loss). Paths as AtomicFile takes them:
+// "-" is standard output, devices and FIFOs are written in place.
+class ProgramOutputs {
+ public:
+  // The files the program reads, then its --output and --stats, if it has them.
+  ProgramOutputs(const po::variables_map& values, const std::vector<base::NamedFile>& inputs);
+  // One more file the program reads (spmv's --x).
+  void read(const std::string& path, const std::string& what);
+  // One more output, the value of `option` (--parents): checked, unless
+  // the option was left out; given as "", it is an error.
+  void expect(const po::variables_map& values, const char* option);
+  // One value per vertex in --output-format (ignores an empty path).
+  template <class T>
+  void values(const std::string& path, std::span<const T> data);
+  void text(const std::string& path, const std::string& text);
+  void commit();
+  // Whether an output is standard output (summaries then go to stderr).
+  bool writes_stdout() const { return writes_stdout_; }
+
+ private:
+  std::string format_;
+  base::OutputGuard guard_;
+  std::vector<base::AtomicFile> files_;
+  bool writes_stdout_ = false;
+};
+
+// --output FILE and --output-format text|binary (add_program_options adds
+// them; jtcc, which has no engine, adds them alone).
+void add_output_options(po::options_description& options, const char* output_help);
+// --output-format, checked: "text" or "binary".
+std::string output_format(const po::variables_map& values);
+
+}  // namespace sluice::programs

@@ -1,0 +1,55 @@
+// NAME GRAPH.sluice [options]: any row of the algorithm table as a program.
+#include <map>
+#include <variant>
+
+#include "programs/algorithm_run.hpp"
+#include "tools/commands.hpp"
+
+namespace sluice::tools {
+
+using namespace programs;  // the commands are built on the programs library
+
+namespace {
+
+const programs::VertexValues* find_values(const programs::AlgorithmResult& result, const std::string& name) {
+  for (const auto& [n, values] : result.values) {
+    if (n == name) return &values;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char** argv) {
+  const std::string graph_usage = algorithm.name + " GRAPH.sluice";
+  po::options_description options(graph_usage);
+  algorithm.add_options(options);
+  add_program_options(options, algorithm.output_help.c_str());
+  po::positional_options_description positionals;
+  positionals.add("graph", 1);
+  po::variables_map v;
+  const std::string usage = "usage: " + graph_usage + (algorithm.usage.empty() ? "" : " " + algorithm.usage) +
+                            " [--output FILE] [engine options]" + (algorithm.note.empty() ? "" : "\n" + algorithm.note);
+  if (!parse_command_line(argc, argv, usage.c_str(), options, positionals, v)) return exit_ok;
+  algorithm.check(v);
+
+  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex);
+  for (const auto& [option, values] : algorithm.extra_outputs) run.outputs().expect(v, option.c_str());
+  const std::map<std::string, std::vector<double>> no_vectors;
+  const PreparedAlgorithm prepared = algorithm.prepare({v, run.out().graph(), no_vectors, &run.outputs()});
+  run.parameters(prepared.parameters);
+  AlgorithmResult result;
+  for (unsigned trial = 0; trial < run.trials(); ++trial) {
+    const auto start = std::chrono::steady_clock::now();
+    result = prepared.run(run.engines(), run.trace());
+    run.print_summary(seconds_since(start), result.iterations, result.digest);
+  }
+  for (const auto& [option, name] : algorithm.extra_outputs) {
+    std::visit([&](const auto& values) { run.outputs().values(v[option].as<std::string>(), std::span(values)); },
+               *find_values(result, name));
+  }
+  std::visit([&](const auto& values) { run.finish(std::span(values)); }, result.values.front().second);
+  return exit_ok;
+}
+
+}  // namespace sluice::tools
