@@ -41,6 +41,17 @@ void check(const PageRankOptions& o) {
   }
 }
 
+// What one pass of classic PageRank sums: the L1 change and the rank of
+// the vertices without out-edges.
+struct ChangeAndDangling {
+  double change = 0, dangling = 0;
+  ChangeAndDangling& operator+=(const ChangeAndDangling& other) {
+    change += other.change;
+    dangling += other.dangling;
+    return *this;
+  }
+};
+
 PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
   const auto& graph = engine.graph();
@@ -56,28 +67,24 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
     share[v] = degree ? rank / degree : 0.0;
     return degree ? 0.0 : rank;
   };
-  double dangling = 0;
-#pragma omp parallel for reduction(+ : dangling) schedule(static)
-  for (uint64_t v = 0; v < n; ++v) dangling += shares(v, result.rank[v]);
+  double dangling = engine.parallel_sum<double>(n, [&](uint64_t v) { return shares(v, result.rank[v]); });
   while (result.iterations < o.max_iterations) {
     PushShares push{share.data(), received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
     const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
     // One pass: the new rank, its change, and the next round's shares.
-    double change = 0, next_dangling = 0;
-#pragma omp parallel for reduction(+ : change, next_dangling) schedule(static)
-    for (uint64_t v = 0; v < n; ++v) {
+    const ChangeAndDangling sums = engine.parallel_sum<ChangeAndDangling>(n, [&](uint64_t v) {
       const double next = base + o.damping * (received[v] + spread);
       received[v] = 0;
-      change += std::fabs(next - result.rank[v]);
+      const double change = std::fabs(next - result.rank[v]);
       result.rank[v] = next;
-      next_dangling += shares(v, next);
-    }
-    dangling = next_dangling;
+      return ChangeAndDangling{change, shares(v, next)};
+    });
+    dangling = sums.dangling;
     ++result.iterations;
-    result.last_change = change;
-    if (change < o.tolerance) break;
+    result.last_change = sums.change;
+    if (sums.change < o.tolerance) break;
   }
   return result;
 }
@@ -126,18 +133,6 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
 }
 
 }  // namespace
-
-PageRankMethod PageRankOptions::parse_method(const std::string& text) {
-  if (text == "delta") return PageRankMethod::delta;
-  if (text == "classic") return PageRankMethod::classic;
-  throw std::invalid_argument("unknown PageRank method '" + text + "' (expected delta or classic)");
-}
-
-Dangling PageRankOptions::parse_dangling(const std::string& text) {
-  if (text == "drop") return Dangling::drop;
-  if (text == "spread") return Dangling::spread;
-  throw std::invalid_argument("unknown dangling rule '" + text + "' (expected drop or spread)");
-}
 
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace) {
   check(options);

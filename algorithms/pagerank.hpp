@@ -40,8 +40,6 @@ struct PageRankOptions {
   unsigned max_iterations = 20;
   double delta_threshold = 0.01;    // delta only: relative change that keeps a vertex active
 
-  static PageRankMethod parse_method(const std::string& text);
-  static Dangling parse_dangling(const std::string& text);
 };
 
 struct PageRankResult {

@@ -1,10 +1,26 @@
 #include "algorithms/run_trace.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include "base/interruption.hpp"
 
 namespace sluice::algorithms {
+
+void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
+  line["direction"] = engine::direction_name(s.direction);
+  line["active_vertices"] = s.active_vertices;
+  line["destinations"] = s.destinations;
+  line["cached"] = s.cached;
+  line["active_pages"] = s.active_pages;
+  line["chunks"] = s.requests;
+  line["bytes_read"] = s.bytes_read;
+  line["bytes_skipped"] = s.bytes_skipped;
+  line["full_scan"] = s.full_scan;
+  line["seconds"] = s.seconds;
+  line["plan_seconds"] = s.plan_seconds;
+  line["io_seconds"] = s.io_seconds;
+  line["scatter_seconds"] = s.scatter_seconds;
+  line["gather_seconds"] = s.gather_seconds;
+  line["bandwidth_mb_s"] = s.bandwidth() / 1e6;
+}
 
 void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t iteration) {
   const engine::EdgeMapStats& s = engine.last_stats();
@@ -21,8 +37,7 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   if (!stats_) return;
   nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase}, {"iteration", iteration}};
-  const nlohmann::ordered_json fields = nlohmann::ordered_json::parse(s.json());
-  for (const auto& [key, value] : fields.items()) line[key] = value;
+  add_stats(line, s);
   *stats_ << line.dump() << "\n";
 }
 

@@ -16,10 +16,16 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "base/progress.hpp"
 #include "engine/engine.hpp"
 
 namespace sluice::algorithms {
+
+// One EDGEMAP's statistics as the fields of a JSON record (--stats lines,
+// the Python module's edgemaps): the one place EdgeMapStats becomes text.
+void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& stats);
 
 // One EDGEMAP as a trace keeps it (keep_records).
 struct EdgeMapRecord {

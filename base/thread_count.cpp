@@ -70,7 +70,7 @@ void throw_thread_start_failed(const std::string& what, int started, int wanted,
     limit = "; the limit on this user's processes and threads (ulimit -u) is " + std::to_string(processes.rlim_cur);
   }
   throw std::runtime_error("cannot start " + std::to_string(wanted) + " " + what + " (the system refused after " +
-                           std::to_string(started) + ": " + error.what() + limit + "); ask for fewer with --threads");
+                           std::to_string(started) + ": " + error.what() + limit + "); ask for fewer");
 }
 
 }  // namespace sluice::base

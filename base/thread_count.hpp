@@ -15,9 +15,9 @@ int max_threads();
 
 // `requested` (0: the default), checked against max_threads() and against
 // what the system lets this process start. `what` names the setting in
-// the error ("--threads"). Throws std::invalid_argument beyond the cap,
+// the error ("--threads", "compute threads"). Throws std::invalid_argument beyond the cap,
 // std::runtime_error when the threads cannot be started.
-int resolve_threads(int requested, const char* what = "--threads");
+int resolve_threads(int requested, const char* what = "threads");
 
 // Throws std::runtime_error naming `what` and the system's limits when a
 // thread could not be started (std::system_error from std::thread).

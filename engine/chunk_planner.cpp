@@ -5,23 +5,6 @@
 
 namespace sluice::engine {
 
-SkipThreshold SkipThreshold::parse(const std::string& text) {
-  if (text == "inf" || text == "infinity") return {0, true};
-  size_t used = 0;
-  unsigned long long value = 0;
-  try {
-    value = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = used ? text.substr(used) : "?";
-  uint64_t scale = unit.empty() ? 1 : (unit == "k" || unit == "K") ? 1024 : (unit == "m" || unit == "M") ? 1 << 20 : 0;
-  if (scale == 0 || text.empty() || text[0] == '-') {
-    throw std::invalid_argument("skip threshold '" + text + "': expected bytes (e.g. 0, 65536, 64k) or inf");
-  }
-  return {value * scale, false};
-}
-
 std::string SkipThreshold::text() const { return infinite ? "inf" : std::to_string(bytes); }
 
 uint64_t ChunkPlan::requests() const {

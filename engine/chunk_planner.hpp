@@ -21,9 +21,9 @@ namespace sluice::engine {
 struct SkipThreshold {
   uint64_t bytes = 0;
   bool infinite = false;
-  // "inf", or a byte count with an optional k/m suffix (powers of 1024).
-  static SkipThreshold parse(const std::string& text);
-  std::string text() const;
+  static SkipThreshold of(uint64_t bytes) { return {bytes, false}; }
+  static SkipThreshold infinity() { return {0, true}; }  // never split a drive's reads
+  std::string text() const;  // "inf" or the bytes
 };
 
 // One read: `pages` consecutive pages of one drive from `first_page`

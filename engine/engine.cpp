@@ -11,23 +11,16 @@
 namespace sluice::engine {
 
 namespace {
-// 0: one per core (not OpenMP's default, which OMP_NUM_THREADS may lower
-// for the loaders alone); capped and checked as every thread count.
+// 0: every core (base::resolve_threads: OMP_NUM_THREADS when set, as for
+// every layer); capped and checked as every thread count.
 int compute_threads(int requested) {
-  return base::resolve_threads(requested > 0 ? requested : int(std::max(1u, std::thread::hardware_concurrency())), "compute threads");
+  return base::resolve_threads(requested, "compute threads");
 }
 
 std::unique_ptr<DiskGraph> reversed_of(const DiskGraph& graph, const EngineOptions& options) {
   return options.symmetric ? nullptr : graph.reversed();
 }
 }  // namespace
-
-Direction parse_direction(const std::string& text) {
-  if (text == "auto") return Direction::automatic;
-  if (text == "push") return Direction::push;
-  if (text == "pull") return Direction::pull;
-  throw std::invalid_argument("unknown direction '" + text + "' (expected auto, push or pull)");
-}
 
 const char* direction_name(Direction d) {
   switch (d) {
@@ -51,7 +44,7 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
       geometry_(BinGeometry::of(graph.vertices(), bin_count(graph, options))),
       split_locks_(std::make_unique<std::mutex[]>(split_lock_count)) {
   if (options.pull_divisor == 0) throw std::invalid_argument("the pull divisor must be at least 1");
-  if (!options_.skip) options_.skip = resolve_skip_threshold("", graph);
+  if (!options_.skip) options_.skip = default_skip_threshold(graph).threshold;
   uint64_t limit = options_.memory_limit ? options_.memory_limit : base::available_memory();
   if (limit && budget_.total() > limit) {
     const auto& size = base::byte_count;
@@ -140,34 +133,17 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   return b;
 }
 
-std::string EdgeMapStats::json() const {
-  char line[640];
-  std::snprintf(line, sizeof(line),
-                "{\"direction\":\"%s\",\"active_vertices\":%llu,\"destinations\":%llu,\"cached\":%llu,\"active_pages\":%llu,"
-                "\"chunks\":%llu,"
-                "\"bytes_read\":%llu,\"bytes_skipped\":%llu,\"full_scan\":%s,\"seconds\":%.6f,\"plan_seconds\":%.6f,\"io_seconds\":%.6f,"
-                "\"scatter_seconds\":%.6f,\"gather_seconds\":%.6f,\"bandwidth_mb_s\":%.1f}",
-                direction_name(direction), (unsigned long long)active_vertices, (unsigned long long)destinations,
-                (unsigned long long)cached,
-                (unsigned long long)active_pages, (unsigned long long)requests, (unsigned long long)bytes_read,
-                (unsigned long long)bytes_skipped, full_scan ? "true" : "false", seconds, plan_seconds, io_seconds, scatter_seconds,
-                gather_seconds, bandwidth() / 1e6);
-  return line;
+std::optional<DeviceCalibration> calibration_of(const DiskGraph& graph) {
+  const uint64_t device = io::DriveFile(graph.drive_paths().at(0), false).device();
+  std::string path = io::default_profile_path(device);
+  auto profile = io::DeviceProfile::load(path);
+  if (!profile) return std::nullopt;
+  return DeviceCalibration{*profile, path, device};
 }
 
-SkipThreshold resolve_skip_threshold(const std::string& flag, const DiskGraph& graph, std::string* source) {
-  if (!flag.empty()) {
-    if (source) *source = "--skip-threshold";
-    return SkipThreshold::parse(flag);
-  }
-  io::DriveFile first(graph.drive_paths().at(0), false);
-  std::string path = io::default_profile_path(first.device());
-  if (auto profile = io::DeviceProfile::load(path)) {
-    if (source) *source = path;
-    return {profile->skip_threshold, false};
-  }
-  if (source) *source = "default";
-  return {64 << 10, false};
+SkipChoice default_skip_threshold(const DiskGraph& graph) {
+  if (auto calibration = calibration_of(graph)) return {SkipThreshold::of(calibration->profile.skip_threshold), calibration->path};
+  return {SkipThreshold::of(64 << 10), "default"};
 }
 
 }  // namespace sluice::engine

@@ -65,6 +65,7 @@
 #include "engine/pull_cache.hpp"
 #include "engine/vertex_subset.hpp"
 #include "engine/worker_pool.hpp"
+#include "io/device_profile.hpp"
 #include "io/io_service.hpp"
 
 namespace sluice::engine {
@@ -72,7 +73,6 @@ namespace sluice::engine {
 enum class EdgeMapVariant { binning, atomic };
 enum class Direction { automatic, push, pull };
 
-Direction parse_direction(const std::string& text);  // auto, push, pull
 const char* direction_name(Direction d);
 
 struct EngineOptions {
@@ -87,8 +87,8 @@ struct EngineOptions {
   // Bytes for pull's cache of open in-lists (pull_cache.hpp); unset:
   // edges * 4 / 20, as the bins, at least 1 MiB; 0: no cache.
   std::optional<uint64_t> pull_cache;
-  // λ; unset: the calibrated profile of the first drive's device, else
-  // 64 KiB (resolve_skip_threshold), as the programs do.
+  // λ; unset: default_skip_threshold (the calibrated profile of the first
+  // drive's device, else 64 KiB), as the programs do.
   std::optional<SkipThreshold> skip;
   io::IoOptions io;
   uint64_t memory_limit = 0;       // bytes; 0: the memory available now
@@ -113,7 +113,7 @@ struct MemoryBudget {
   static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options);
 };
 
-// What one EDGEMAP did; json() is one line of the --stats file.
+// What one EDGEMAP did (algorithms/run_trace.hpp writes it as JSON).
 struct EdgeMapStats {
   Direction direction = Direction::push;
   uint64_t active_vertices = 0, active_pages = 0, requests = 0, bytes_read = 0, bytes_skipped = 0;
@@ -126,13 +126,25 @@ struct EdgeMapStats {
   double scatter_seconds = 0;  // compute threads' time reading pages and scattering (pull: and gathering), summed
   double gather_seconds = 0;   // compute threads' time gathering bins, summed
   double bandwidth() const { return seconds > 0 ? double(bytes_read) / seconds : 0; }  // bytes per second
-  std::string json() const;
 };
 
-// λ for a graph: the flag if given ("inf", "0", "64k"...), else the device
-// profile that `sluice calibrate` wrote for the first drive's device, else
-// 64 KiB (between the 16 KiB and 128 KiB that NVMe drives calibrate to).
-SkipThreshold resolve_skip_threshold(const std::string& flag, const DiskGraph& graph, std::string* source = nullptr);
+// λ and where it came from (the profile's path, "default", or what the
+// caller names: a flag).
+struct SkipChoice {
+  SkipThreshold threshold;
+  std::string source;
+};
+// The device profile that `sluice calibrate` wrote for the device holding
+// the graph's first drive file, and its path; none when it never ran there.
+struct DeviceCalibration {
+  io::DeviceProfile profile;
+  std::string path;
+  uint64_t device = 0;  // st_dev of the first drive file's file system
+};
+std::optional<DeviceCalibration> calibration_of(const DiskGraph& graph);
+// λ when none is given: the calibrated one, else 64 KiB (between the
+// 16 KiB and 128 KiB that NVMe drives calibrate to).
+SkipChoice default_skip_threshold(const DiskGraph& graph);
 
 class Engine {
  public:
@@ -178,6 +190,21 @@ class Engine {
   void parallel_for(uint64_t count, F&& f) {
     pool_.parallel_for(count, IndexedBitmap::block_bits, f);
     base::throw_if_interrupted();
+  }
+  // The sum of f(v) over [0, count), on the compute threads: each adds its
+  // piece, then the pieces are added in thread order (the same result for
+  // the same thread count). T needs T{} and +=.
+  template <class T, class F>
+  T parallel_sum(uint64_t count, F&& f) {
+    std::vector<T> pieces(size_t(threads()), T{});
+    parallel_for(count, [&](int t, uint64_t begin, uint64_t end) {
+      T sum{};
+      for (uint64_t v = begin; v < end; ++v) sum += f(v);
+      pieces[size_t(t)] = sum;
+    });
+    T total{};
+    for (const T& piece : pieces) total += piece;
+    return total;
   }
 
  private:

@@ -27,7 +27,7 @@ class MemoryBackend : public ReadBackend {
     try {
       data_.resize(uint64_t(st.st_size));
     } catch (const std::bad_alloc&) {
-      throw std::runtime_error("not enough memory to hold the drive file (" + std::to_string(st.st_size) + " bytes) for --io memory");
+      throw std::runtime_error("not enough memory to hold the drive file (" + std::to_string(st.st_size) + " bytes) in memory");
     }
     // Through a bounce buffer: the file may be open with O_DIRECT.
     AlignedBuffer bounce(1 << 20);

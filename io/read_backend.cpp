@@ -86,15 +86,6 @@ class FaultyBackend : public ReadBackend {
 
 }  // namespace
 
-BackendKind parse_backend(const std::string& name) {
-  if (name == "auto") return BackendKind::automatic;
-  if (name == "uring") return BackendKind::uring;
-  if (name == "aio") return BackendKind::aio;
-  if (name == "psync") return BackendKind::psync;
-  if (name == "memory") return BackendKind::memory;
-  throw std::invalid_argument("--io must be auto, uring, aio, psync or memory, not '" + name + "'");
-}
-
 const char* backend_name(BackendKind kind) {
   switch (kind) {
     case BackendKind::automatic: return "auto";

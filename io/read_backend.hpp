@@ -37,7 +37,6 @@ class ReadBackend {
 
 enum class BackendKind { automatic, uring, aio, psync, memory };
 
-BackendKind parse_backend(const std::string& name);  // auto, uring, aio, psync, memory
 const char* backend_name(BackendKind kind);
 
 // Fault injection for tests: every Nth completed request fails with EIO or

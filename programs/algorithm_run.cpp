@@ -135,14 +135,6 @@ uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> req
   return best;
 }
 
-uint64_t parse_vertex_id(const std::string& text, const char* option) {
-  uint64_t id = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-    throw po::error(std::string(option) + ": '" + text + "' is not a vertex id (a number from 0 to 2^64 - 1)");
-  }
-  return id;
-}
 
 std::string components_digest(const algorithms::ComponentsResult& result) {
   return std::to_string(result.components) + " components, largest " + std::to_string(result.largest) + " vertices";

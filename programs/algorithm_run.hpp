@@ -84,8 +84,6 @@ ValueDigest digest_of(std::span<const double> values);
 // by default the vertex of highest out-degree (the smallest such id): a
 // start that reaches something.
 uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> requested);
-// A vertex id as typed ("17"): every digit, no sign, within 64 bits.
-uint64_t parse_vertex_id(const std::string& text, const char* option);
 
 // "N components, largest M vertices"
 std::string components_digest(const algorithms::ComponentsResult& result);

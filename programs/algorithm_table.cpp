@@ -119,8 +119,8 @@ Algorithm pagerank_row() {
   a.prepare = [](const AlgorithmSetup& s) {
     const po::variables_map& v = s.values;
     algorithms::PageRankOptions o;
-    o.method = algorithms::PageRankOptions::parse_method(v["method"].as<std::string>());
-    o.dangling = algorithms::PageRankOptions::parse_dangling(v["dangling"].as<std::string>());
+    o.method = parse_pagerank_method(v["method"].as<std::string>());
+    o.dangling = parse_dangling(v["dangling"].as<std::string>());
     o.damping = v["damping"].as<double>();
     o.tolerance = v["tolerance"].as<double>();
     o.max_iterations = v["iterations"].as<unsigned>();

@@ -16,47 +16,6 @@ namespace sluice::programs {
 
 std::string version_line() { return std::string("sluice ") + SLUICE_VERSION; }
 
-uint64_t parse_byte_size(const std::string& text) {
-  size_t used = 0;
-  unsigned long long value = 0;
-  bool ok = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
-  if (ok) {
-    try {
-      value = std::stoull(text, &used);
-    } catch (const std::exception&) {
-      ok = false;
-    }
-  }
-  std::string unit = ok ? text.substr(used) : "";
-  for (auto& c : unit) c = char(std::tolower(static_cast<unsigned char>(c)));
-  if (unit.size() > 1 && (unit.back() == 'b')) unit.pop_back();            // kb, kib
-  if (unit.size() > 1 && (unit.back() == 'i')) unit.pop_back();            // ki
-  const std::string units = "kmgt";
-  const size_t power = unit.empty() ? 0 : unit.size() == 1 && units.find(unit[0]) != std::string::npos ? units.find(unit[0]) + 1 : 99;
-  if (!ok || power == 99 || (power && value > (~0ull >> (10 * power)))) {
-    throw po::error("'" + text + "' is not a size in bytes (e.g. 4096, 64k, 1M, 2G)");
-  }
-  return value << (10 * power);
-}
-
-po::typed_value<ByteSize>* byte_size_value(const char* default_text) {
-  return po::value<ByteSize>()->default_value(ByteSize{parse_byte_size(default_text)}, default_text);
-}
-
-void validate(boost::any& value, const std::vector<std::string>& tokens, ByteSize*, int) {
-  po::validators::check_first_occurrence(value);
-  const std::string& text = po::validators::get_single_string(tokens);
-  try {
-    value = ByteSize{parse_byte_size(text)};
-  } catch (const po::error&) {
-    // Boost fills in the option's name.
-    po::error_with_option_name e("the argument ('%value%') for option '%canonical_option%' is not a size in bytes "
-                                 "(e.g. 4096, 64k, 1M, 2G)");
-    e.set_substitute("value", text);
-    throw e;
-  }
-}
-
 std::string nearest(const std::string& word, const std::vector<std::string>& known) {
   std::string best;
   size_t best_distance = 4;
@@ -217,19 +176,8 @@ int threads_option(const po::variables_map& v) {
     throw po::error("--threads " + std::to_string(requested) + " is more than the " + std::to_string(base::max_threads()) +
                     " threads sluice allows on this machine (4 per core, at least 64)");
   }
-  return requested ? base::resolve_threads(int(requested)) : 0;
+  return requested ? base::resolve_threads(int(requested), "--threads") : 0;
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) parts.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return parts;
-}
 
 }  // namespace sluice::programs

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "formats/block_graph.hpp"
+#include "programs/option_values.hpp"
 
 namespace sluice::programs {
 
@@ -18,16 +19,6 @@ enum ExitCode { exit_ok = 0, exit_error = 1, exit_usage = 2 };
 
 // "sluice 0.3.0" (what --version prints).
 std::string version_line();
-
-// A byte count given as 4096, 64k, 1M, 2G or 1T (powers of 1024; "KiB",
-// "MB" and the like read the same); refused when negative or unreadable.
-struct ByteSize {
-  uint64_t bytes = 0;
-};
-uint64_t parse_byte_size(const std::string& text);
-// po::value<ByteSize>() with a default shown as typed.
-po::typed_value<ByteSize>* byte_size_value(const char* default_text);
-void validate(boost::any& value, const std::vector<std::string>& tokens, ByteSize*, int);
 
 // Parses argv against `options` (and positionals); prints --help or
 // --version. Returns false when the command should stop with exit_ok.
@@ -49,8 +40,6 @@ void add_read_options(po::options_description& options);
 void add_rebuild_options(po::options_description& options);
 // From either or both.
 formats::OpenOptions open_options_from(const po::variables_map& values);
-
-std::vector<std::string> split_list(const std::string& text);
 
 // --threads, checked at once: at most max_threads(), and a count the
 // system can start now (0 stays 0: the default of each layer).

@@ -27,26 +27,36 @@ void add_engine_options(po::options_description& options, const char* skip_defau
     ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see the README)");
 }
 
-engine::EdgeMapVariant parse_edgemap(const std::string& text) {
-  if (text == "binning") return engine::EdgeMapVariant::binning;
-  if (text == "atomic") return engine::EdgeMapVariant::atomic;
-  throw po::error("--edgemap must be binning or atomic, not '" + text + "'");
-}
-
 engine::EngineOptions engine_options_from(const po::variables_map& v, const engine::DiskGraph& graph, std::string* skip_source) {
   engine::EngineOptions o;
   o.threads = threads_option(v);
   try {
-    o.direction = engine::parse_direction(v["direction"].as<std::string>());
-  } catch (const std::invalid_argument& e) {
+    o.direction = parse_direction(v["direction"].as<std::string>());
+  } catch (const po::error& e) {
     throw po::error(std::string("--direction: ") + e.what());
   }
   o.bins = v["bins"].as<uint32_t>();
   o.bin_space = v["bin-space"].as<ByteSize>().bytes;
   const std::string edgemap = v["edgemap"].as<std::string>();
   if (edgemap != "both") o.variant = parse_edgemap(edgemap);
-  if (v.count("skip-threshold")) o.skip = engine::resolve_skip_threshold(v["skip-threshold"].as<std::string>(), graph, skip_source);
-  o.io.backend = io::parse_backend(v["io"].as<std::string>());
+  // λ, resolved here once: the flag, else the device's calibration, else
+  // the default; the engine takes the value.
+  if (v.count("skip-threshold")) {
+    const std::string& text = v["skip-threshold"].as<std::string>();
+    engine::SkipChoice choice{{}, "--skip-threshold"};
+    if (text.empty()) {
+      choice = engine::default_skip_threshold(graph);
+    } else {
+      try {
+        choice.threshold = parse_skip_threshold(text);
+      } catch (const po::error& e) {
+        throw po::error(std::string("--skip-threshold: ") + e.what());
+      }
+    }
+    o.skip = choice.threshold;
+    if (skip_source) *skip_source = choice.source;
+  }
+  o.io.backend = parse_backend(v["io"].as<std::string>());
   o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
   if (const std::string cache = v["pull-cache"].as<std::string>(); cache != "auto") {
     try {

@@ -23,7 +23,6 @@ void add_engine_options(po::options_description& options, const char* skip_defau
 // when --edgemap names more than one.
 engine::EngineOptions engine_options_from(const po::variables_map& values, const engine::DiskGraph& graph,
                                           std::string* skip_source = nullptr);
-engine::EdgeMapVariant parse_edgemap(const std::string& text);
 
 enum class Transpose { not_needed, needed };  // whether a program needs the transpose
 

@@ -15,6 +15,7 @@
 #include "algorithms/spmv.hpp"
 #include "algorithms/wcc.hpp"
 #include "base/interruption.hpp"
+#include "programs/option_values.hpp"
 #include "tests/reference_algorithms.hpp"
 
 namespace sluice::test {
@@ -51,7 +52,7 @@ EngineOptions options_for(const Config& c) {
   o.variant = c.variant;
   o.io.backend = c.backend;
   o.io.queue_depth = 8;
-  o.skip = SkipThreshold::parse(c.lambda);
+  o.skip = programs::parse_skip_threshold(c.lambda);
   o.threads = c.threads;
   o.bins = 64;
   return o;
@@ -278,7 +279,7 @@ TEST(Algorithms, RejectBadArguments) {
   o = PageRankOptions{};
   o.damping = 1.5;
   EXPECT_THROW(pagerank(engine, o, trace), std::invalid_argument);
-  EXPECT_THROW(PageRankOptions::parse_method("pull"), std::invalid_argument);
+  EXPECT_THROW(programs::parse_pagerank_method("pull"), boost::program_options::error);
   expect_error_with([&] { DiskGraph(layout_on_drives(dir, g, 1), true); }, {"without a transpose", "--transpose"});
 }
 

@@ -14,6 +14,7 @@
 #include "engine/engine.hpp"
 #include "formats/writers.hpp"
 #include "io/device_profile.hpp"
+#include "programs/option_values.hpp"
 #include "tests/reference_algorithms.hpp"
 #include "tests/test_support.hpp"
 
@@ -77,7 +78,7 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
         options.variant = c.variant;
         options.bins = c.bins;
         options.threads = c.threads;
-        options.skip = SkipThreshold::parse(c.lambda);
+        options.skip = programs::parse_skip_threshold(c.lambda);
         options.io.backend = c.backend;
         options.io.queue_depth = 8;
         Engine engine(graph, options);
@@ -143,7 +144,7 @@ TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   RefGraph g = graph_shapes(false).back();
   DiskGraph graph(layout_on_drives(dir, g, 2));
   EngineOptions options;
-  options.skip = SkipThreshold::parse("0");
+  options.skip = programs::parse_skip_threshold("0");
   Engine engine(graph, options);
   std::vector<uint64_t> x(g.n, 1), sum(g.n, 0);
   NeighbourSum f{x, sum};
@@ -152,24 +153,25 @@ TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   EXPECT_EQ(s.active_vertices, 1u);
   EXPECT_FALSE(s.full_scan);
   EXPECT_EQ(s.bytes_read + s.bytes_skipped, graph.pages() * graph.page_bytes());
-  std::string json = s.json();
+  nlohmann::ordered_json line;
+  algorithms::add_stats(line, s);
+  const std::string json = line.dump();
   for (const char* key : {"\"active_vertices\":1", "\"bytes_read\":", "\"plan_seconds\":", "\"io_seconds\":", "\"bandwidth_mb_s\":"}) {
     EXPECT_NE(json.find(key), std::string::npos) << json;
   }
 
-  std::string source;
-  EXPECT_EQ(resolve_skip_threshold("16k", graph, &source).bytes, 16384u);
-  EXPECT_EQ(source, "--skip-threshold");
   ::setenv("SLUICE_PROFILE_DIR", dir.path().c_str(), 1);
-  EXPECT_EQ(resolve_skip_threshold("", graph, &source).bytes, 65536u);
-  EXPECT_EQ(source, "default");
+  EXPECT_FALSE(calibration_of(graph));
+  EXPECT_EQ(default_skip_threshold(graph).threshold.bytes, 65536u);
+  EXPECT_EQ(default_skip_threshold(graph).source, "default");
   EXPECT_EQ(Engine(graph, EngineOptions{}).options().skip->bytes, 65536u);  // the programs' default, unset
   io::DeviceProfile profile;
   profile.skip_threshold = 12288;
   profile.save(io::default_profile_path(io::DriveFile(graph.drive_paths()[0], false).device()));
-  EXPECT_EQ(resolve_skip_threshold("", graph, &source).bytes, 12288u);
+  EXPECT_EQ(default_skip_threshold(graph).threshold.bytes, 12288u);
   EXPECT_EQ(Engine(graph, EngineOptions{}).options().skip->bytes, 12288u);
-  EXPECT_NE(source.find(dir.path()), std::string::npos);
+  EXPECT_NE(default_skip_threshold(graph).source.find(dir.path()), std::string::npos);
+  EXPECT_EQ(calibration_of(graph)->profile.skip_threshold, 12288u);
   ::unsetenv("SLUICE_PROFILE_DIR");
 }
 
@@ -296,7 +298,7 @@ TEST(EdgeMap, BinsLoseNothingUnderPressure) {
   options.threads = 4;
   options.bins = 7;
   options.bin_space = 1;  // the minimum: 64 records a buffer
-  options.skip = SkipThreshold::parse("inf");
+  options.skip = programs::parse_skip_threshold("inf");
   Engine engine(graph, options);
   std::vector<uint64_t> x(g.n), expected(g.n, 0);
   for (uint64_t v = 0; v < g.n; ++v) x[v] = v + 1;
@@ -376,7 +378,7 @@ TEST(EdgeMap, PullReadsOnlyTheInPagesOfUnsettledDestinations) {
   DiskGraph graph(layout), transpose(layout, true);
   EngineOptions options;
   options.direction = Direction::pull;
-  options.skip = SkipThreshold::parse("0");
+  options.skip = programs::parse_skip_threshold("0");
   Engine engine(graph, options);
   std::vector<int64_t> from(g.n, 0);
   std::set<uint64_t> pages;
@@ -446,7 +448,7 @@ TEST(EdgeMap, PullCacheWalksTheListsALevelLeftOpen) {
         EngineOptions options;
         options.direction = Direction::pull;
         options.pull_cache = budget;
-        options.skip = SkipThreshold::parse("0");
+        options.skip = programs::parse_skip_threshold("0");
         options.threads = 1 + round % 4;
         options.io.backend = backends[round % 3];
         ++round;

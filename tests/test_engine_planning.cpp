@@ -8,6 +8,7 @@
 #include "formats/csr_builder.hpp"
 #include "formats/generators.hpp"
 #include "formats/writers.hpp"
+#include "programs/option_values.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {
@@ -105,13 +106,20 @@ TEST(VertexSubset, SwitchesByDensityAndKeepsItsMembers) {
   EXPECT_THROW(VertexSubset::from_ids(10, {10}), std::out_of_range);
 }
 
-TEST(SkipThreshold, Parsing) {
-  EXPECT_TRUE(SkipThreshold::parse("inf").infinite);
-  EXPECT_EQ(SkipThreshold::parse("0").bytes, 0u);
-  EXPECT_EQ(SkipThreshold::parse("64k").bytes, 65536u);
-  EXPECT_EQ(SkipThreshold::parse("2M").bytes, 2u << 20);
-  EXPECT_THROW(SkipThreshold::parse("fast"), std::invalid_argument);
-  EXPECT_THROW(SkipThreshold::parse("-1"), std::invalid_argument);
+TEST(OptionValues, OneSizeParserForEverySize) {
+  using programs::parse_byte_size;
+  using programs::parse_skip_threshold;
+  EXPECT_TRUE(parse_skip_threshold("inf").infinite);
+  EXPECT_EQ(parse_skip_threshold("0").bytes, 0u);
+  EXPECT_EQ(parse_skip_threshold("64k").bytes, 65536u);
+  EXPECT_EQ(parse_skip_threshold("2M").bytes, 2u << 20);
+  EXPECT_EQ(parse_skip_threshold("1g").bytes, 1u << 30);  // as --bin-space 1g
+  EXPECT_EQ(parse_skip_threshold("64KiB").bytes, parse_byte_size("64KiB"));
+  EXPECT_THROW(parse_skip_threshold("fast"), boost::program_options::error);
+  EXPECT_THROW(parse_skip_threshold("-1"), boost::program_options::error);
+  EXPECT_THROW(parse_byte_size("1x"), boost::program_options::error);
+  EXPECT_EQ(programs::parse_direction("pull"), Direction::pull);
+  EXPECT_THROW(programs::parse_direction("sideways"), boost::program_options::error);
 }
 
 // The plan a brute force makes: needed pages per drive, merged when the gap
@@ -156,7 +164,7 @@ TEST(ChunkPlanner, NeverSkipsANeededPageAndMergesExactlyTheShortGaps) {
       uint64_t active_edges = 0;
       for (uint64_t v : active) active_edges += g.degree(v);
       for (const char* lambda_text : {"0", "4k", "8k", "64k", "inf"}) {
-        SkipThreshold lambda = SkipThreshold::parse(lambda_text);
+        SkipThreshold lambda = programs::parse_skip_threshold(lambda_text);
         ChunkPlan plan = planner.plan(frontier, lambda);
         std::string context = std::to_string(drives) + " drives, density " + std::to_string(density) + ", λ " + lambda_text;
         bool expect_full = lambda.infinite || (active_edges > 0 && double(active_edges) >= 0.5 * double(g.edges()));

@@ -125,7 +125,9 @@ int cmd_bench_edgemap(int argc, char** argv) {
       if (sum != expected) throw std::runtime_error("out-of-core sums differ from the in-memory traversal");
       std::printf("%-10s %9.3f %12.1f %10.2f %12llu %10.1f %9s\n", name, s.seconds, double(work) / s.seconds / 1e6,
                   s.seconds / memory_s, (unsigned long long)s.bytes_read, s.bandwidth() / 1e6, engine::direction_name(s.direction));
-      stats << s.json() << "\n";
+      nlohmann::ordered_json line = {{"edgemap", name}};
+      algorithms::add_stats(line, s);
+      stats << line.dump() << "\n";
     }
   }
   outputs.text(v["stats"].as<std::string>(), stats.str());

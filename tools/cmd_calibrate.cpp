@@ -46,7 +46,7 @@ int cmd_calibrate(int argc, char** argv) {
       spec.block_bytes = size;
       spec.queue_depth = v["queue-depth"].as<unsigned>();
       spec.seconds = v["seconds"].as<double>();
-      spec.backend = io::parse_backend(v["io"].as<std::string>());
+      spec.backend = parse_backend(v["io"].as<std::string>());
       io::BenchResult r = io::run_read_benchmark(drive, spec);
       points.push_back({size, r.iops(), r.bytes_per_second(), r.p50_ns});
       if (!json) std::printf("%10llu %12.0f %12.1f %10.1f\n", (unsigned long long)size, r.iops(), r.bytes_per_second() / 1e6, r.p50_ns / 1e3);

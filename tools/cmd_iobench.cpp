@@ -47,7 +47,7 @@ int cmd_iobench(int argc, char** argv) {
   spec.completion_batch = v["completion-batch"].as<unsigned>();
   spec.handoff_batch = v["handoff-batch"].as<unsigned>();
   if (spec.completion_batch == 0 || spec.handoff_batch == 0) throw po::error("--completion-batch and --handoff-batch must be at least 1");
-  spec.backend = io::parse_backend(v["io"].as<std::string>());
+  spec.backend = parse_backend(v["io"].as<std::string>());
   io::DriveSet drives(split_list(v["drives"].as<std::string>()), !v["buffered"].as<bool>());
   io::BenchResult r = io::run_read_benchmark(drives, spec);
   if (v["json"].as<bool>()) {

@@ -28,8 +28,7 @@ struct Device {
   std::string path;
   std::unique_ptr<engine::DiskGraph> out, in;
   std::string name;  // MAJOR:MINOR of the first drive file's file system
-  std::optional<io::DeviceProfile> profile;
-  std::string profile_path;
+  std::optional<engine::DeviceCalibration> calibration;  // its `sluice calibrate` profile
   std::vector<PreparedAlgorithm> prepared;  // one per algorithm to run, in order
 };
 
@@ -114,8 +113,8 @@ int cmd_sweep(int argc, char** argv) {
   std::vector<engine::SkipThreshold> thresholds;
   for (const auto& t : split_list(v["skip-thresholds"].as<std::string>())) {
     try {
-      thresholds.push_back(engine::SkipThreshold::parse(t));
-    } catch (const std::invalid_argument& e) {
+      thresholds.push_back(parse_skip_threshold(t));
+    } catch (const po::error& e) {
       throw po::error(std::string("--skip-thresholds: ") + e.what());
     }
   }
@@ -139,9 +138,7 @@ int cmd_sweep(int argc, char** argv) {
     }
     const uint64_t device = io::DriveFile(d.out->drive_paths().at(0), false).device();
     d.name = std::to_string(major(dev_t(device))) + ":" + std::to_string(minor(dev_t(device)));
-    d.profile_path = io::default_profile_path(device);
-    d.profile = io::DeviceProfile::load(d.profile_path);
-    if (!d.profile) d.profile_path.clear();
+    d.calibration = engine::calibration_of(*d.out);
     devices.push_back(std::move(d));
   }
 
@@ -150,8 +147,8 @@ int cmd_sweep(int argc, char** argv) {
     for (const Device& device : devices) {
       std::vector<std::pair<engine::SkipThreshold, bool>> order;
       for (const auto& t : thresholds) order.push_back({t, false});
-      if (device.profile) {
-        engine::SkipThreshold calibrated{device.profile->skip_threshold, false};
+      if (device.calibration) {
+        const engine::SkipThreshold calibrated = engine::default_skip_threshold(*device.out).threshold;
         auto same = [&](const auto& entry) { return !entry.first.infinite && entry.first.bytes == calibrated.bytes; };
         auto it = std::find_if(order.begin(), order.end(), same);
         if (it != order.end()) it->second = true;
@@ -219,7 +216,7 @@ int cmd_sweep(int argc, char** argv) {
       }
     }
   }
-  const bool any_profile = std::any_of(devices.begin(), devices.end(), [](const Device& d) { return d.profile.has_value(); });
+  const bool any_profile = std::any_of(devices.begin(), devices.end(), [](const Device& d) { return d.calibration.has_value(); });
   std::printf("%smedians of %u run(s)\n", any_profile ? "* the device's calibrated λ (sluice calibrate); " : "", repeats);
 
   std::ostringstream csv;
@@ -238,9 +235,10 @@ int cmd_sweep(int argc, char** argv) {
         << r.total(&engine::EdgeMapStats::bytes_skipped) << "," << r.total(&engine::EdgeMapStats::requests) << ","
         << r.io_seconds() << "," << (r.seconds > 0 ? double(read) / r.seconds / 1e6 : 0.0) << "," << csv_field(r.digest)
         << ",";
-    if (d.profile) {
-      csv << d.profile->skip_threshold << "," << d.profile->request_cost_ns << "," << d.profile->bandwidth << ","
-          << csv_field(d.profile_path);
+    if (d.calibration) {
+      const io::DeviceProfile& profile = d.calibration->profile;
+      csv << profile.skip_threshold << "," << profile.request_cost_ns << "," << profile.bandwidth << ","
+          << csv_field(d.calibration->path);
     } else {
       csv << ",,,";
     }

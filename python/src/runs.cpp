@@ -47,8 +47,7 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   nlohmann::ordered_json records = nlohmann::ordered_json::array();
   for (const algorithms::EdgeMapRecord& record : trace.records()) {
     nlohmann::ordered_json line = {{"phase", record.phase}, {"iteration", record.iteration}};
-    const nlohmann::ordered_json fields = nlohmann::ordered_json::parse(record.stats.json());
-    for (const auto& [key, value] : fields.items()) line[key] = value;
+    algorithms::add_stats(line, record.stats);
     records.push_back(line);
   }
   result["edgemaps"] = records.dump();  // parsed by the Python side
