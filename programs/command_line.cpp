@@ -91,7 +91,6 @@ bool parse_command_line(int argc, char** argv, const char* usage, po::options_de
 void add_read_options(po::options_description& options) {
   options.add_options()
     ("format", po::value<std::string>()->default_value(""), "input format (el, wel, mtx, adj, bel, bel64, sluice, blaze, bv); default: from the name")
-    ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)")
     ("base", po::value<std::string>()->default_value("auto"), "ids in text input are 0- or 1-based (auto: 0, Matrix Market 1)")
     ("vertices", po::value<uint64_t>()->default_value(0), "declared vertex count (0: from the file, or max id + 1)")
     ("wide-ids", po::bool_switch(), "use 64-bit vertex ids even when 32 bits suffice")
@@ -99,6 +98,7 @@ void add_read_options(po::options_description& options) {
     ("adjacency-dirs", po::value<std::string>()->default_value(""), "Blaze input: the directories of its adjacency files, one per drive, in order (default: beside the index)")
     ("block-edges", po::value<uint64_t>()->default_value(uint64_t(1) << 20), "edges per block of the block API")
     ("buffers", po::value<unsigned>()->default_value(4), "buffers of the block API");
+  add_threads_option(options);
 }
 
 void add_rebuild_options(po::options_description& options) {
@@ -168,6 +168,11 @@ int run_command(const std::string& program, const std::function<int(int, char**)
     std::cerr << program << ": error: " << e.what() << "\n";
     return exit_error;
   }
+}
+
+void add_threads_option(po::options_description& options, const char* what) {
+  options.add_options()("threads,t", po::value<unsigned>()->default_value(0),
+                        (std::string(what) + " (0: every core, or OMP_NUM_THREADS when set)").c_str());
 }
 
 int threads_option(const po::variables_map& v) {

@@ -41,6 +41,9 @@ void add_rebuild_options(po::options_description& options);
 // From either or both.
 formats::OpenOptions open_options_from(const po::variables_map& values);
 
+// --threads / -t (0: every core, as base::resolve_threads counts them, for
+// every layer); `what` says what they do ("compute threads").
+void add_threads_option(po::options_description& options, const char* what = "threads");
 // --threads, checked at once: at most max_threads(), and a count the
 // system can start now (0 stays 0: the default of each layer).
 int threads_option(const po::variables_map& values);

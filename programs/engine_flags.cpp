@@ -7,8 +7,8 @@ namespace sluice::programs {
 
 void add_engine_options(po::options_description& options, const char* skip_default, const char* edgemap_default,
                         const char* edgemap_help, const char* direction_default) {
+  add_threads_option(options, "compute threads");
   options.add_options()
-    ("threads,t", po::value<unsigned>()->default_value(0), "compute threads (0: all cores)")
     ("io", po::value<std::string>()->default_value("auto"), "IO backend: auto, uring, aio, psync, or memory (the drive files read into DRAM first: the in-memory baseline)");
   if (skip_default) {
     options.add_options()

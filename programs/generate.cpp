@@ -36,7 +36,6 @@ int generate_command(int argc, char** argv) {
     ("c", po::value<double>()->default_value(0.19, "0.19"), "RMAT probability c")
     ("no-permute", po::bool_switch(), "keep RMAT's vertex ids (no scrambling)")
     ("weighted", po::bool_switch(), "integer weights in [1, 255]")
-    ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)")
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated drive directories (sluice/blaze output)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice output)")
@@ -44,6 +43,7 @@ int generate_command(int argc, char** argv) {
     ("drop-self-loops", po::bool_switch(), "remove edges (v, v)")
     ("dedup", po::bool_switch(), "remove repeated edges")
     ("sort", po::bool_switch(), "sort neighbour lists");
+  add_threads_option(options);
   po::positional_options_description positionals;
   positionals.add("kind", 1);
   po::variables_map v;

@@ -81,8 +81,8 @@ int cmd_bench_load(int argc, char** argv) {
   options.add_options()
     ("file", po::value<std::string>()->required(), "edge list (el, wel, mtx, bel, bel64) or WebGraph BV graph")
     ("format", po::value<std::string>()->default_value(""), "format (default: from the name)")
-    ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)")
     ("repeat,r", po::value<int>()->default_value(3), "runs; each is reported");
+  add_threads_option(options);
   po::positional_options_description positionals;
   positionals.add("file", 1);
   po::variables_map values;

@@ -74,8 +74,8 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
     ("to", po::value<std::string>()->default_value(""), "output format (default: from the extension)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated drive directories (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
-    ("force", po::bool_switch(), "overwrite drive files that belong to another layout")
-    ("threads,t", po::value<unsigned>()->default_value(0), "threads (0: all cores)");
+    ("force", po::bool_switch(), "overwrite drive files that belong to another layout");
+  programs::add_threads_option(options);
   const po::variables_map v = parse_flags("sluice.write", options, flags);
   std::string to = v["to"].as<std::string>();
   if (to.empty()) to = base::format_from_extension(path);
