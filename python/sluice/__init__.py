@@ -15,20 +15,8 @@ bad input), with the command line's messages.
 """
 from ._core import Error, InputError, UsageError
 from ._core import version as __version__
-from .algorithms import (
-    BcResult,
-    BfsResult,
-    ComponentsResult,
-    PageRankResult,
-    RunResult,
-    SpmvResult,
-    bc,
-    bfs,
-    jtcc,
-    pagerank,
-    spmv,
-    wcc,
-)
+from . import algorithms as _algorithms
+from .algorithms import *  # noqa: F401,F403 (every algorithm and result; see its __all__)
 from .graph import Block, EdgeCount, Graph, open
 from .writing import convert, from_arrays, from_networkx, from_scipy, generate
 
@@ -45,16 +33,4 @@ __all__ = [
     "from_arrays",
     "from_scipy",
     "from_networkx",
-    "bfs",
-    "pagerank",
-    "wcc",
-    "jtcc",
-    "spmv",
-    "bc",
-    "RunResult",
-    "BfsResult",
-    "PageRankResult",
-    "ComponentsResult",
-    "SpmvResult",
-    "BcResult",
-]
+] + _algorithms.__all__

@@ -219,3 +219,19 @@ def bc(
         ids = [_vertex_id(s, "source") for s in sources]
     parameters = {"sources": ids or None, "all_sources": every}
     return _result(BcResult, _run("bc", graph, parameters, options))
+
+
+__all__ = [
+    "RunResult",
+    "BfsResult",
+    "PageRankResult",
+    "ComponentsResult",
+    "SpmvResult",
+    "BcResult",
+    "bfs",
+    "pagerank",
+    "wcc",
+    "jtcc",
+    "spmv",
+    "bc",
+]
