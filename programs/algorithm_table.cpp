@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "algorithms/bc.hpp"
 #include "algorithms/bfs.hpp"
 #include "algorithms/pagerank.hpp"
 #include "algorithms/spmv.hpp"
+#include "algorithms/sssp.hpp"
 #include "algorithms/wcc.hpp"
 #include "base/errors.hpp"
 #include "base/mapped_file.hpp"
@@ -252,10 +254,48 @@ Algorithm bc_row() {
   return a;
 }
 
+Algorithm sssp_row() {
+  Algorithm a;
+  a.name = "sssp";
+  a.summary = "single-source shortest paths by delta-stepping (GAPBS's sssp; --delta inf: Bellman-Ford)";
+  a.usage = "[--source V] [--delta D]";
+  a.note = "Unweighted graphs have weight 1; negative weights need --delta inf (Bellman-Ford).";
+  a.output_help = "write each vertex's distance (inf: not reached) to this file";
+  a.bytes_per_vertex = algorithms::sssp_bytes_per_vertex;
+  a.add_options = [](po::options_description& o) {
+    o.add_options()
+      ("source,r", po::value<uint64_t>(), "start vertex, GAPBS's -r (default: the vertex of highest out-degree)")
+      ("delta,d", po::value<double>()->default_value(1, "1"), "bucket width, GAPBS's -d (inf: Bellman-Ford, which also takes negative weights)");
+  };
+  a.transpose = not_needed;
+  a.check = [](const po::variables_map& v) {
+    if (!(v["delta"].as<double>() > 0)) throw po::error("--delta must be positive (inf: Bellman-Ford)");
+  };
+  a.prepare = [](const AlgorithmSetup& s) {
+    const uint64_t source = pick_source(s.graph, optional_source(s.values));
+    algorithms::SsspOptions o;
+    o.delta = s.values["delta"].as<double>();
+    NamedScalars parameters = {{"source", source}, {"delta", o.delta}};
+    return PreparedAlgorithm{std::move(parameters), [source, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      algorithms::SsspResult r = algorithms::sssp(e.out, source, o, trace);
+      float farthest = 0;
+      for (float d : r.distance) farthest = d < std::numeric_limits<float>::infinity() ? std::max(farthest, d) : farthest;
+      AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",
+                                               (unsigned long long)source, (unsigned long long)r.reached, r.distance.size(),
+                                               double(farthest), (unsigned long long)r.buckets), {}, {}};
+      result.values = {{"distance", std::vector<double>(r.distance.begin(), r.distance.end())}};
+      result.counts = {{"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
+      return result;
+    }};
+  };
+  return a;
+}
+
 }  // namespace
 
 const std::vector<Algorithm>& algorithm_table() {
-  static const std::vector<Algorithm> table = {bfs_row(), pagerank_row(), wcc_row(), spmv_row(), bc_row()};
+  static const std::vector<Algorithm> table = {bfs_row(), pagerank_row(), wcc_row(), spmv_row(), bc_row(),
+                                                sssp_row()};
   return table;
 }
 

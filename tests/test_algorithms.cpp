@@ -13,6 +13,7 @@
 #include "algorithms/jtcc.hpp"
 #include "algorithms/pagerank.hpp"
 #include "algorithms/spmv.hpp"
+#include "algorithms/sssp.hpp"
 #include "algorithms/wcc.hpp"
 #include "base/interruption.hpp"
 #include "programs/option_values.hpp"
@@ -166,6 +167,28 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
   // BC from two sources.
   std::vector<uint64_t> sources = {0, g.n / 2};
   expect_near_all(reference_bc(csr, sources), bc(out, &in, sources, trace).score, 1e-9, context + " BC");
+
+  // SSSP against Dijkstra: delta-stepping at two widths and Bellman-Ford.
+  for (uint64_t source : {uint64_t(0), highest_degree(csr)}) {
+    const std::vector<double> expected = reference_sssp(csr, source);
+    for (double delta : {1.0, 3.5, double(INFINITY)}) {
+      SsspOptions o;
+      o.delta = delta;
+      const SsspResult result = sssp(out, source, o, trace);
+      const std::string what = context + " SSSP from " + std::to_string(source) + " delta " + std::to_string(delta);
+      ASSERT_EQ(result.distance.size(), expected.size()) << what;
+      uint64_t reached = 0;
+      for (uint64_t v = 0; v < g.n; ++v) {
+        if (std::isinf(expected[v])) {
+          ASSERT_TRUE(std::isinf(result.distance[v])) << what << " vertex " << v;
+          continue;
+        }
+        ++reached;
+        ASSERT_NEAR(expected[v], result.distance[v], 1e-5 * std::max(1.0, expected[v])) << what << " vertex " << v;
+      }
+      EXPECT_EQ(result.reached, reached) << what;
+    }
+  }
 }
 
 // Every shape on 1 and 3 drives, each in push, pull and auto with a
@@ -184,6 +207,37 @@ TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
       }
     }
   }
+}
+
+// SSSP refuses a negative weight under delta-stepping, takes it under
+// Bellman-Ford, and names a negative cycle.
+TEST(Algorithms, SsspNegativeWeights) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "negative";
+  g.n = 4;
+  g.weighted = true;
+  g.edges = {{0, 1, 4.0f}, {0, 2, 1.0f}, {2, 1, -2.0f}, {1, 3, 1.0f}};
+  DiskGraph graph(layout_on_drives(dir, g, 2));
+  Engine engine(graph, EngineOptions{});
+  RunTrace trace("test");
+  auto message_of = [](auto&& run) -> std::string {
+    try {
+      run();
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string refused = message_of([&] { sssp(engine, 0, SsspOptions{}, trace); });
+  for (const char* piece : {"vertex 2", "negative weight", "Bellman-Ford"}) EXPECT_NE(refused.find(piece), std::string::npos) << refused;
+  const SsspResult result = sssp(engine, 0, SsspOptions{INFINITY}, trace);
+  EXPECT_EQ(result.distance, (std::vector<float>{0, -1, 1, 0}));
+  g.edges.push_back({1, 2, 1.0f});  // 2 -> 1 -> 2 costs -1
+  DiskGraph cyclic(layout_on_drives(dir, g, 1));
+  Engine cycle(cyclic, EngineOptions{});
+  const std::string cycled = message_of([&] { sssp(cycle, 0, SsspOptions{INFINITY}, trace); });
+  for (const char* piece : {"negative cycle", "vertex 0"}) EXPECT_NE(cycled.find(piece), std::string::npos) << cycled;
 }
 
 // The suite the ThreadSanitizer build runs: every algorithm with 4 threads,

@@ -92,6 +92,16 @@ class BcResult(RunResult):
     levels: int = 0
 
 
+@dataclass(kw_only=True)
+class SsspResult(RunResult):
+    distance: np.ndarray  # float64 (summed in float32, as the weights are stored); inf where not reached
+    source: int = 0
+    delta: float = 1.0
+    reached: int = 0
+    buckets: int = 0
+    rounds: int = 0
+
+
 def _layout_path(graph: Union[PathLike, Graph]) -> str:
     if isinstance(graph, Graph):
         if graph.format != "sluice":
@@ -221,6 +231,17 @@ def bc(
     return _result(BcResult, _run("bc", graph, parameters, options))
 
 
+def sssp(
+    graph: Union[PathLike, Graph], source: Optional[int] = None, delta: float = 1.0, **options: Any
+) -> SsspResult:
+    """Single-source shortest paths from ``source`` (default: the vertex of
+    highest out-degree) by delta-stepping with bucket width ``delta``
+    (GAPBS's sssp); ``delta=float("inf")`` runs Bellman-Ford, which also
+    takes negative weights. Unweighted graphs have weight 1."""
+    start = None if source is None else _vertex_id(source, "source")
+    return _result(SsspResult, _run("sssp", graph, {"source": start, "delta": delta}, options))
+
+
 __all__ = [
     "RunResult",
     "BfsResult",
@@ -228,10 +249,12 @@ __all__ = [
     "ComponentsResult",
     "SpmvResult",
     "BcResult",
+    "SsspResult",
     "bfs",
     "pagerank",
     "wcc",
     "jtcc",
     "spmv",
     "bc",
+    "sssp",
 ]

@@ -12,6 +12,7 @@ import os
 import numpy as np
 import pytest
 import scipy.sparse
+import scipy.sparse.csgraph
 
 import sluice
 from conftest import run_program, threads_after, threads_now
@@ -215,6 +216,38 @@ def test_same_as_the_programs(layouts, programs, tmp_path):
     np.testing.assert_allclose(sluice.spmv(path, threads=2).y, read_values(out, "<f8"), rtol=1e-12)
     run_program(programs, "sluice-bc", path, "--sources", "1,2", *common)
     np.testing.assert_allclose(sluice.bc(path, sources=[1, 2], threads=2).score, read_values(out, "<f8"), rtol=1e-12)
+    run_program(programs, "sluice-sssp", path, "--delta", "2", *common)
+    np.testing.assert_array_equal(sluice.sssp(path, delta=2, threads=2).distance, read_values(out, "<f8"))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_sssp(layouts, shape, tmp_path):
+    path, a = layouts[(shape, 2)]
+    a = a.copy()
+    n = a.shape[0]
+    if n == 0:
+        with pytest.raises(sluice.UsageError, match="no vertices"):
+            sluice.sssp(path)
+        return
+    # Unweighted: distances are BFS depths, for every bucket width.
+    source = source_of(a)
+    depth = reference_bfs(a, source).astype(np.float64)
+    depth[depth < 0] = np.inf
+    for delta in (1.0, 2.5, float("inf")):
+        r = sluice.sssp(path, delta=delta, threads=2)
+        np.testing.assert_array_equal(r.distance, depth)
+        assert r.source == source and r.reached == int(np.isfinite(depth).sum())
+    # Weighted: Dijkstra's distances (scipy), duplicates keeping the least weight.
+    rng = np.random.default_rng(7)
+    w = a.tocoo()
+    weights = rng.integers(1, 20, size=w.nnz).astype(np.float64)
+    weighted = scipy.sparse.csr_matrix((weights, (w.row, w.col)), shape=a.shape)  # duplicates summed, like scipy's graphs
+    layout = tmp_path / "w.sluice"
+    sluice.from_scipy(weighted, layout, weighted=True)
+    expected = scipy.sparse.csgraph.dijkstra(weighted, indices=source)
+    for delta in (1.0, 7.0, float("inf")):
+        np.testing.assert_allclose(sluice.sssp(layout, source=source, delta=delta).distance, expected, rtol=1e-6)
+
 
 
 def test_stats_records(layouts):

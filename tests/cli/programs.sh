@@ -89,4 +89,23 @@ grep -q "checked in-degree = out-degree at all 4096 vertices (one pass over [0-9
   fail "the check is not named: $(cat unknown.err)"
 grep -q ", $jtcc components" unknown.out || fail "wcc --symmetric: $(cat unknown.out)"
 
+# SSSP (issue 20), a row of the algorithm table like the rest.
+# Unweighted, delta-stepping at any width gives BFS's depths.
+"$tools/sluice-sssp" g.sluice --source 5 --output dist.txt --stats sssp.jsonl > sssp.out 2>/dev/null
+grep -q "^sssp g.sluice: .* iterations, .*source 5 reached [0-9]* of 4096 vertices, farthest at [0-9.]*, [0-9]* bucket(s)" sssp.out ||
+  fail "sssp summary: $(cat sssp.out)"
+paste depth.txt dist.txt | awk '($1 == -1 && $2 != "inf") || ($1 != -1 && $1 != $2) { bad = 1 } END { exit bad }' ||
+  fail "sssp distances are not BFS depths"
+head -1 sssp.jsonl | grep -q '"parameters":{"source":5,"delta":1.0}}$' || fail "sssp run record: $(head -1 sssp.jsonl)"
+"$tools/sluice" sssp g.sluice -r 5 -d inf --output dist-bf.txt >/dev/null 2>&1
+cmp -s dist.txt dist-bf.txt || fail "Bellman-Ford (--delta inf) differs from delta-stepping"
+expect_error 2 "\-\-delta must be positive" "$tools/sluice-sssp" g.sluice --delta 0
+printf '0 1 4\n0 2 1\n2 1 -2\n1 3 1\n' > negative.wel
+"$tools/sluice" convert negative.wel negative.sluice --drives d2 >/dev/null
+expect_error 2 "an edge out of vertex 2 has a negative weight: delta-stepping needs" "$tools/sluice-sssp" negative.sluice --source 0
+"$tools/sluice-sssp" negative.sluice --source 0 --delta inf --output negative.txt >/dev/null 2>&1
+[ "$(tr '\n' ' ' < negative.txt)" = "0 -1 1 0 " ] || fail "Bellman-Ford with a negative weight: $(cat negative.txt)"
+"$tools/sluice" sweep sym.sluice --algorithm sssp --skip-thresholds 0,inf --repeat 1 -o sweep.csv >/dev/null 2>&1
+[ "$(grep -c ',sssp,' sweep.csv)" -eq 2 ] || fail "sweep sssp: $(cat sweep.csv)"
+
 echo "programs: ok"

@@ -1,0 +1,107 @@
+#include "algorithms/sssp.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "algorithms/relaxed.hpp"
+
+namespace sluice::algorithms {
+
+namespace {
+
+constexpr float unreached = std::numeric_limits<float>::infinity();
+
+// One round of relaxations: src offers distance[src] + w to dst, which
+// keeps the least offer.
+struct Relax {
+  float* distance;
+  uint64_t* negative_source;  // the source of a negative weight seen, else UINT64_MAX
+
+  static constexpr bool cond_always_true = true;  // any destination may still improve
+  bool cond(uint64_t) const { return true; }
+  bool scatter(uint64_t src, uint64_t, float w, float& out) const {
+    if (w < 0) relaxed_store(*negative_source, src);
+    out = relaxed_load(distance[src]) + w;
+    return true;
+  }
+  bool gather(uint64_t dst, const float& offer) {
+    if (!(offer < distance[dst])) return false;
+    relaxed_store(distance[dst], offer);
+    return true;
+  }
+  bool gather_atomic(uint64_t dst, const float& offer) {
+    std::atomic_ref<float> d(distance[dst]);
+    float seen = d.load(std::memory_order_relaxed);
+    while (offer < seen) {
+      if (d.compare_exchange_weak(seen, offer, std::memory_order_relaxed)) return true;
+    }
+    return false;
+  }
+  float combine(const float& a, const float& b) const { return std::min(a, b); }
+};
+
+}  // namespace
+
+SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, RunTrace& trace) {
+  const uint64_t n = engine.graph().vertices();
+  if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
+  if (!(o.delta > 0)) throw std::invalid_argument("the bucket width delta must be positive (infinity: Bellman-Ford)");
+  const bool bellman_ford = std::isinf(o.delta);
+  SsspResult result;
+  result.distance.assign(n, unreached);
+  result.distance[source] = 0;
+  float* distance = result.distance.data();
+  auto bucket = [&](uint64_t v) -> uint64_t {
+    if (bellman_ford) return 0;
+    const double k = std::floor(double(distance[v]) / o.delta);
+    return k < 9e18 ? uint64_t(k) : uint64_t(9e18);
+  };
+
+  uint64_t negative_source = UINT64_MAX;
+  engine::VertexSubset frontier = engine::VertexSubset::single(n, source);
+  engine::VertexSubset pending(n);  // reached, waiting for a later bucket (may hold stale entries)
+  uint64_t current = 0;
+  for (;;) {
+    // Empty the current bucket: relax, and keep relaxing the vertices that
+    // land in it (or, with negative weights, below it); later ones wait.
+    while (!frontier.empty()) {
+      Relax relax{distance, &negative_source};
+      const engine::VertexSubset changed = engine.edge_map<float>(frontier, relax);
+      trace.record(engine, "bucket", current);
+      ++result.rounds;
+      if (negative_source != UINT64_MAX && !bellman_ford) {
+        throw std::invalid_argument("an edge out of vertex " + std::to_string(negative_source) +
+                                    " has a negative weight: delta-stepping needs weights of at least 0 (delta "
+                                    "infinity runs Bellman-Ford, which takes them)");
+      }
+      if (bellman_ford && result.rounds > n) {
+        throw std::runtime_error("a negative cycle is reachable from vertex " + std::to_string(source) +
+                                 ": distances still fall after " + std::to_string(n) + " rounds");
+      }
+      frontier = engine.vertex_map(changed, [&](uint64_t v) { return bucket(v) <= current; });
+      pending = engine::VertexSubset::unite(pending, engine.vertex_map(changed, [&](uint64_t v) { return bucket(v) > current; }));
+    }
+    ++result.buckets;
+    // The next bucket: the least among the waiting vertices' (those at or
+    // below the current one were relaxed since they were set aside).
+    std::atomic<uint64_t> next{UINT64_MAX};
+    pending = engine.vertex_map(pending, [&](uint64_t v) {
+      const uint64_t k = bucket(v);
+      if (k <= current) return false;
+      uint64_t seen = next.load(std::memory_order_relaxed);
+      while (k < seen && !next.compare_exchange_weak(seen, k, std::memory_order_relaxed)) {
+      }
+      return true;
+    });
+    if (pending.empty()) break;
+    current = next.load();
+    frontier = engine.vertex_map(pending, [&](uint64_t v) { return bucket(v) == current; });
+    pending = engine.vertex_map(pending, [&](uint64_t v) { return bucket(v) > current; });
+  }
+  for (float d : result.distance) result.reached += d < unreached;
+  return result;
+}
+
+}  // namespace sluice::algorithms
