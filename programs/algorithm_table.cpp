@@ -9,6 +9,7 @@
 
 #include "algorithms/bc.hpp"
 #include "algorithms/bfs.hpp"
+#include "algorithms/kcore.hpp"
 #include "algorithms/pagerank.hpp"
 #include "algorithms/spmv.hpp"
 #include "algorithms/sssp.hpp"
@@ -291,11 +292,39 @@ Algorithm sssp_row() {
   return a;
 }
 
+Algorithm kcore_row() {
+  Algorithm a;
+  a.name = "kcore";
+  a.summary = "k-core decomposition by peeling (Ligra's KCore): the coreness of every vertex (undirected graphs)";
+  a.note = "(needs an undirected graph: `sluice convert --symmetrize`, or --symmetric)";
+  a.output_help = "write each vertex's coreness to this file";
+  a.bytes_per_vertex = algorithms::kcore_bytes_per_vertex;
+  a.add_options = [](po::options_description&) {};
+  a.transpose = not_needed;
+  a.prepare = [](const AlgorithmSetup& s) {
+    const bool flagged = s.values.count("symmetric") && s.values["symmetric"].as<bool>();  // checked when the engines opened
+    if (!s.graph.info().symmetric && !flagged) {
+      throw po::error("kcore needs an undirected graph: convert with --symmetrize, or pass --symmetric if every edge is "
+                      "stored both ways");
+    }
+    return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      algorithms::KcoreResult r = algorithms::kcore(e.out, trace);
+      AlgorithmResult result{r.rounds, printed("largest core %llu (%llu vertices), %llu peeling rounds",
+                                               (unsigned long long)r.largest, (unsigned long long)r.in_largest,
+                                               (unsigned long long)r.rounds), {}, {}};
+      result.values = {{"core", std::move(r.core)}};
+      result.counts = {{"largest", r.largest}, {"in_largest", r.in_largest}, {"rounds", r.rounds}};
+      return result;
+    }};
+  };
+  return a;
+}
+
 }  // namespace
 
 const std::vector<Algorithm>& algorithm_table() {
   static const std::vector<Algorithm> table = {bfs_row(), pagerank_row(), wcc_row(), spmv_row(), bc_row(),
-                                                sssp_row()};
+                                                sssp_row(), kcore_row()};
   return table;
 }
 

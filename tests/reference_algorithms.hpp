@@ -1,7 +1,8 @@
 // Deliberately simple in-memory versions of every algorithm, written from
 // the textbook definitions and sharing nothing with algorithms/: a queue
 // BFS, sequential union-find, power iteration, a dense loop for SpMV,
-// Brandes's stack-and-queue betweenness and Dijkstra with a binary heap.
+// Brandes's stack-and-queue betweenness, Dijkstra with a binary heap and
+// k-core peeling one least-degree vertex at a time.
 #pragma once
 
 #include <cmath>
@@ -136,6 +137,30 @@ inline std::vector<double> reference_sssp(const RefGraph& g, uint64_t source) {
     }
   }
   return distance;
+}
+
+// Coreness by peeling: repeatedly remove a vertex of least remaining
+// degree (stored edges counted, a self loop once); its coreness is the
+// largest least degree seen so far. g must hold every edge both ways.
+inline std::vector<uint64_t> reference_kcore(const RefGraph& g) {
+  auto adjacency = adjacency_of(g);
+  std::vector<uint64_t> degree(g.n), core(g.n, 0);
+  std::vector<bool> removed(g.n, false);
+  for (uint64_t v = 0; v < g.n; ++v) degree[v] = adjacency[v].size();
+  uint64_t k = 0;
+  for (uint64_t step = 0; step < g.n; ++step) {
+    uint64_t best = g.n;
+    for (uint64_t v = 0; v < g.n; ++v) {
+      if (!removed[v] && (best == g.n || degree[v] < degree[best])) best = v;
+    }
+    k = std::max(k, degree[best]);
+    core[best] = k;
+    removed[best] = true;
+    for (uint64_t v : adjacency[best]) {
+      if (!removed[v]) --degree[v];
+    }
+  }
+  return core;
 }
 
 }  // namespace sluice::test

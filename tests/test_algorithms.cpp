@@ -11,6 +11,7 @@
 #include "algorithms/bc.hpp"
 #include "algorithms/bfs.hpp"
 #include "algorithms/jtcc.hpp"
+#include "algorithms/kcore.hpp"
 #include "algorithms/pagerank.hpp"
 #include "algorithms/spmv.hpp"
 #include "algorithms/sssp.hpp"
@@ -191,6 +192,16 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
   }
 }
 
+// g with every edge also stored the other way (a self loop once).
+RefGraph symmetrized(const RefGraph& g) {
+  RefGraph s = g;
+  s.name = g.name + " symmetrized";
+  for (const Edge& e : g.edges) {
+    if (e.u != e.v) s.edges.push_back({e.v, e.u, e.w});
+  }
+  return s;
+}
+
 // Every shape on 1 and 3 drives, each in push, pull and auto with a
 // rotating backend, λ, variant and thread count.
 TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
@@ -204,6 +215,43 @@ TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
         c.direction = direction;
         check_all(g, layout, c);
         if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// k-core on every shape made undirected, on 1 and 3 drives, pushed and
+// pulled (over the out-edges: symmetric), against peeling one vertex at a
+// time; and SSSP there, unweighted, against BFS depths.
+TEST(Algorithms, KcoreMatchesPeelingOnEveryShape) {
+  TempDir dir;
+  int round = 0;
+  for (const RefGraph& directed : algorithm_shapes()) {
+    RefGraph g = symmetrized(directed);
+    g.weighted = false;
+    for (Edge& e : g.edges) e.w = 1;
+    const RefGraph csr = g.csr_order();
+    const std::vector<uint64_t> expected = reference_kcore(csr);
+    for (unsigned drives : {1u, 3u}) {
+      DiskGraph graph(layout_on_drives(dir, g, drives));
+      for (Direction direction : {Direction::push, Direction::pull, Direction::automatic}) {
+        Config c = config_for(round++);
+        c.direction = direction;
+        EngineOptions o = options_for(c);
+        o.symmetric = true;
+        Engine engine(graph, o);
+        RunTrace trace("test");
+        const KcoreResult result = kcore(engine, trace);
+        ASSERT_EQ(result.core, expected) << g.name << " " << c.text() << " drives " << drives;
+        const uint64_t largest = expected.empty() ? 0 : *std::max_element(expected.begin(), expected.end());
+        EXPECT_EQ(result.largest, largest);
+        EXPECT_EQ(result.in_largest, uint64_t(std::count(expected.begin(), expected.end(), largest)) * !expected.empty());
+        if (g.n == 0) continue;
+        const std::vector<int64_t> depth = reference_bfs(csr, 0);
+        const SsspResult paths = sssp(engine, 0, SsspOptions{}, trace);
+        for (uint64_t v = 0; v < g.n; ++v) {
+          ASSERT_EQ(depth[v] < 0 ? double(INFINITY) : double(depth[v]), double(paths.distance[v])) << g.name << " vertex " << v;
+        }
       }
     }
   }
@@ -246,9 +294,18 @@ TEST(AlgorithmThreads, EveryAlgorithmOnRmat) {
   TempDir dir;
   RefGraph g = graph_shapes(true).back();
   std::string layout = layout_on_drives(dir, g, 2, true);
+  const RefGraph undirected = symmetrized(g);
+  DiskGraph undirected_graph(layout_on_drives(dir, undirected, 2));
+  const std::vector<uint64_t> cores = reference_kcore(undirected.csr_order());
   for (EdgeMapVariant variant : {EdgeMapVariant::binning, EdgeMapVariant::atomic}) {
     for (Direction direction : {Direction::push, Direction::pull}) {
-      check_all(g, layout, Config{variant, io::BackendKind::uring, "64k", 4, direction});
+      const Config c{variant, io::BackendKind::uring, "64k", 4, direction};
+      check_all(g, layout, c);
+      EngineOptions o = options_for(c);
+      o.symmetric = true;
+      Engine engine(undirected_graph, o);
+      RunTrace trace("kcore");
+      EXPECT_EQ(kcore(engine, trace).core, cores) << c.text();
     }
   }
   OpenOptions blocks;

@@ -102,6 +102,14 @@ class SsspResult(RunResult):
     rounds: int = 0
 
 
+@dataclass(kw_only=True)
+class KcoreResult(RunResult):
+    core: np.ndarray  # uint64: the coreness of each vertex
+    largest: int = 0  # the degeneracy
+    in_largest: int = 0  # vertices of that coreness
+    rounds: int = 0
+
+
 def _layout_path(graph: Union[PathLike, Graph]) -> str:
     if isinstance(graph, Graph):
         if graph.format != "sluice":
@@ -242,6 +250,14 @@ def sssp(
     return _result(SsspResult, _run("sssp", graph, {"source": start, "delta": delta}, options))
 
 
+def kcore(graph: Union[PathLike, Graph], **options: Any) -> KcoreResult:
+    """k-core decomposition by peeling (Ligra's KCore): the coreness of every
+    vertex of an undirected graph (a layout converted with symmetrize, or
+    symmetric=True). Degrees count stored edges; networkx's core_number is
+    that of a layout converted with symmetrize, dedup and drop_self_loops."""
+    return _result(KcoreResult, _run("kcore", graph, {}, options))
+
+
 __all__ = [
     "RunResult",
     "BfsResult",
@@ -250,6 +266,7 @@ __all__ = [
     "SpmvResult",
     "BcResult",
     "SsspResult",
+    "KcoreResult",
     "bfs",
     "pagerank",
     "wcc",
@@ -257,4 +274,5 @@ __all__ = [
     "spmv",
     "bc",
     "sssp",
+    "kcore",
 ]

@@ -221,7 +221,7 @@ def test_same_as_the_programs(layouts, programs, tmp_path):
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_sssp(layouts, shape, tmp_path):
+def test_sssp_and_kcore(layouts, shape, tmp_path):
     path, a = layouts[(shape, 2)]
     a = a.copy()
     n = a.shape[0]
@@ -247,7 +247,17 @@ def test_sssp(layouts, shape, tmp_path):
     expected = scipy.sparse.csgraph.dijkstra(weighted, indices=source)
     for delta in (1.0, 7.0, float("inf")):
         np.testing.assert_allclose(sluice.sssp(layout, source=source, delta=delta).distance, expected, rtol=1e-6)
-
+    # k-core of the simple undirected graph: networkx's core_number.
+    g = nx.Graph(nx.from_scipy_sparse_array(a))
+    g.remove_edges_from(nx.selfloop_edges(g))
+    undirected = tmp_path / "u.sluice"
+    sluice.from_networkx(g, undirected, nodelist=range(n))
+    with pytest.raises(sluice.UsageError, match="undirected"):
+        sluice.kcore(path)
+    k = sluice.kcore(undirected, symmetric=True, threads=2)
+    expected_core = nx.core_number(g)
+    np.testing.assert_array_equal(k.core, [expected_core[v] for v in range(n)])
+    assert k.largest == max(expected_core.values())
 
 
 def test_stats_records(layouts):

@@ -89,7 +89,7 @@ grep -q "checked in-degree = out-degree at all 4096 vertices (one pass over [0-9
   fail "the check is not named: $(cat unknown.err)"
 grep -q ", $jtcc components" unknown.out || fail "wcc --symmetric: $(cat unknown.out)"
 
-# SSSP (issue 20), a row of the algorithm table like the rest.
+# SSSP and k-core (issue 20), rows of the algorithm table like the rest.
 # Unweighted, delta-stepping at any width gives BFS's depths.
 "$tools/sluice-sssp" g.sluice --source 5 --output dist.txt --stats sssp.jsonl > sssp.out 2>/dev/null
 grep -q "^sssp g.sluice: .* iterations, .*source 5 reached [0-9]* of 4096 vertices, farthest at [0-9.]*, [0-9]* bucket(s)" sssp.out ||
@@ -105,7 +105,15 @@ printf '0 1 4\n0 2 1\n2 1 -2\n1 3 1\n' > negative.wel
 expect_error 2 "an edge out of vertex 2 has a negative weight: delta-stepping needs" "$tools/sluice-sssp" negative.sluice --source 0
 "$tools/sluice-sssp" negative.sluice --source 0 --delta inf --output negative.txt >/dev/null 2>&1
 [ "$(tr '\n' ' ' < negative.txt)" = "0 -1 1 0 " ] || fail "Bellman-Ford with a negative weight: $(cat negative.txt)"
-"$tools/sluice" sweep sym.sluice --algorithm sssp --skip-thresholds 0,inf --repeat 1 -o sweep.csv >/dev/null 2>&1
-[ "$(grep -c ',sssp,' sweep.csv)" -eq 2 ] || fail "sweep sssp: $(cat sweep.csv)"
+# k-core needs an undirected graph; on one, a coreness per vertex.
+expect_error 2 "kcore needs an undirected graph" "$tools/sluice-kcore" g.sluice
+"$tools/sluice-kcore" sym.sluice --output core.txt > kcore.out 2>/dev/null
+grep -q "^kcore sym.sluice: .*largest core [0-9]* ([0-9]* vertices), [0-9]* peeling rounds" kcore.out || fail "kcore summary: $(cat kcore.out)"
+largest=$(sed 's/.*largest core \([0-9]*\) (\([0-9]*\) vertices).*/\1 \2/' kcore.out)
+[ "$(sort -n core.txt | tail -1) $(grep -cx "$(sort -n core.txt | tail -1)" core.txt)" = "$largest" ] || fail "kcore digest $largest against its output"
+"$tools/sluice-kcore" unknown.sluice --symmetric --output core2.txt >/dev/null 2>&1
+cmp -s core.txt core2.txt || fail "kcore with --symmetric checked differs"
+"$tools/sluice" sweep sym.sluice --algorithm sssp,kcore --skip-thresholds 0,inf --repeat 1 -o sweep.csv >/dev/null 2>&1
+[ "$(grep -c ',sssp,\|,kcore,' sweep.csv)" -eq 4 ] || fail "sweep sssp,kcore: $(cat sweep.csv)"
 
 echo "programs: ok"
