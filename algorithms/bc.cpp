@@ -4,6 +4,7 @@
 #include <string>
 
 #include "algorithms/relaxed.hpp"
+#include "algorithms/sum_into_destination.hpp"
 
 namespace sluice::algorithms {
 
@@ -45,28 +46,6 @@ struct CountPaths {
 
 // Backward, over the transpose: a vertex w at depth L pushes to its
 // predecessors v (edges v -> w) at depth L - 1.
-struct AccumulateDependencies {
-  const int64_t* depth;
-  const double* sigma;
-  double* delta;
-  int64_t predecessor_depth;
-
-  bool cond(uint64_t v) const { return depth[v] == predecessor_depth; }
-  static double combine(double a, double b) { return a + b; }
-  bool scatter(uint64_t w, uint64_t, float, double& out) const {
-    out = (1 + delta[w]) / sigma[w];
-    return true;
-  }
-  bool gather(uint64_t v, const double& value) {
-    delta[v] += value;
-    return false;
-  }
-  bool gather_atomic(uint64_t v, const double& value) {
-    atomic_add(delta[v], value);
-    return false;
-  }
-};
-
 }  // namespace
 
 BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>& sources, RunTrace& trace) {
@@ -95,7 +74,12 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
     }
     result.levels += levels.size();
     for (size_t level = levels.size() - 1; level > 0; --level) {
-      AccumulateDependencies accumulate{depth.data(), sigma.data(), delta.data(), int64_t(level) - 1};
+      // Each w of this level sends (1 + delta[w]) / sigma[w] to its
+      // predecessors, the in-neighbours one level up.
+      const int64_t above = int64_t(level) - 1;
+      auto value = [d = delta.data(), s = sigma.data()](uint64_t w, float) { return (1 + d[w]) / s[w]; };
+      auto predecessor = [d = depth.data(), above](uint64_t v) { return d[v] == above; };
+      SumIntoDestination<decltype(value), decltype(predecessor)> accumulate{value, delta.data(), predecessor};
       backward.edge_map<double>(levels[level], accumulate, false);
       trace.record(backward, "backward", level);
       // The level above now holds sum (1 + delta[w]) / sigma[w]; scale it.

@@ -4,34 +4,13 @@
 #include <stdexcept>
 
 #include "algorithms/relaxed.hpp"
+#include "algorithms/sum_into_destination.hpp"
 
 namespace sluice::algorithms {
 
 namespace {
 
 // Pushes share[src] along every edge and sums what each vertex receives.
-struct PushShares {
-  const double* share;
-  double* received;
-
-  static constexpr bool cond_always_true = true;
-  bool cond(uint64_t) const { return true; }
-  void prefetch(uint64_t src) const { __builtin_prefetch(share + src); }
-  static double combine(double a, double b) { return a + b; }
-  bool scatter(uint64_t src, uint64_t, float, double& out) const {
-    out = share[src];
-    return true;
-  }
-  bool gather(uint64_t dst, const double& value) {
-    received[dst] += value;
-    return false;
-  }
-  bool gather_atomic(uint64_t dst, const double& value) {
-    atomic_add(received[dst], value);
-    return false;
-  }
-};
-
 void check(const PageRankOptions& o) {
   if (!(o.damping >= 0 && o.damping <= 1)) throw std::invalid_argument("the damping factor must be in [0, 1]");
   if (!(o.tolerance >= 0)) throw std::invalid_argument("the tolerance must not be negative");
@@ -69,7 +48,7 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   };
   double dangling = engine.parallel_sum<double>(n, [&](uint64_t v) { return shares(v, result.rank[v]); });
   while (result.iterations < o.max_iterations) {
-    PushShares push{share.data(), received.data()};
+    SumIntoDestination<SourceValue> push{{share.data()}, received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
     const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
@@ -108,7 +87,7 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
       share[v] = degree ? pending[v] / degree : 0.0;
       pending[v] = 0;
     });
-    PushShares push{share.data(), received.data()};
+    SumIntoDestination<SourceValue> push{{share.data()}, received.data()};
     engine.edge_map<double>(frontier, push, false);
     trace.record(engine, "iteration", result.iterations);
     // In the first round the estimate moves from the start 1/n to
