@@ -93,8 +93,8 @@ run_tests() {
   (cd build-tsan && OMP_NUM_THREADS=1 TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp" \
     "${no_aslr[@]}" ctest -j "$(nproc)" --output-on-failure -L concurrency)
   # Every reader under libFuzzer (ASan+UBSan) for a short fixed time;
-  # experiments/fuzz.sh SECONDS runs them longer.
-  "${no_aslr[@]}" experiments/fuzz.sh 10
+  # tests/fuzz/run.sh SECONDS runs them longer.
+  "${no_aslr[@]}" tests/fuzz/run.sh 10
 }
 
 case "${1:-}" in

@@ -3,7 +3,7 @@
 // bytes read and skipped, requests and bandwidth per run and per EDGEMAP.
 // Several layouts (the same graph on two devices) make a device comparison;
 // each device's calibrated λ (its `sluice calibrate` profile) joins the
-// list and is marked. experiments/plot_sweep.py draws the CSV.
+// list and is marked. `sluice plot` draws the CSV.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -91,7 +91,7 @@ int cmd_sweep(int argc, char** argv) {
   if (!parse_command_line(argc, argv,
                           "usage: sluice sweep GRAPH.sluice [GRAPH2.sluice ...] [--algorithm bfs,pagerank]\n"
                           "                    [--skip-thresholds 0,16k,64k,256k,1m,inf] [--repeat 3] [--output sweep.csv]\n"
-                          "Draw the CSV with experiments/plot_sweep.py sweep.csv -o sweep.png",
+                          "Draw the CSV with: sluice plot sweep.csv -o sweep.png",
                           options, positionals, v)) {
     return exit_ok;
   }

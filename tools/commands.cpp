@@ -14,6 +14,7 @@ const std::vector<Command>& sluice_commands() {
       {"iobench", "fio-style read benchmark through sluice's IO path", cmd_iobench},
       {"calibrate", "measure drives and derive the skipping threshold", cmd_calibrate},
       {"sweep", "run algorithms at several skipping thresholds (and devices): time, bytes, requests per run", cmd_sweep},
+      {"plot", "draw sluice sweep's CSV: time and bytes against the skipping threshold (Python, matplotlib)", cmd_plot},
       {"bench-edgemap", "full-scan EDGEMAP out of core (binning, atomic) against the in-memory CSR", cmd_bench_edgemap},
   };
   return commands;

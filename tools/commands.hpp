@@ -32,6 +32,7 @@ int cmd_iobench(int argc, char** argv);
 int cmd_calibrate(int argc, char** argv);
 int cmd_bench_edgemap(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
+int cmd_plot(int argc, char** argv);
 int cmd_jtcc(int argc, char** argv);
 
 }  // namespace sluice::tools

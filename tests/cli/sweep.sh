@@ -4,7 +4,7 @@
 # marked and added, the plot, and the errors.
 set -euo pipefail
 tools=$1
-plot=$2
+plot=$2  # "plot": check `sluice plot` too; "no-plot": built without the Python package
 sluice=$tools/sluice
 . "$(dirname "$0")/lib.sh"
 export SLUICE_PROFILE_DIR=$work/profiles
@@ -37,11 +37,18 @@ grep -q " $lambda\* " table2.txt || fail "calibrated λ not marked: $(cat table2
 "$sluice" iobench --drives a/probe --duration 0.1 --json | grep -q '^{"backend":"[a-z]*","pattern":"random",.*"drives":\[{"path":"a/probe",' \
   || fail "iobench --json"
 
-"$plot" runs.csv -o sweep.png | grep -q "wrote sweep.png: 2 algorithm(s), 2 device(s), 24 runs" || fail "plot"
-[ "$(head -c 4 sweep.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "not a PNG"
-"$plot" calibrated.csv -o calibrated.png >/dev/null || fail "plot with a calibration"
+if [ "$plot" = plot ]; then  # `sluice plot`: the Python package's sluice.plot
+  "$sluice" plot runs.csv -o sweep.png | grep -q "wrote sweep.png: 2 algorithm(s), 2 device(s), 24 runs" || fail "plot"
+  [ "$(head -c 4 sweep.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "not a PNG"
+  "$sluice" plot calibrated.csv -o calibrated.png >/dev/null || fail "plot with a calibration"
+  expect_error 2 "the following arguments are required: csv" "$sluice" plot
+  expect_error 1 "sluice plot needs the Python package sluice and matplotlib under one Python (tried /nonexistent)" \
+    env SLUICE_PYTHON=/nonexistent "$sluice" plot runs.csv
+else
+  echo "sweep: the plot not tried (built without the Python package)"
+fi
 
 expect_error 1 "wcc needs the transpose" "$sluice" sweep a/g.sluice b/g.sluice --algorithm wcc
-expect_error 2 "'dfs' is not one of the algorithms: bfs, pagerank, wcc, spmv, bc" "$sluice" sweep a/g.sluice --algorithm dfs
+expect_error 2 "'dfs' is not one of the algorithms: bfs, pagerank, wcc, spmv, bc, sssp, kcore" "$sluice" sweep a/g.sluice --algorithm dfs
 expect_error 2 "--skip-thresholds:" "$sluice" sweep a/g.sluice --skip-thresholds 1x
 echo "sweep: ok"

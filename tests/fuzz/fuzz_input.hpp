@@ -65,7 +65,7 @@ inline void read_everything(const std::string& path, formats::OpenOptions option
   try {
     options.blocks.threads = 1;
     auto graph = formats::BlockGraph::open(path, options);
-    const GraphInfo& info = graph->info();
+    const base::GraphInfo& info = graph->info();
     if (info.vertices > (1u << 20) || info.edges > (1u << 20)) return;
     std::vector<uint64_t> offsets = graph->offsets(0, info.vertices);
     std::vector<char> targets(info.edges * info.id_bytes + 8);

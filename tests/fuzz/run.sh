@@ -5,19 +5,19 @@
 # Prints executions, corpus size and crashes per target; exits 1 if any
 # target crashed (its reproducer is left in build-fuzz/artifacts/).
 #
-#   experiments/fuzz.sh [SECONDS] [TARGET...]      default 60 s, every target
+#   tests/fuzz/run.sh [SECONDS] [TARGET...]      default 60 s, every target
 #
 # Needs clang, libclang-rt-14-dev and libomp-14-dev (./run.sh test installs
 # them) and build/tools/sluice for the seeds (./run.sh test builds it).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(text_edge_list matrix_market binary_edge_list sluice_layout blaze webgraph_bv)
 fuzz=$root/build-fuzz
 sluice=$root/build/tools/sluice
-[ -x "$sluice" ] || { echo "fuzz.sh: build the tools first (./run.sh test or ./run.sh example)" >&2; exit 2; }
+[ -x "$sluice" ] || { echo "tests/fuzz/run.sh: build the tools first (./run.sh test or ./run.sh example)" >&2; exit 2; }
 
 if [ ! -f "$fuzz/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSLUICE_FUZZ=ON >/dev/null

@@ -4,19 +4,19 @@ device's calibrated λ marked; and, for devices with a calibration profile,
 the measured cost of a request against its size with the fitted
 t(s) = t0 + s / B that λ = t0 * B comes from.
 
-    experiments/plot_sweep sweep.csv -o sweep.png
+    sluice plot sweep.csv -o sweep.png        (or: python3 -m sluice.plot ...)
+
+Needs matplotlib (Debian: python3-matplotlib; pip: sluice[plot]).
 """
+from __future__ import annotations
+
 import argparse
 import csv
 import math
-import os
+import sys
 from collections import defaultdict
 from statistics import median
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from typing import Optional, Sequence
 
 
 def read_runs(path):
@@ -72,13 +72,20 @@ def label_bytes(v):
     return str(v)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    parser = argparse.ArgumentParser(prog="sluice plot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csv", help="the --output of sluice sweep")
     parser.add_argument("-o", "--output", default="sweep.png", help="image to write (.png, .pdf, .svg)")
     parser.add_argument("--dpi", type=int, default=120, help="resolution of a .png")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     rows = read_runs(args.csv)
+    try:
+        import matplotlib
+    except ImportError:
+        raise SystemExit("sluice plot: needs matplotlib (Debian: python3-matplotlib; pip install matplotlib)")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
 
     def skip_bytes(row):
         return None if row["skip_threshold"] == "inf" else int(row["skip_threshold_bytes"])
@@ -168,4 +175,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
