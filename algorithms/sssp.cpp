@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -61,7 +62,10 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
 
   uint64_t negative_source = UINT64_MAX;
   engine::VertexSubset frontier = engine::VertexSubset::single(n, source);
-  engine::VertexSubset pending(n);  // reached, waiting for a later bucket (may hold stale entries)
+  // The vertices waiting for a later bucket, binned by the bucket they
+  // had when set aside (GAPBS's bins): a vertex that moved to a lower
+  // bucket since is stale in its old bin and skipped there.
+  std::map<uint64_t, std::vector<uint64_t>> waiting;
   uint64_t current = 0;
   for (;;) {
     // Empty the current bucket: relax, and keep relaxing the vertices that
@@ -81,24 +85,26 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
                                  ": distances still fall after " + std::to_string(n) + " rounds");
       }
       frontier = engine.vertex_map(changed, [&](uint64_t v) { return bucket(v) <= current; });
-      pending = engine::VertexSubset::unite(pending, engine.vertex_map(changed, [&](uint64_t v) { return bucket(v) > current; }));
+      if (frontier.size() < changed.size()) {
+        changed.for_each([&](uint64_t v) {
+          if (const uint64_t k = bucket(v); k > current) waiting[k].push_back(v);
+        });
+      }
     }
     ++result.buckets;
-    // The next bucket: the least among the waiting vertices' (those at or
-    // below the current one were relaxed since they were set aside).
-    std::atomic<uint64_t> next{UINT64_MAX};
-    pending = engine.vertex_map(pending, [&](uint64_t v) {
-      const uint64_t k = bucket(v);
-      if (k <= current) return false;
-      uint64_t seen = next.load(std::memory_order_relaxed);
-      while (k < seen && !next.compare_exchange_weak(seen, k, std::memory_order_relaxed)) {
+    // The next bucket: the lowest bin holding a vertex still in it.
+    frontier = engine::VertexSubset(n);
+    while (frontier.empty() && !waiting.empty()) {
+      auto lowest = waiting.begin();
+      current = lowest->first;
+      std::vector<uint64_t> ids;
+      for (uint64_t v : lowest->second) {
+        if (bucket(v) == current) ids.push_back(v);
       }
-      return true;
-    });
-    if (pending.empty()) break;
-    current = next.load();
-    frontier = engine.vertex_map(pending, [&](uint64_t v) { return bucket(v) == current; });
-    pending = engine.vertex_map(pending, [&](uint64_t v) { return bucket(v) > current; });
+      waiting.erase(lowest);
+      frontier = engine::VertexSubset::from_ids(n, std::move(ids));
+    }
+    if (frontier.empty()) break;
   }
   for (float d : result.distance) result.reached += d < unreached;
   return result;

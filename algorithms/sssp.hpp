@@ -34,7 +34,7 @@ struct SsspResult {
   uint64_t rounds = 0;   // EDGEMAPs
 };
 
-constexpr uint64_t sssp_bytes_per_vertex = 16;  // distances, and the pending bucket's ids at worst
+constexpr uint64_t sssp_bytes_per_vertex = 16;  // distances, and the waiting bins' ids at worst
 
 SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& options, RunTrace& trace);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -30,6 +31,16 @@ std::string printed(const char* format, auto... values) {
   char text[192];
   std::snprintf(text, sizeof(text), format, values...);
   return text;
+}
+
+// Runs a kernel, timed alone: packing its result for the outputs is not
+// the algorithm's time.
+template <class Kernel>
+auto timed(double& seconds, Kernel&& kernel) {
+  const auto start = std::chrono::steady_clock::now();
+  auto result = kernel();
+  seconds = seconds_since(start);
+  return result;
 }
 
 std::optional<uint64_t> optional_source(const po::variables_map& v) {
@@ -88,11 +99,12 @@ Algorithm bfs_row() {
   a.prepare = [](const AlgorithmSetup& s) {
     const uint64_t source = pick_source(s.graph, optional_source(s.values));
     return PreparedAlgorithm{{{"source", source}}, [source](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
-      algorithms::BfsResult r = algorithms::bfs(e.out, source, trace);
+      double seconds = 0;
+      algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
       int64_t deepest = 0;
       for (int64_t d : r.depth) deepest = std::max(deepest, d);
       AlgorithmResult result{r.levels, "source " + std::to_string(source) + " reached " + std::to_string(r.reached) + " of " +
-                                           std::to_string(r.depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}};
+                                           std::to_string(r.depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}, seconds};
       result.values = {{"depth", std::move(r.depth)}, {"parent", std::move(r.parent)}};
       result.counts = {{"reached", r.reached}, {"levels", r.levels}};
       return result;
@@ -132,10 +144,11 @@ Algorithm pagerank_row() {
                                {"damping", o.damping}, {"tolerance", o.tolerance},
                                {"iterations", uint64_t(o.max_iterations)}, {"delta_threshold", o.delta_threshold}};
     return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
-      algorithms::PageRankResult r = algorithms::pagerank(e.out, o, trace);
+      double seconds = 0;
+      algorithms::PageRankResult r = timed(seconds, [&] { return algorithms::pagerank(e.out, o, trace); });
       const ValueDigest d = digest_of(r.rank);
       AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g", d.sum,
-                                                   (unsigned long long)d.top_vertex, d.top, r.last_change), {}, {}};
+                                                   (unsigned long long)d.top_vertex, d.top, r.last_change), {}, {}, seconds};
       result.values = {{"rank", std::move(r.rank)}};
       result.counts = {{"iterations", uint64_t(r.iterations)}, {"last_change", r.last_change}};
       return result;
@@ -155,8 +168,9 @@ Algorithm wcc_row() {
   a.transpose = needed;
   a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
-      algorithms::ComponentsResult r = algorithms::wcc(e.out, e.in, trace);
-      AlgorithmResult result{r.rounds, components_digest(r), {}, {}};
+      double seconds = 0;
+      algorithms::ComponentsResult r = timed(seconds, [&] { return algorithms::wcc(e.out, e.in, trace); });
+      AlgorithmResult result{r.rounds, components_digest(r), {}, {}, seconds};
       result.values = {{"label", std::move(r.label)}};
       result.counts = {{"components", r.components}, {"largest", r.largest}, {"rounds", r.rounds}};
       return result;
@@ -201,10 +215,11 @@ Algorithm spmv_row() {
     }
     NamedScalars parameters = {{"product", std::string(transposed ? "A^T x" : "A x")}, {"x", x_name}};
     return PreparedAlgorithm{std::move(parameters), [transposed, x = std::move(x)](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
-      std::vector<double> y = algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace);
+      double seconds = 0;
+      std::vector<double> y = timed(seconds, [&] { return algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace); });
       double sum = 0, norm = 0;
       for (double value : y) sum += value, norm += value * value;
-      AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}};
+      AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}, seconds};
       result.values = {{"y", std::move(y)}};
       return result;
     }};
@@ -243,10 +258,11 @@ Algorithm bc_row() {
     }
     NamedScalars parameters = {{"sources", uint64_t(sources.size())}};
     return PreparedAlgorithm{std::move(parameters), [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
-      algorithms::BcResult r = algorithms::bc(e.out, e.in, sources, trace);
+      double seconds = 0;
+      algorithms::BcResult r = timed(seconds, [&] { return algorithms::bc(e.out, e.in, sources, trace); });
       const ValueDigest d = digest_of(r.score);
       AlgorithmResult result{r.levels, printed("%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
-                                               (unsigned long long)r.sources, d.sum, (unsigned long long)d.top_vertex, d.top), {}, {}};
+                                               (unsigned long long)r.sources, d.sum, (unsigned long long)d.top_vertex, d.top), {}, {}, seconds};
       result.values = {{"score", std::move(r.score)}};
       result.counts = {{"sources", r.sources}, {"levels", r.levels}};
       return result;
@@ -278,12 +294,13 @@ Algorithm sssp_row() {
     o.delta = s.values["delta"].as<double>();
     NamedScalars parameters = {{"source", source}, {"delta", o.delta}};
     return PreparedAlgorithm{std::move(parameters), [source, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
-      algorithms::SsspResult r = algorithms::sssp(e.out, source, o, trace);
+      double seconds = 0;
+      algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp(e.out, source, o, trace); });
       float farthest = 0;
       for (float d : r.distance) farthest = d < std::numeric_limits<float>::infinity() ? std::max(farthest, d) : farthest;
       AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",
                                                (unsigned long long)source, (unsigned long long)r.reached, r.distance.size(),
-                                               double(farthest), (unsigned long long)r.buckets), {}, {}};
+                                               double(farthest), (unsigned long long)r.buckets), {}, {}, seconds};
       result.values = {{"distance", std::vector<double>(r.distance.begin(), r.distance.end())}};
       result.counts = {{"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
       return result;
@@ -308,10 +325,11 @@ Algorithm kcore_row() {
                       "stored both ways");
     }
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
-      algorithms::KcoreResult r = algorithms::kcore(e.out, trace);
+      double seconds = 0;
+      algorithms::KcoreResult r = timed(seconds, [&] { return algorithms::kcore(e.out, trace); });
       AlgorithmResult result{r.rounds, printed("largest core %llu (%llu vertices), %llu peeling rounds",
                                                (unsigned long long)r.largest, (unsigned long long)r.in_largest,
-                                               (unsigned long long)r.rounds), {}, {}};
+                                               (unsigned long long)r.rounds), {}, {}, seconds};
       result.values = {{"core", std::move(r.core)}};
       result.counts = {{"largest", r.largest}, {"in_largest", r.in_largest}, {"rounds", r.rounds}};
       return result;

@@ -34,6 +34,7 @@ struct AlgorithmResult {
   // Per vertex, named as Python returns them; the first is --output's.
   std::vector<std::pair<std::string, VertexValues>> values;
   NamedScalars counts;  // "reached", "components", ...
+  double seconds = 0;   // the kernel's time alone
 };
 
 // What reading the parameters may use: the flags, the graph (a source is

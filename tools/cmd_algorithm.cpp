@@ -40,9 +40,8 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
   run.parameters(prepared.parameters);
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {
-    const auto start = std::chrono::steady_clock::now();
     result = prepared.run(run.engines(), run.trace());
-    run.print_summary(seconds_since(start), result.iterations, result.digest);
+    run.print_summary(result.seconds, result.iterations, result.digest);
   }
   for (const auto& [option, name] : algorithm.extra_outputs) {
     std::visit([&](const auto& values) { run.outputs().values(v[option].as<std::string>(), std::span(values)); },

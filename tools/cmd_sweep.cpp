@@ -5,7 +5,6 @@
 // each device's calibrated λ (its `sluice calibrate` profile) joins the
 // list and is marked. `sluice plot` draws the CSV.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -169,9 +168,8 @@ int cmd_sweep(int argc, char** argv) {
           if (transpose) in = std::make_unique<engine::Engine>(*device.in, o);
           algorithms::RunTrace trace(algorithm);
           trace.keep_records(true);
-          const auto start = std::chrono::steady_clock::now();
           const AlgorithmResult result = device.prepared[k].run({out, in.get()}, trace);
-          Run run{&device, algorithm, skip, calibrated, repeat, seconds_since(start), result.iterations, result.digest,
+          Run run{&device, algorithm, skip, calibrated, repeat, result.seconds, result.iterations, result.digest,
                   trace.records()};
           std::fprintf(stderr, "%s %s λ=%s%s repeat %u: %.3f s, %.1f MB read\n", device.path.c_str(), algorithm.c_str(),
                        skip.text().c_str(), calibrated ? " (calibrated)" : "", repeat, run.seconds,
