@@ -16,7 +16,7 @@ scale=${1:-22}
 rounds=${2:-3}
 threads=${3:-2}
 delta=${4:-1}
-tools=$root/build/tools
+tools=${SLUICE_TOOLS:-$root/build/tools}  # SLUICE_TOOLS: another build (e.g. a Release build without -fPIC)
 work=$root/build/peers/sssp
 gapbs=$root/build/peers/gapbs
 [ -x "$tools/sluice-sssp" ] || { echo "build sluice first (cmake --build build)" >&2; exit 2; }
