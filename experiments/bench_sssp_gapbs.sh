@@ -3,8 +3,13 @@
 # memory, the same delta-stepping) on one weighted RMAT graph, alternating
 # rounds; kernel times (GAPBS's "Trial Time", sluice's summary line).
 #
-#   experiments/bench_sssp_gapbs.sh [SCALE] [ROUNDS] [THREADS] [DELTA]
-#                                   defaults 22 3 2 1
+#   experiments/bench_sssp_gapbs.sh [SCALE] [ROUNDS] [THREADS] [DELTA] [GAPBS_DELTA]
+#                                   defaults 22 3 2 1 DELTA
+#
+# Each system has its own best bucket width: GAPBS's is small (its
+# benchmark runs kron at -d 2), sluice's large (out of core every bucket
+# round reads the pages of its frontier: fewer, denser rounds read fewer
+# bytes), so compare at one width and at each one's best.
 #
 # Builds GAPBS from ../shared/peers into build/peers/gapbs and the graph
 # into build/peers/sssp (delete it when done: scale 22 is about 2.5 GB).
@@ -16,6 +21,7 @@ scale=${1:-22}
 rounds=${2:-3}
 threads=${3:-2}
 delta=${4:-1}
+gapbs_delta=${5:-$delta}
 tools=${SLUICE_TOOLS:-$root/build/tools}  # SLUICE_TOOLS: another build (e.g. a Release build without -fPIC)
 work=$root/build/peers/sssp
 gapbs=$root/build/peers/gapbs
@@ -44,13 +50,13 @@ for round in $(seq "$rounds"); do
     sed 's/.*: \([0-9.]*\) s, .*/\1/' >> "$work/disk.txt"
   "$tools/sluice-sssp" "$graph.sluice" -r "$source" --delta "$delta" -t "$threads" --io memory 2>/dev/null |
     sed 's/.*: \([0-9.]*\) s, .*/\1/' >> "$work/memory.txt"
-  OMP_NUM_THREADS=$threads "$gapbs/sssp" -f "$graph.wsg" -r "$source" -d "$delta" -n 1 |
+  OMP_NUM_THREADS=$threads "$gapbs/sssp" -f "$graph.wsg" -r "$source" -d "$gapbs_delta" -n 1 |
     sed -n 's/^Trial Time: *\([0-9.]*\)/\1/p' >> "$work/gapbs.txt"
 done
 disk=$(median < "$work/disk.txt")
 memory=$(median < "$work/memory.txt")
 gapbs_s=$(median < "$work/gapbs.txt")
-echo "sssp, RMAT scale $scale, weights 1-255, delta $delta, source $source, $threads threads, medians of $rounds rounds"
+echo "sssp, RMAT scale $scale, weights 1-255, sluice delta $delta, GAPBS delta $gapbs_delta, source $source, $threads threads, medians of $rounds rounds"
 echo "sluice disk:        $(tr '\n' ' ' < "$work/disk.txt")-> $disk s"
 echo "sluice --io memory: $(tr '\n' ' ' < "$work/memory.txt")-> $memory s"
 echo "GAPBS sssp:         $(tr '\n' ' ' < "$work/gapbs.txt")-> $gapbs_s s"

@@ -282,7 +282,7 @@ Algorithm sssp_row() {
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<uint64_t>(), "start vertex, GAPBS's -r (default: the vertex of highest out-degree)")
-      ("delta,d", po::value<double>()->default_value(1, "1"), "bucket width, GAPBS's -d (inf: Bellman-Ford, which also takes negative weights)");
+      ("delta,d", po::value<double>()->default_value(1, "1"), "bucket width, GAPBS's -d (inf: Bellman-Ford, which also takes negative weights); out of core a width near the largest weight reads far fewer bytes");
   };
   a.transpose = not_needed;
   a.check = [](const po::variables_map& v) {
