@@ -63,7 +63,10 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
     dangling = sums.dangling;
     ++result.iterations;
     result.last_change = sums.change;
-    if (sums.change < o.tolerance) break;
+    if (sums.change < o.tolerance) {
+      result.converged = true;
+      break;
+    }
   }
   return result;
 }
@@ -108,6 +111,7 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
     frontier = engine::VertexSubset::from_ids(n, std::move(active));
     if (total < o.tolerance) break;
   }
+  result.converged = (result.iterations > 0 && result.last_change < o.tolerance) || frontier.empty();
   return result;
 }
 
@@ -115,7 +119,11 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
 
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace) {
   check(options);
-  if (engine.graph().vertices() == 0) return {};
+  if (engine.graph().vertices() == 0) {
+    PageRankResult nothing;
+    nothing.converged = true;  // no vertex, nothing to change
+    return nothing;
+  }
   return options.method == PageRankMethod::classic ? classic(engine, options, trace) : delta(engine, options, trace);
 }
 

@@ -46,6 +46,9 @@ struct PageRankResult {
   std::vector<double> rank;
   unsigned iterations = 0;
   double last_change = 0;  // L1 change of the last iteration
+  // Stopped because the change fell below the tolerance (delta: or no
+  // vertex had a change left to push), not at the iteration cap.
+  bool converged = false;
 };
 
 constexpr uint64_t pagerank_bytes_per_vertex = 24;

@@ -41,11 +41,15 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   *stats_ << line.dump() << "\n";
 }
 
-void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string& digest) {
+void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string& digest,
+                         const nlohmann::ordered_json& counts) {
   if (stats_) {
     nlohmann::ordered_json line = {{"record", "summary"}, {"algorithm", algorithm_}, {"trial", trial_},
                                    {"seconds", seconds},  {"iterations", iterations},  {"edge_maps", edge_maps_},
                                    {"bytes_read", bytes_read_}, {"digest", digest}};
+    for (const auto& [key, value] : counts.items()) {
+      if (!line.contains(key)) line[key] = value;
+    }
     *stats_ << line.dump() << "\n";
   }
   progress_.reset();  // its last line stays

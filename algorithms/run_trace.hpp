@@ -43,7 +43,10 @@ class RunTrace {
   void record(const engine::Engine& engine, const char* phase, uint64_t iteration);
   // Closes a trial with its summary record; the next EDGEMAPs belong to
   // the next trial. Totals restart with it.
-  void end_trial(double seconds, uint64_t iterations, const std::string& digest);
+  // `counts`: more fields of the summary record (the algorithm's counts:
+  // "reached", "converged", ...).
+  void end_trial(double seconds, uint64_t iterations, const std::string& digest,
+                 const nlohmann::ordered_json& counts = nlohmann::ordered_json::object());
 
   // On a terminal, a line per trial on stderr kept current: the phase and
   // iteration, bytes read and their rate (the programs turn it on).

@@ -72,14 +72,27 @@ void AlgorithmRun::parameter(const std::string& name, const std::string& value) 
   parameters_.emplace_back(name, nlohmann::json(value).dump());
 }
 
+void AlgorithmRun::parameter(const std::string& name, bool value) { parameters_.emplace_back(name, value ? "true" : "false"); }
+
 void AlgorithmRun::parameters(const NamedScalars& values) {
   for (const auto& [name, value] : values) std::visit([&](const auto& v) { parameter(name, v); }, value);
 }
 
 void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) {
+  summarize(seconds, iterations, digest, nlohmann::ordered_json::object());
+}
+
+void AlgorithmRun::print_summary(const AlgorithmResult& result) {
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : result.counts) std::visit([&](const auto& v) { counts[name] = v; }, value);
+  summarize(result.seconds, result.iterations, result.digest, counts);
+  for (const std::string& warning : result.warnings) std::fprintf(stderr, "%s: warning: %s\n", name_.c_str(), warning.c_str());
+}
+
+void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::string& digest, const nlohmann::ordered_json& counts) {
   const double mb = double(trace_->bytes_read()) / 1e6;
   std::FILE* out = outputs_.writes_stdout() ? stderr : stdout;
-  trace_->end_trial(seconds, iterations, digest);  // ends its progress line first
+  trace_->end_trial(seconds, iterations, digest, counts);  // ends its progress line first
   std::fprintf(out, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
                (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
   std::fflush(out);

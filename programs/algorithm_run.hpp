@@ -45,11 +45,15 @@ class AlgorithmRun {
   void parameter(const std::string& name, double value);
   void parameter(const std::string& name, uint64_t value);
   void parameter(const std::string& name, const std::string& value);
+  void parameter(const std::string& name, bool value);
   void parameters(const NamedScalars& values);
 
   // After each trial: "bfs r18.sluice: 0.153 s, 9 iterations, 12.3 MB read
   // (80.4 MB/s), <digest>", and its "summary" record in --stats.
   void print_summary(double seconds, uint64_t iterations, const std::string& digest);
+  // The same for a row of the algorithm table: its counts join the summary
+  // record, and its warnings go to stderr.
+  void print_summary(const AlgorithmResult& result);
 
   // The program's outputs (--output, --stats and any it expects more of).
   ProgramOutputs& outputs() { return outputs_; }
@@ -59,6 +63,8 @@ class AlgorithmRun {
   void finish(std::span<const T> result);
 
  private:
+  void summarize(double seconds, uint64_t iterations, const std::string& digest, const nlohmann::ordered_json& counts);
+
   std::string name_, path_;
   ProgramOutputs outputs_;
   ProgramEngines engines_;

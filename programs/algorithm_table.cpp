@@ -147,10 +147,19 @@ Algorithm pagerank_row() {
       double seconds = 0;
       algorithms::PageRankResult r = timed(seconds, [&] { return algorithms::pagerank(e.out, o, trace); });
       const ValueDigest d = digest_of(r.rank);
-      AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g", d.sum,
-                                                   (unsigned long long)d.top_vertex, d.top, r.last_change), {}, {}, seconds};
+      AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s", d.sum,
+                                                   (unsigned long long)d.top_vertex, d.top, r.last_change,
+                                                   !r.converged                  ? "not converged"
+                                                   : r.last_change < o.tolerance ? "converged"
+                                                                                 : "converged (no change above the delta threshold left)"),
+                             {}, {}, seconds};
       result.values = {{"rank", std::move(r.rank)}};
-      result.counts = {{"iterations", uint64_t(r.iterations)}, {"last_change", r.last_change}};
+      result.counts = {{"iterations", uint64_t(r.iterations)}, {"last_change", r.last_change}, {"converged", r.converged}};
+      if (!r.converged && o.tolerance > 0) {  // a tolerance of 0 asks for the cap: a fixed number of iterations
+        result.warnings.push_back(printed("did not converge: stopped at the cap of %u iterations with a last change of %.3g, "
+                                          "not below the tolerance %.3g (raise the iteration cap, or the tolerance)",
+                                          o.max_iterations, r.last_change, o.tolerance));
+      }
       return result;
     }};
   };

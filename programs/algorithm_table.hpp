@@ -24,7 +24,7 @@ namespace sluice::programs {
 class ProgramOutputs;
 
 using VertexValues = std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>>;
-using Scalar = std::variant<uint64_t, double, std::string>;
+using Scalar = std::variant<uint64_t, double, std::string, bool>;
 using NamedScalars = std::vector<std::pair<std::string, Scalar>>;
 
 // What one run of an algorithm produced.
@@ -33,8 +33,11 @@ struct AlgorithmResult {
   std::string digest;       // the summary line's end: what a user checks first
   // Per vertex, named as Python returns them; the first is --output's.
   std::vector<std::pair<std::string, VertexValues>> values;
-  NamedScalars counts;  // "reached", "components", ...
+  NamedScalars counts;  // "reached", "components", "converged", ...: also in --stats' summary records
   double seconds = 0;   // the kernel's time alone
+  // What the user must hear of (PageRank that stopped at the cap): the
+  // programs print each on stderr, Python raises a RuntimeWarning.
+  std::vector<std::string> warnings = {};
 };
 
 // What reading the parameters may use: the flags, the graph (a source is

@@ -257,6 +257,34 @@ TEST(Algorithms, KcoreMatchesPeelingOnEveryShape) {
   }
 }
 
+// PageRank tells a run stopped at the cap from one that converged, in
+// both methods (issue 23, 4).
+TEST(Algorithms, PageRankSaysWhetherItConverged) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();  // rmat
+  DiskGraph graph(layout_on_drives(dir, g, 2));
+  Engine engine(graph, EngineOptions{});
+  RunTrace trace("test");
+  for (PageRankMethod method : {PageRankMethod::classic, PageRankMethod::delta}) {
+    PageRankOptions o;
+    o.method = method;
+    o.tolerance = 1e-13;
+    o.delta_threshold = 0;
+    o.max_iterations = 3;
+    PageRankResult capped = pagerank(engine, o, trace);
+    EXPECT_FALSE(capped.converged);
+    EXPECT_EQ(capped.iterations, 3u);
+    EXPECT_GE(capped.last_change, 1e-13);
+    o.tolerance = 1e-6;
+    o.max_iterations = 1000;
+    PageRankResult done = pagerank(engine, o, trace);
+    EXPECT_TRUE(done.converged);
+    EXPECT_LT(done.last_change, 1e-6);
+    o.max_iterations = 0;
+    EXPECT_FALSE(pagerank(engine, o, trace).converged);
+  }
+}
+
 // SSSP refuses a negative weight under delta-stepping, takes it under
 // Bellman-Ford, and names a negative cycle.
 TEST(Algorithms, SsspNegativeWeights) {

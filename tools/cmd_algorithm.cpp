@@ -41,7 +41,7 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {
     result = prepared.run(run.engines(), run.trace());
-    run.print_summary(result.seconds, result.iterations, result.digest);
+    run.print_summary(result);
   }
   for (const auto& [option, name] : algorithm.extra_outputs) {
     std::visit([&](const auto& values) { run.outputs().values(v[option].as<std::string>(), std::span(values)); },

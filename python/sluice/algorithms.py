@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
@@ -69,6 +70,7 @@ class PageRankResult(RunResult):
     rank: np.ndarray  # float64
     iterations: int = 0
     last_change: float = 0.0
+    converged: bool = False  # False: stopped at max_iterations (a RuntimeWarning says so when tolerance > 0)
 
 
 @dataclass(kw_only=True)
@@ -155,7 +157,10 @@ def _run(
     """Runs the algorithm table's row `name`: its parameters and the engine
     options become the program's flags, parsed by the same code."""
     flags = _engine_flags(name, options) + to_flags(parameters)
-    return _core.run(name, _layout_path(graph), flags, vectors or {})
+    raw = _core.run(name, _layout_path(graph), flags, vectors or {})
+    for warning in raw.pop("warnings", []):  # what the programs print on stderr
+        warnings.warn(f"sluice.{name}: {warning}", RuntimeWarning, stacklevel=3)
+    return raw
 
 
 def bfs(graph: Union[PathLike, Graph], source: Optional[int] = None, **options: Any) -> BfsResult:

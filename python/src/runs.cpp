@@ -58,6 +58,7 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   for (const auto& [key, value] : prepared.parameters) std::visit([&](const auto& v) { put(key, v); }, value);
   for (const auto& [key, value] : r.counts) std::visit([&](const auto& v) { put(key, v); }, value);
   for (auto& [key, value] : r.values) std::visit([&](auto& v) { result[py::str(key)] = to_numpy(std::move(v)); }, value);
+  result["warnings"] = r.warnings;  // raised as RuntimeWarning by the wrapper
   return result;
 }
 

@@ -197,6 +197,7 @@ def read_values(path, dtype):
     return np.fromfile(path, dtype=dtype)
 
 
+@pytest.mark.filterwarnings("ignore:sluice.pagerank. did not converge")  # the defaults' 20 iterations, as the program
 def test_same_as_the_programs(layouts, programs, tmp_path):
     path, a = layouts[("rmat", 2)]
     out = tmp_path / "out.bin"
@@ -258,6 +259,20 @@ def test_sssp_and_kcore(layouts, shape, tmp_path):
     expected_core = nx.core_number(g)
     np.testing.assert_array_equal(k.core, [expected_core[v] for v in range(n)])
     assert k.largest == max(expected_core.values())
+
+
+def test_pagerank_says_when_it_did_not_converge(layouts):
+    path, _ = layouts[("rmat", 1)]
+    with pytest.warns(RuntimeWarning, match="did not converge: stopped at the cap of 3 iterations"):
+        r = sluice.pagerank(path, method="classic", tolerance=1e-12, max_iterations=3)
+    assert not r.converged and r.iterations == 3 and r.last_change >= 1e-12
+    r = sluice.pagerank(path, method="classic", tolerance=1e-6, max_iterations=500)
+    assert r.converged and r.last_change < 1e-6
+    import warnings as w
+
+    with w.catch_warnings():
+        w.simplefilter("error")  # a tolerance of 0 asks for exactly the cap: no warning
+        assert not sluice.pagerank(path, method="classic", tolerance=0, max_iterations=2).converged
 
 
 def test_stats_records(layouts):

@@ -89,6 +89,18 @@ grep -q "checked in-degree = out-degree at all 4096 vertices (one pass over [0-9
   fail "the check is not named: $(cat unknown.err)"
 grep -q ", $jtcc components" unknown.out || fail "wcc --symmetric: $(cat unknown.out)"
 
+# PageRank says whether it converged (issue 23, 4): in the summary, the
+# --stats summary record and, when it stopped at the cap, on stderr.
+"$tools/sluice-pagerank" g.sluice --method classic --tolerance 1e-12 --iterations 4 --stats cap.jsonl > cap.out 2> cap.err
+grep -q "last change [0-9.e-]*, not converged$" cap.out || fail "summary of a capped run: $(cat cap.out)"
+grep -q "^pagerank: warning: did not converge: stopped at the cap of 4 iterations with a last change of" cap.err || fail "no warning: $(cat cap.err)"
+tail -1 cap.jsonl | grep -q '"converged":false}$' || fail "summary record: $(tail -1 cap.jsonl)"
+"$tools/sluice-pagerank" g.sluice --method classic --tolerance 1e-6 --iterations 500 --stats done.jsonl > done.out 2> done.err
+grep -q ", converged$" done.out && ! grep -q warning done.err || fail "a converged run: $(cat done.out done.err)"
+tail -1 done.jsonl | grep -q '"converged":true}$' || fail "summary record: $(tail -1 done.jsonl)"
+"$tools/sluice-pagerank" g.sluice --tolerance 0 --iterations 2 2> fixed.err >/dev/null
+! grep -q warning fixed.err || fail "a tolerance of 0 (a fixed iteration count) warned: $(cat fixed.err)"
+
 # SSSP and k-core (issue 20), rows of the algorithm table like the rest.
 # Unweighted, delta-stepping at any width gives BFS's depths.
 "$tools/sluice-sssp" g.sluice --source 5 --output dist.txt --stats sssp.jsonl > sssp.out 2>/dev/null
