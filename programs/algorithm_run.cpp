@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <ctime>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
+#include "io/drive_set.hpp"
 #include "layout/manifest.hpp"
 
 namespace sluice::programs {
@@ -20,6 +24,35 @@ void add_program_options(po::options_description& options, const char* output_he
   add_output_options(options, output_help);
   add_engine_options(options);
 }
+
+namespace {
+
+// "2026-11-25T09:20:31Z"
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof(name) - 1) == 0 ? name : "";
+}
+
+// The device (MAJOR:MINOR of its file system) of every drive file.
+std::vector<std::string> drive_devices(const engine::DiskGraph& graph) {
+  std::vector<std::string> devices;
+  for (const std::string& path : graph.drive_paths()) {
+    const dev_t device = dev_t(io::DriveFile(path, false).device());
+    devices.push_back(std::to_string(major(device)) + ":" + std::to_string(minor(device)));
+  }
+  return devices;
+}
+
+}  // namespace
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex)
     : name_(name),
@@ -36,11 +69,13 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   trace_->show_progress(true);  // on a terminal only
   trials_ = v["trials"].as<unsigned>();
   if (trials_ == 0) throw po::error("--trials must be at least 1");
-  // What produced the statistics: the first record of --stats.
+  // What produced the statistics, and where and when: the first record of
+  // --stats, so that a stats file found later says where it came from.
   nlohmann::ordered_json run = {
       {"record", "run"}, {"sluice", SLUICE_VERSION}, {"algorithm", name}, {"graph", path_},
+      {"started", utc_now()}, {"host", host_name()}, {"command_line", invocation()},
       {"vertices", graph.vertices()}, {"edges", graph.edges()}, {"weighted", graph.info().weighted},
-      {"drives", graph.drives()}, {"drive_files", graph.drive_paths()},
+      {"drives", graph.drives()}, {"drive_files", graph.drive_paths()}, {"drive_devices", drive_devices(graph)},
       {"transpose", graph.layout().in() != nullptr}, {"symmetric", symmetric},
       {"symmetric_source", !engines_.symmetry_check.empty() ? "checked: " + engines_.symmetry_check
                                                              : graph.info().symmetric ? std::string("layout") : std::string("no")},
@@ -124,6 +159,9 @@ void AlgorithmRun::finish(std::span<const T> result) {
 template void AlgorithmRun::finish(std::span<const int64_t>);
 template void AlgorithmRun::finish(std::span<const uint64_t>);
 template void AlgorithmRun::finish(std::span<const double>);
+template void AlgorithmRun::finish(std::span<const int32_t>);
+template void AlgorithmRun::finish(std::span<const uint32_t>);
+template void AlgorithmRun::finish(std::span<const float>);
 
 ValueDigest digest_of(std::span<const double> values) {
   ValueDigest d;

@@ -58,7 +58,8 @@ class AlgorithmRun {
   // The program's outputs (--output, --stats and any it expects more of).
   ProgramOutputs& outputs() { return outputs_; }
   // With several trials prints the median line; writes --output (the
-  // result, one value per vertex) and --stats; commits every output.
+  // result, one value per vertex: int32/64, uint32/64, float or double)
+  // and --stats; commits every output.
   template <class T>
   void finish(std::span<const T> result);
 

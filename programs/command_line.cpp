@@ -152,8 +152,20 @@ void flush_standard_output() {
 }
 }  // namespace
 
+namespace {
+std::vector<std::string>& invocation_words() {
+  static std::vector<std::string> words;
+  return words;
+}
+}  // namespace
+
+const std::vector<std::string>& invocation() { return invocation_words(); }
+
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv) {
   base::remove_temporaries_on_signals();  // Ctrl-C or a kill leaves no half-written output
+  std::vector<std::string>& words = invocation_words();
+  words.assign({program});
+  for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
   try {
     const int status = command(argc, argv);
     flush_standard_output();

@@ -51,5 +51,8 @@ int threads_option(const po::variables_map& values);
 // Runs one command with the shared error handling: usage errors exit 2
 // with a hint, anything else prints "PROGRAM: error: ..." and exits 1.
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv);
+// The command run_command is running, as typed: the program's name ("sluice
+// bfs", "sluice-bfs") and its arguments (for the run record of --stats).
+const std::vector<std::string>& invocation();
 
 }  // namespace sluice::programs

@@ -54,6 +54,9 @@ void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
 template void ProgramOutputs::values(const std::string&, std::span<const int64_t>);
 template void ProgramOutputs::values(const std::string&, std::span<const uint64_t>);
 template void ProgramOutputs::values(const std::string&, std::span<const double>);
+template void ProgramOutputs::values(const std::string&, std::span<const int32_t>);
+template void ProgramOutputs::values(const std::string&, std::span<const uint32_t>);
+template void ProgramOutputs::values(const std::string&, std::span<const float>);
 
 void ProgramOutputs::text(const std::string& path, const std::string& text) {
   if (path.empty()) return;

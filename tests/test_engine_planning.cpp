@@ -1,6 +1,7 @@
 // The engine's view of a disk graph and its chunk planner, against brute
 // force: the page-to-vertex map, frontiers, and plans that never skip a
 // needed page and merge exactly the gaps shorter than λ.
+#include <fstream>
 #include <random>
 #include <set>
 
@@ -8,6 +9,7 @@
 #include "formats/csr_builder.hpp"
 #include "formats/generators.hpp"
 #include "formats/writers.hpp"
+#include "programs/algorithm_run.hpp"
 #include "programs/option_values.hpp"
 #include "tests/test_support.hpp"
 
@@ -104,6 +106,34 @@ TEST(VertexSubset, SwitchesByDensityAndKeepsItsMembers) {
   EXPECT_EQ(back, many);
   EXPECT_EQ(VertexSubset::all(10).size(), 10u);
   EXPECT_THROW(VertexSubset::from_ids(10, {10}), std::out_of_range);
+}
+
+// A program's result may be any of the value types a kernel keeps
+// (issue 23, 10: float once failed at link time).
+TEST(Programs, OutputsWriteEveryValueType) {
+  TempDir dir;
+  namespace po = boost::program_options;
+  po::variables_map v;
+  v.emplace("output", po::variable_value(std::string(dir / "out.txt"), false));
+  v.emplace("stats", po::variable_value(std::string(), true));
+  v.emplace("output-format", po::variable_value(std::string("text"), true));
+  programs::ProgramOutputs outputs(v, {});
+  const std::vector<float> floats = {0.5f, 1e-3f, -2.0f};
+  const std::vector<int32_t> ints = {-1, 7};
+  const std::vector<uint32_t> counts = {3};
+  outputs.values(dir / "out.txt", std::span<const float>(floats));
+  outputs.values(dir / "ints.txt", std::span<const int32_t>(ints));
+  outputs.values(dir / "counts.txt", std::span<const uint32_t>(counts));
+  outputs.commit();
+  auto text = [&](const std::string& name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(text("out.txt"), "0.5\n0.001\n-2\n");
+  EXPECT_EQ(text("ints.txt"), "-1\n7\n");
+  EXPECT_EQ(text("counts.txt"), "3\n");
+  auto finish_floats = &programs::AlgorithmRun::finish<float>;  // links
+  EXPECT_NE(finish_floats, nullptr);
 }
 
 TEST(OptionValues, OneSizeParserForEverySize) {

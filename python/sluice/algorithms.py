@@ -27,6 +27,7 @@ KeyboardInterrupt.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import os
 import warnings
@@ -75,7 +76,7 @@ class PageRankResult(RunResult):
 
 @dataclass(kw_only=True)
 class ComponentsResult(RunResult):
-    label: np.ndarray  # uint64: the smallest vertex id of each vertex's component
+    label: np.ndarray  # int64: the smallest vertex id of each vertex's component
     components: int = 0
     largest: int = 0
     rounds: int = 0
@@ -106,7 +107,7 @@ class SsspResult(RunResult):
 
 @dataclass(kw_only=True)
 class KcoreResult(RunResult):
-    core: np.ndarray  # uint64: the coreness of each vertex
+    core: np.ndarray  # int64: the coreness of each vertex
     largest: int = 0  # the degeneracy
     in_largest: int = 0  # vertices of that coreness
     rounds: int = 0
@@ -134,7 +135,9 @@ def _vertex_id(value: Any, what: str) -> int:
 
 
 def _engine_flags(function: str, options: dict[str, Any]) -> list[str]:
-    check_names(function, options, ENGINE_OPTIONS)
+    # A misspelt parameter of the algorithm itself (tolerence=) gets its hint too.
+    own = [p for p in inspect.signature(globals()[function]).parameters if p not in ("graph", "options")]
+    check_names(function, options, list(ENGINE_OPTIONS) + own)
     return to_flags(options)
 
 
@@ -143,6 +146,9 @@ def _result(cls: type, raw: dict[str, Any]) -> Any:
     holds the parameters as read, e.g. the source picked)."""
     names = {f.name for f in dataclasses.fields(cls)}
     fields = {k: v for k, v in raw.items() if k in names}
+    for signed in ("label", "core"):  # ids and counts below 2**63: int64, as depths are, so `label - 1` cannot wrap
+        if signed in fields and fields[signed].dtype == np.uint64:
+            fields[signed] = fields[signed].view(np.int64)
     fields["edgemaps"] = json.loads(raw.get("edgemaps", "[]"))
     return cls(**fields)
 

@@ -5,6 +5,7 @@ force=True."""
 from __future__ import annotations
 
 import os
+import warnings
 from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence
 
 import numpy as np
@@ -90,8 +91,27 @@ def from_arrays(
     if narrow and indices.size and indices.max() >= 2**32:
         raise _core.InputError(f"the arrays: indices: vertex id {indices.max()} is not below the {n} vertices")
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float32)
+    if w is not None:
+        _warn_if_rounded(np.asarray(weights), w)
     write = _core.write_arrays32 if narrow else _core.write_arrays64
     write(offsets, ids, w, n, os.fspath(path), to_flags(options))
+
+
+def _warn_if_rounded(given: np.ndarray, stored: np.ndarray) -> None:
+    """Layouts store weights as float32: say so when that changes a value."""
+    if given.dtype.kind != "f" or given.dtype.itemsize <= 4 or not given.size:
+        return
+    wide = given.astype(np.float64, copy=False)
+    changed = stored.astype(np.float64) != wide
+    if changed.any():
+        scale = np.maximum(np.abs(wide[changed]), np.finfo(np.float64).tiny)
+        worst = float(np.max(np.abs(stored[changed].astype(np.float64) - wide[changed]) / scale))
+        warnings.warn(
+            f"weights are stored as float32: {int(changed.sum())} of {given.size} changed, by up to {worst:.2g} "
+            "of their value",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def from_scipy(matrix: "scipy.sparse.spmatrix", path: PathLike, weighted: Optional[bool] = None, **options: Any) -> None:

@@ -275,6 +275,26 @@ def test_pagerank_says_when_it_did_not_converge(layouts):
         assert not sluice.pagerank(path, method="classic", tolerance=0, max_iterations=2).converged
 
 
+def test_python_hints_signed_labels_and_rounded_weights(layouts, tmp_path):
+    path, _ = layouts[("rmat", 1)]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'tolerence'; did you mean 'tolerance'"):
+        sluice.pagerank(path, tolerence=1e-3)
+    with pytest.raises(TypeError, match="did you mean 'delta'"):
+        sluice.sssp(path, detla=2)
+    components = sluice.wcc(path)
+    assert components.label.dtype == np.int64 and (components.label - 1).min() == -1  # vertex 0's component
+    assert sluice.jtcc(path).label.dtype == np.int64
+    exact = scipy.sparse.csr_matrix(np.array([[0, 2.0], [0.5, 0]]))
+    import warnings as w
+
+    with w.catch_warnings():
+        w.simplefilter("error")  # float64 weights that float32 holds exactly: no warning
+        sluice.from_scipy(exact, tmp_path / "exact.sluice")
+    rounded = scipy.sparse.csr_matrix(np.array([[0, 0.1], [0.5, 0]]))
+    with pytest.warns(RuntimeWarning, match=r"weights are stored as float32: 1 of 2 changed, by up to 1.5e-08"):
+        sluice.from_scipy(rounded, tmp_path / "rounded.sluice")
+
+
 def test_stats_records(layouts):
     path, _ = layouts[("rmat", 1)]
     r = sluice.pagerank(path, method="classic", max_iterations=5, tolerance=0)

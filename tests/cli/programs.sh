@@ -18,8 +18,13 @@ grep -q "^bfs g.sluice: .* iterations, .* MB read (.* MB/s), source 5 reached [0
 [ "$(sed -n 6p parent.txt)" = 5 ] || fail "source parent"
 [ "$(grep -c '^{"record":"edgemap"' bfs.jsonl)" -eq "$(sed 's/.* \([0-9]*\) iterations.*/\1/' bfs.out)" ] || fail "one stats line per level"
 grep -q '^{"record":"edgemap","algorithm":"bfs","trial":0,"phase":"level","iteration":0,"direction":"push","active_vertices":1,' bfs.jsonl || fail "stats line: $(sed -n 2p bfs.jsonl)"
-head -1 bfs.jsonl | grep -q '^{"record":"run","sluice":"[0-9.]*","algorithm":"bfs","graph":"g.sluice","vertices":4096,.*"drives":2,.*"backend":"[a-z_]*",.*"parameters":{"source":5}}$' || fail "run record: $(head -1 bfs.jsonl)"
+head -1 bfs.jsonl | grep -q '^{"record":"run","sluice":"[0-9.]*","algorithm":"bfs","graph":"g.sluice",.*"vertices":4096,.*"drives":2,.*"backend":"[a-z_]*",.*"parameters":{"source":5}}$' || fail "run record: $(head -1 bfs.jsonl)"
 tail -1 bfs.jsonl | grep -q '^{"record":"summary","algorithm":"bfs","trial":0,"seconds":' || fail "summary record: $(tail -1 bfs.jsonl)"
+# Where the statistics came from (issue 23, 9): when, on which host, the
+# command as typed, and the device of each drive file.
+head -1 bfs.jsonl | grep -q '"started":"20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z","host":"'"$(hostname)"'","command_line":\["sluice-bfs","g.sluice","--source","5","--output","depth.txt","--parents","parent.txt","--stats","bfs.jsonl"\],' ||
+  fail "run record's origin: $(head -1 bfs.jsonl)"
+head -1 bfs.jsonl | grep -q '"drive_devices":\["[0-9]*:[0-9]*","[0-9]*:[0-9]*"\],' || fail "drive devices: $(head -1 bfs.jsonl)"
 
 # --trials (-n): a summary per trial, then their median; -r is --source.
 "$tools/sluice-bfs" g.sluice -r 5 -n 3 --stats trials.jsonl > trials.out 2>/dev/null
