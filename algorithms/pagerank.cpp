@@ -31,9 +31,12 @@ struct ChangeAndDangling {
   }
 };
 
+// On several ranks, each updates the ranks of its own range [first, last)
+// and shares what the others read (shares, sums, the frontier).
 PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
-  const auto& graph = engine.graph();
+  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
+  engine::RankExchange& ranks = engine.ranks();
   PageRankResult result;
   result.rank.assign(n, 1.0 / double(n));
   std::vector<double> share(n), received(n, 0.0);
@@ -42,24 +45,27 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   // What each vertex sends along each out-edge, and the rank of the
   // vertices without out-edges (spread or dropped).
   auto shares = [&](uint64_t v, double rank) {
-    const uint32_t degree = graph.degree(v);
+    const uint32_t degree = engine.out_degree(v);
     share[v] = degree ? rank / degree : 0.0;
     return degree ? 0.0 : rank;
   };
-  double dangling = engine.parallel_sum<double>(n, [&](uint64_t v) { return shares(v, result.rank[v]); });
+  double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return shares(v, result.rank[v]); }));
   while (result.iterations < o.max_iterations) {
+    ranks.owned_values(std::span<double>(share));
     SumIntoDestination<SourceValue> push{{share.data()}, received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
     const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
     // One pass: the new rank, its change, and the next round's shares.
-    const ChangeAndDangling sums = engine.parallel_sum<ChangeAndDangling>(n, [&](uint64_t v) {
+    ChangeAndDangling sums = engine.parallel_sum<ChangeAndDangling>(first, last, [&](uint64_t v) {
       const double next = base + o.damping * (received[v] + spread);
       received[v] = 0;
       const double change = std::fabs(next - result.rank[v]);
       result.rank[v] = next;
       return ChangeAndDangling{change, shares(v, next)};
     });
+    sums.change = ranks.communicator().sum(sums.change);
+    sums.dangling = ranks.communicator().sum(sums.dangling);
     dangling = sums.dangling;
     ++result.iterations;
     result.last_change = sums.change;
@@ -68,12 +74,14 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
       break;
     }
   }
+  ranks.owned_values(std::span<double>(result.rank));
   return result;
 }
 
 PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
-  const auto& graph = engine.graph();
+  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
+  engine::RankExchange& ranks = engine.ranks();
   PageRankResult result;
   // rank: the current estimate; pending: the part of it not yet pushed to
   // the out-neighbours. Everything starts at 1/n, all of it pending, so the
@@ -86,10 +94,12 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
   const double base = (1 - o.damping) / double(n);
   while (result.iterations < o.max_iterations && !frontier.empty()) {
     frontier.for_each([&](uint64_t v) {
-      uint32_t degree = graph.degree(v);
+      if (v < first || v >= last) return;  // another rank's: its share comes below
+      uint32_t degree = engine.out_degree(v);
       share[v] = degree ? pending[v] / degree : 0.0;
       pending[v] = 0;
     });
+    ranks.member_values(frontier, share.data());
     SumIntoDestination<SourceValue> push{{share.data()}, received.data()};
     engine.edge_map<double>(frontier, push, false);
     trace.record(engine, "iteration", result.iterations);
@@ -98,7 +108,7 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
     const double offset = result.iterations == 0 ? base - 1.0 / double(n) : 0.0;
     double total = 0;
     std::vector<uint64_t> active;
-    for (uint64_t v = 0; v < n; ++v) {
+    for (uint64_t v = first; v < last; ++v) {
       const double change = offset + o.damping * received[v];
       received[v] = 0;
       result.rank[v] += change;
@@ -106,12 +116,14 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
       total += std::fabs(change);
       if (std::fabs(pending[v]) > o.delta_threshold * result.rank[v]) active.push_back(v);
     }
+    total = ranks.communicator().sum(total);
     ++result.iterations;
     result.last_change = total;
-    frontier = engine::VertexSubset::from_ids(n, std::move(active));
+    frontier = ranks.frontier(engine::VertexSubset::from_sorted_ids(n, std::move(active)));
     if (total < o.tolerance) break;
   }
   result.converged = (result.iterations > 0 && result.last_change < o.tolerance) || frontier.empty();
+  ranks.owned_values(std::span<double>(result.rank));
   return result;
 }
 

@@ -20,6 +20,12 @@ void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
   line["scatter_seconds"] = s.scatter_seconds;
   line["gather_seconds"] = s.gather_seconds;
   line["bandwidth_mb_s"] = s.bandwidth() / 1e6;
+  if (s.rank >= 0) {
+    line["rank"] = s.rank;
+    line["sent_bytes"] = s.sent_bytes;
+    line["received_bytes"] = s.received_bytes;
+    line["comm_seconds"] = s.comm_seconds;
+  }
 }
 
 void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t iteration) {
@@ -47,6 +53,7 @@ void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string&
     nlohmann::ordered_json line = {{"record", "summary"}, {"algorithm", algorithm_}, {"trial", trial_},
                                    {"seconds", seconds},  {"iterations", iterations},  {"edge_maps", edge_maps_},
                                    {"bytes_read", bytes_read_}, {"digest", digest}};
+    if (rank_ >= 0) line["rank"] = rank_;
     for (const auto& [key, value] : counts.items()) {
       if (!line.contains(key)) line[key] = value;
     }

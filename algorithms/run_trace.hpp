@@ -53,6 +53,9 @@ class RunTrace {
   void show_progress(bool show) { show_progress_ = show; }
   // Keeps every EDGEMAP's statistics of the current trial (sluice sweep).
   void keep_records(bool keep) { keep_records_ = keep; }
+  // Distributed runs: the summary records carry this rank too (EDGEMAP
+  // records carry it from their statistics).
+  void set_rank(int rank) { rank_ = rank; }
   const std::vector<EdgeMapRecord>& records() const { return records_; }
 
   const std::string& algorithm() const { return algorithm_; }
@@ -64,6 +67,7 @@ class RunTrace {
   std::string algorithm_;
   std::ostream* stats_;
   uint64_t trial_ = 0, edge_maps_ = 0, bytes_read_ = 0;
+  int rank_ = -1;
   bool keep_records_ = false, show_progress_ = false;
   std::unique_ptr<base::Progress> progress_;
   std::vector<EdgeMapRecord> records_;

@@ -81,11 +81,37 @@ ComponentsResult afforest(engine::Engine& out, engine::Engine* in, RunTrace& tra
   return result;
 }
 
+// On several ranks: each joins every edge of its part in a forest over all
+// vertices (one full scan: Afforest's skipping needs the in-edges of the
+// vertices it leaves out, and a part holds them only for its own range),
+// then one allreduce merges the forests' labels (the smallest vertex of
+// each component, as Afforest's forest labels it, so the labels are the
+// single process's).
+template <class Id>
+ComponentsResult merged_forests(engine::Engine& out, RunTrace& trace) {
+  const uint64_t n = out.graph().vertices();
+  ConcurrentForest<Id> forest(n);
+  Link<Id> link{forest};
+  out.edge_map<Id>(engine::VertexSubset::all(n), link, false);
+  trace.record(out, "edges", 0);
+  std::vector<Id> labels(n);
+  out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
+    for (uint64_t v = begin; v < end; ++v) labels[v] = forest.find(v);
+  });
+  out.ranks().communicator().merge_components(std::span<Id>(labels));
+  ComponentsResult result;
+  result.label.assign(labels.begin(), labels.end());
+  result.rounds = 1;
+  summarize_components(result);
+  return result;
+}
+
 }  // namespace
 
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
   if (in && in->graph().vertices() != n) throw std::invalid_argument("the transpose has another vertex count");
+  if (out.distributed()) return n <= (uint64_t(1) << 32) ? merged_forests<uint32_t>(out, trace) : merged_forests<uint64_t>(out, trace);
   return n <= (uint64_t(1) << 32) ? afforest<uint32_t>(out, in, trace) : afforest<uint64_t>(out, in, trace);
 }
 

@@ -6,8 +6,8 @@
 
 namespace sluice::engine {
 
-DiskGraph::DiskGraph(const std::string& manifest_path, bool transpose)
-    : DiskGraph(std::make_shared<layout::SluiceLayout>(manifest_path), transpose, manifest_path) {}
+DiskGraph::DiskGraph(const std::string& manifest_path, bool transpose, std::optional<layout::RankChoice> rank)
+    : DiskGraph(std::make_shared<layout::SluiceLayout>(manifest_path, rank), transpose, manifest_path) {}
 
 DiskGraph::DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpose, const std::string& path)
     : layout_(std::move(layout)), transpose_(transpose), set_(transpose ? layout_->in() : &layout_->out()) {

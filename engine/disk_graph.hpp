@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,13 +19,19 @@ namespace sluice::engine {
 
 class DiskGraph {
  public:
-  // The out-edges of the layout at manifest_path, or its transpose.
-  explicit DiskGraph(const std::string& manifest_path, bool transpose = false);
+  // The out-edges of the layout at manifest_path, or its transpose; of a
+  // ranked layout, `rank`'s part: the edges into the destinations it owns.
+  explicit DiskGraph(const std::string& manifest_path, bool transpose = false,
+                     std::optional<layout::RankChoice> rank = std::nullopt);
   // The other edge set of the same layout (sharing it), or null when the
   // layout has no transpose.
   std::unique_ptr<DiskGraph> reversed() const;
 
   uint64_t vertices() const { return info().vertices; }
+  // The destinations whose in-edges this graph holds: a part's range, else
+  // every vertex.
+  uint64_t owned_begin() const { return layout_->owned_begin(); }
+  uint64_t owned_end() const { return layout_->owned_end(); }
   uint64_t edges() const { return info().edges; }
   const base::GraphInfo& info() const { return layout_->info(); }
   const layout::SluiceLayout& layout() const { return *layout_; }

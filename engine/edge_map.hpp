@@ -51,7 +51,10 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   const auto start = std::chrono::steady_clock::now();
   stats_ = {};
   stats_.active_vertices = frontier.size();
-  if (frontier.empty()) return VertexSubset(graph_.vertices());
+  if (frontier.empty()) {
+    count_communication();
+    return VertexSubset(graph_.vertices());
+  }
 
   constexpr bool pullable = has_gather && !detail::declines_pull<Functions>();
   Route route = this->route(frontier, f, pullable, first_edges);
@@ -78,6 +81,8 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   }
   stats_.io_seconds = stream.busy_seconds() - busy_before;
   VertexSubset next = output ? next_.take() : VertexSubset(graph_.vertices());
+  if (output && distributed()) next = exchange_->frontier(next);
+  count_communication();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return next;
 }

@@ -33,6 +33,8 @@ const char* direction_name(Direction d) {
 
 Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
     : graph_(graph),
+      exchange_(std::make_unique<RankExchange>(options.communicator ? *options.communicator : single_process_, graph.vertices(),
+                                               graph.owned_begin(), graph.owned_end())),
       reversed_(reversed_of(graph, options)),
       pull_graph_(options.symmetric ? &graph : reversed_.get()),
       options_(options),
@@ -44,6 +46,16 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
       geometry_(BinGeometry::of(graph.vertices(), bin_count(graph, options))),
       split_locks_(std::make_unique<std::mutex[]>(split_lock_count)) {
   if (options.pull_divisor == 0) throw std::invalid_argument("the pull divisor must be at least 1");
+  if (distributed() && options.symmetric) {
+    throw std::invalid_argument("a rank's part holds only the edges into its range: it cannot pull over its out-edges (--symmetric)");
+  }
+  out_degrees_ = graph.degrees();
+  if (distributed()) {
+    summed_degrees_.assign(graph.degrees(), graph.degrees() + graph.vertices());
+    exchange_->communicator().sum(std::span<uint32_t>(summed_degrees_));
+    out_degrees_ = summed_degrees_.data();
+  }
+  counted_ = exchange_->communicator().counters();
   if (!options_.skip) options_.skip = default_skip_threshold(graph).threshold;
   uint64_t limit = options_.memory_limit ? options_.memory_limit : base::available_memory();
   if (limit && budget_.total() > limit) {
@@ -89,6 +101,16 @@ void Engine::release_bitmap(const VertexSubset& frontier) {
   if (frontier.bitmap()) return;
   for (uint64_t v : frontier.ids()) scratch_.reset(v);
   scratch_.clear_index();
+}
+
+void Engine::count_communication() {
+  if (!distributed()) return;
+  const CommunicationCounters& now = exchange_->communicator().counters();
+  stats_.rank = exchange_->communicator().rank();
+  stats_.sent_bytes = now.sent_bytes - counted_.sent_bytes;
+  stats_.received_bytes = now.received_bytes - counted_.received_bytes;
+  stats_.comm_seconds = now.seconds - counted_.seconds;
+  counted_ = now;
 }
 
 namespace {

@@ -58,11 +58,13 @@
 
 #include "engine/bins.hpp"
 #include "engine/chunk_planner.hpp"
+#include "engine/communicator.hpp"
 #include "engine/disk_graph.hpp"
 #include "engine/edge_functions.hpp"
 #include "engine/next_frontier.hpp"
 #include "engine/page_stream.hpp"
 #include "engine/pull_cache.hpp"
+#include "engine/rank_exchange.hpp"
 #include "engine/vertex_subset.hpp"
 #include "engine/worker_pool.hpp"
 #include "io/device_profile.hpp"
@@ -94,6 +96,9 @@ struct EngineOptions {
   uint64_t memory_limit = 0;       // bytes; 0: the memory available now
   uint64_t algorithm_bytes = 0;    // the algorithm's own vertex arrays, counted in the budget
   unsigned value_bytes = 8;        // size of an EDGEMAP value, for sizing the bins
+  // The ranks of a distributed run, the graph being this rank's part of a
+  // ranked layout (formats/ranked_writer.hpp); null: one process.
+  Communicator* communicator = nullptr;
 };
 
 // The bin count an engine uses: the option, or by default one bin per
@@ -125,6 +130,11 @@ struct EdgeMapStats {
   double io_seconds = 0;       // drive busy time (summed over drives)
   double scatter_seconds = 0;  // compute threads' time reading pages and scattering (pull: and gathering), summed
   double gather_seconds = 0;   // compute threads' time gathering bins, summed
+  // Distributed runs: this rank, and what it exchanged since the previous
+  // EDGEMAP ended (the values the algorithm shared, then this one's frontier).
+  int rank = -1;               // -1: one process
+  uint64_t sent_bytes = 0, received_bytes = 0;
+  double comm_seconds = 0;
   double bandwidth() const { return seconds > 0 ? double(bytes_read) / seconds : 0; }  // bytes per second
 };
 
@@ -166,6 +176,18 @@ class Engine {
   // Whether edge_map can pull (the layout has a transpose, or is symmetric).
   bool can_pull() const { return pull_graph_ != nullptr; }
 
+  // The ranks of the run (one process: a single one). An EDGEMAP returns
+  // the frontier of every rank; gather has run on this rank's own range
+  // only, and values other ranks read are shared through ranks().
+  RankExchange& ranks() { return *exchange_; }
+  bool distributed() const { return exchange_->distributed(); }
+  uint64_t owned_begin() const { return exchange_->owned_begin(); }
+  uint64_t owned_end() const { return exchange_->owned_end(); }
+  // Every vertex's out-degree in the whole graph (a part holds only the
+  // edges into its rank's range).
+  uint32_t out_degree(uint64_t v) const { return out_degrees_[v]; }
+  const uint32_t* out_degrees() const { return out_degrees_; }
+
   template <class Value, class Functions>
   VertexSubset edge_map(const VertexSubset& frontier, Functions& f, bool output = true) {
     return run_edge_map<Value>(frontier, f, output, 0);
@@ -196,10 +218,15 @@ class Engine {
   // the same thread count). T needs T{} and +=.
   template <class T, class F>
   T parallel_sum(uint64_t count, F&& f) {
+    return parallel_sum<T>(0, count, f);
+  }
+  // The same over [first, last).
+  template <class T, class F>
+  T parallel_sum(uint64_t first, uint64_t last, F&& f) {
     std::vector<T> pieces(size_t(threads()), T{});
-    parallel_for(count, [&](int t, uint64_t begin, uint64_t end) {
+    parallel_for(last - first, [&](int t, uint64_t begin, uint64_t end) {
       T sum{};
-      for (uint64_t v = begin; v < end; ++v) sum += f(v);
+      for (uint64_t v = first + begin; v < first + end; ++v) sum += f(v);
       pieces[size_t(t)] = sum;
     });
     T total{};
@@ -224,6 +251,8 @@ class Engine {
   // The frontier as a bitmap: its own, or the scratch one filled from its ids.
   const IndexedBitmap& bitmap_of(const VertexSubset& frontier);
   void release_bitmap(const VertexSubset& frontier);
+  // Distributed: what was exchanged since the previous EDGEMAP, into stats_.
+  void count_communication();
 
   template <class Value, class Functions>
   VertexSubset run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges);
@@ -245,6 +274,11 @@ class Engine {
   Bins<Value>& bins();
 
   const DiskGraph& graph_;
+  SingleProcess single_process_;
+  std::unique_ptr<RankExchange> exchange_;
+  std::vector<uint32_t> summed_degrees_;  // distributed: the whole graph's out-degrees
+  const uint32_t* out_degrees_ = nullptr;
+  CommunicationCounters counted_;         // the communicator's counters when the last EDGEMAP ended
   std::unique_ptr<DiskGraph> reversed_;
   const DiskGraph* pull_graph_ = nullptr;
   EngineOptions options_;

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/output_guard.hpp"
 #include "formats/block_graph.hpp"
+#include "layout/manifest.hpp"
 
 namespace sluice::formats {
 
@@ -23,6 +25,8 @@ struct SluiceWriteOptions {
   // Overwrite drive files that belong to another layout (by default that
   // is refused, naming the other layout).
   bool force = false;
+  // A part of a ranked layout (formats/ranked_writer.hpp): recorded in its manifest.
+  std::optional<layout::PartOf> part;
 };
 
 // The files write_sluice_layout writes, manifest first.

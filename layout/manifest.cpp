@@ -157,6 +157,40 @@ Manifest Manifest::read(const std::string& path) {
   m.info.symmetric = p.has("symmetric") && p.number("symmetric") != 0;  // absent before it was recorded: not known
   m.info.id_bytes = unsigned(p.number("id_bytes"));
   if (m.info.id_bytes != 4 && m.info.id_bytes != 8) throw base::InputError(path, "", "id_bytes must be 4 or 8");
+  if (p.has("ranks") && !p.has("rank")) {  // a top manifest: parts, no edge sets
+    const uint64_t ranks = p.number("ranks");
+    if (ranks == 0 || ranks > 65536) throw base::InputError(path, "", "ranks must be between 1 and 65536");
+    m.alpha = std::strtod(p.text("alpha").c_str(), nullptr);
+    uint64_t next = 0;
+    for (uint64_t r = 0; r < ranks; ++r) {
+      const std::string key = "part." + std::to_string(r);
+      RankPart part{p.text(key + ".manifest"), 0, 0};
+      part.begin = p.number(key + ".begin");
+      part.end = p.number(key + ".end");
+      if (part.begin != next || part.end < part.begin || part.end > m.info.vertices) {
+        throw base::InputError(path, "", key + " covers [" + std::to_string(part.begin) + ", " + std::to_string(part.end) +
+                                             "): the parts' ranges must follow each other from 0 to the vertex count");
+      }
+      next = part.end;
+      m.parts.push_back(std::move(part));
+    }
+    if (next != m.info.vertices) throw base::InputError(path, "", "the parts' ranges end at " + std::to_string(next) + ", not at the vertex count");
+    return m;
+  }
+  if (p.has("rank")) {
+    PartOf part;
+    part.rank = unsigned(p.number("rank"));
+    part.ranks = unsigned(p.number("ranks"));
+    part.begin = p.number("range_begin");
+    part.end = p.number("range_end");
+    part.whole = p.text("whole");
+    part.whole_layout = p.text("whole_layout");
+    if (part.rank >= part.ranks || part.begin > part.end || part.end > m.info.vertices) {
+      throw base::InputError(path, "", "rank " + std::to_string(part.rank) + " of " + std::to_string(part.ranks) + " owning [" +
+                                           std::to_string(part.begin) + ", " + std::to_string(part.end) + ") is impossible");
+    }
+    m.part = std::move(part);
+  }
   m.page_bytes = p.number("page_bytes");
   if (m.page_bytes < 512 || m.page_bytes > (1 << 24) || (m.page_bytes & (m.page_bytes - 1))) {
     throw base::InputError(path, "", "page_bytes must be a power of two from 512 to 16 MiB");
@@ -178,6 +212,24 @@ std::string Manifest::text() const {
   out << "weighted " << (info.weighted ? 1 : 0) << "\n";
   out << "symmetric " << (info.symmetric ? 1 : 0) << "\n";
   out << "id_bytes " << info.id_bytes << "\n";
+  if (is_ranked()) {
+    out << "ranks " << parts.size() << "\n";
+    out << "alpha " << alpha << "\n";
+    for (size_t r = 0; r < parts.size(); ++r) {
+      out << "part." << r << ".manifest " << parts[r].manifest << "\n";
+      out << "part." << r << ".begin " << parts[r].begin << "\n";
+      out << "part." << r << ".end " << parts[r].end << "\n";
+    }
+    return out.str();
+  }
+  if (part) {
+    out << "rank " << part->rank << "\n";
+    out << "ranks " << part->ranks << "\n";
+    out << "range_begin " << part->begin << "\n";
+    out << "range_end " << part->end << "\n";
+    out << "whole " << part->whole << "\n";
+    out << "whole_layout " << part->whole_layout << "\n";
+  }
   out << "page_bytes " << page_bytes << "\n";
   out << "drives " << this->out.drives.size() << "\n";
   out << "transpose " << (in ? 1 : 0) << "\n";
@@ -188,6 +240,17 @@ std::string Manifest::text() const {
 
 std::vector<base::NamedFile> Manifest::files(const std::string& manifest_path) const {
   std::vector<base::NamedFile> files{{manifest_path, "the layout's manifest"}};
+  if (is_ranked()) {
+    for (const RankPart& p : parts) {
+      const std::string part_path = path_in_layout(manifest_path, p.manifest);
+      try {
+        for (base::NamedFile& f : Manifest::read(part_path).files(part_path)) files.push_back(std::move(f));
+      } catch (const std::exception&) {
+        files.push_back({part_path, "a part's manifest"});
+      }
+    }
+    return files;
+  }
   auto add = [&](const EdgeSetFiles& set, const std::string& name) {
     files.push_back({path_in_layout(manifest_path, set.index), "the layout's " + name + " index"});
     for (const std::string& d : set.drives) files.push_back({path_in_layout(manifest_path, d), "a drive file of the layout's " + name + " edges"});

@@ -31,6 +31,21 @@ struct FileIdentity {
   static FileIdentity of(const std::string& path);
 };
 
+// A ranked layout (`sluice convert --ranks R`) is a top manifest listing R
+// parts, one per MPI rank. Part r is a whole layout of its own, over every
+// vertex id, holding the edges whose destination lies in r's range.
+struct RankPart {
+  std::string manifest;  // as written in the top manifest
+  uint64_t begin = 0, end = 0;  // the destinations the part's rank owns
+};
+// What a part's manifest says of the layout it belongs to.
+struct PartOf {
+  unsigned rank = 0, ranks = 1;
+  uint64_t begin = 0, end = 0;
+  std::string whole;         // the top manifest, as written (relative to the part's)
+  std::string whole_layout;  // its layout id
+};
+
 struct Manifest {
   unsigned version = sluice_layout_version;
   FileIdentity read_from;  // not part of the text
@@ -39,11 +54,17 @@ struct Manifest {
   uint64_t page_bytes = 4096;
   EdgeSetFiles out;
   std::optional<EdgeSetFiles> in;
+  std::vector<RankPart> parts;  // a top manifest: one per rank (it has no edge sets of its own)
+  std::optional<PartOf> part;   // a part's manifest: whose part it is
+  double alpha = 0;             // a top manifest: the vertex weight its ranges balance (see formats/ranked_writer.hpp)
+
+  bool is_ranked() const { return !parts.empty(); }
 
   static Manifest read(const std::string& path);
   std::string text() const;
   // Every file of the layout whose manifest is at `manifest_path`: the
-  // manifest, each edge set's index and drive files (paths resolved).
+  // manifest, each edge set's index and drive files (paths resolved); of a
+  // ranked layout, every part's.
   std::vector<base::NamedFile> files(const std::string& manifest_path) const;
 };
 

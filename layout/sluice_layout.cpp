@@ -54,7 +54,9 @@ void EdgeSet::verify() const {
   }
 }
 
-SluiceLayout::SluiceLayout(const std::string& manifest_path) : path_(manifest_path) {
+SluiceLayout::SluiceLayout(const std::string& path, std::optional<RankChoice> rank)
+    : path_(manifest_to_open(path, rank)), whole_path_(path) {
+  const std::string& manifest_path = path_;
   // A conversion onto this layout renames its files into place one by one
   // (drive files, indexes, the manifest last): an open in between finds an
   // index or drive header that disagrees with the manifest. Opened again a

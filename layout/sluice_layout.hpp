@@ -17,6 +17,7 @@
 #include "layout/drive_header.hpp"
 #include "layout/interleaved_edges.hpp"
 #include "layout/manifest.hpp"
+#include "layout/ranked_layout.hpp"
 
 namespace sluice::layout {
 
@@ -46,8 +47,16 @@ class EdgeSet {
 
 class SluiceLayout {
  public:
-  explicit SluiceLayout(const std::string& manifest_path);
+  // The layout at manifest_path; of a ranked layout, `rank`'s part (see
+  // layout/ranked_layout.hpp for what is refused).
+  explicit SluiceLayout(const std::string& manifest_path, std::optional<RankChoice> rank = std::nullopt);
+  // The manifest opened: the part's, for a ranked layout.
   const std::string& path() const { return path_; }
+  // The path the layout was opened by: the top manifest, for a ranked one.
+  const std::string& whole_path() const { return whole_path_; }
+  // The destinations this process owns: its part's range, else every vertex.
+  uint64_t owned_begin() const { return manifest_.part ? manifest_.part->begin : 0; }
+  uint64_t owned_end() const { return manifest_.part ? manifest_.part->end : manifest_.info.vertices; }
   const Manifest& manifest() const { return manifest_; }
   const base::GraphInfo& info() const { return manifest_.info; }
   const EdgeSet& out() const { return *out_; }
@@ -55,7 +64,7 @@ class SluiceLayout {
   void verify() const;
 
  private:
-  std::string path_;
+  std::string path_, whole_path_;
   Manifest manifest_;
   std::optional<EdgeSet> out_;
   std::optional<EdgeSet> in_;

@@ -54,19 +54,23 @@ std::vector<std::string> drive_devices(const engine::DiskGraph& graph) {
 
 }  // namespace
 
-AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex)
-    : name_(name),
+AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex,
+                           engine::Communicator* communicator)
+    : communicator_(communicator),
+      name_(name),
       path_(v["graph"].as<std::string>()),
       outputs_(v, layout::sluice_layout_files(path_)),
       stats_path_(v["stats"].as<std::string>()),
       values_(v) {
-  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex);
+  if (!leader()) outputs_.leave_to_another_rank();
+  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator);
   const engine::DiskGraph& graph = *engines_.out_graph;
   const engine::EngineOptions& options = engines_.options;
   const std::string& skip_source = engines_.skip_source;
   const bool symmetric = engines_.symmetric;
   trace_ = std::make_unique<algorithms::RunTrace>(name, stats_path_.empty() ? nullptr : &stats_);
-  trace_->show_progress(true);  // on a terminal only
+  trace_->show_progress(leader());  // on a terminal only
+  if (distributed()) trace_->set_rank(communicator->rank());
   trials_ = v["trials"].as<unsigned>();
   if (trials_ == 0) throw po::error("--trials must be at least 1");
   // What produced the statistics, and where and when: the first record of
@@ -85,10 +89,18 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
       {"skip_threshold_source", skip_source}, {"verify_reads", options.verify_reads},
       {"bins", engine::bin_count(graph, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_}};
+  if (distributed()) {
+    // The first rank's part is described above; the whole graph's edges here.
+    run["ranks"] = communicator->size();
+    run["edges"] = communicator->sum(graph.edges());
+    run["part"] = graph.layout().path();
+  }
   run_record_ = run.dump();
   run_record_.pop_back();  // the parameters follow
-  std::fprintf(stderr, "%s %s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, direction %s, skip threshold %s (%s)\n",
-               name, path_.c_str(), (unsigned long long)graph.vertices(), (unsigned long long)graph.edges(),
+  if (!leader()) return;
+  const std::string ranks = distributed() ? " on " + std::to_string(communicator->size()) + " ranks" : "";
+  std::fprintf(stderr, "%s %s%s: %llu vertices, %llu edges, %u drive(s)%s, %s EDGEMAP, direction %s, skip threshold %s (%s)\n",
+               name, path_.c_str(), ranks.c_str(), (unsigned long long)graph.vertices(), (unsigned long long)run["edges"].get<uint64_t>(),
                graph.drives(), graph.layout().in() ? " + transpose" : "",
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
                engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
@@ -121,22 +133,38 @@ void AlgorithmRun::print_summary(const AlgorithmResult& result) {
   nlohmann::ordered_json counts = nlohmann::ordered_json::object();
   for (const auto& [name, value] : result.counts) std::visit([&](const auto& v) { counts[name] = v; }, value);
   summarize(result.seconds, result.iterations, result.digest, counts);
+  if (!leader()) return;
   for (const std::string& warning : result.warnings) std::fprintf(stderr, "%s: warning: %s\n", name_.c_str(), warning.c_str());
 }
 
 void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::string& digest, const nlohmann::ordered_json& counts) {
-  const double mb = double(trace_->bytes_read()) / 1e6;
+  uint64_t bytes = trace_->bytes_read();
+  if (distributed()) {
+    // The job's bytes, and its time: the slowest rank's.
+    bytes = communicator_->sum(bytes);
+    uint64_t nanoseconds = uint64_t(seconds * 1e9);
+    communicator_->max(std::span<uint64_t>(&nanoseconds, 1));
+    seconds = double(nanoseconds) / 1e9;
+  }
+  const double mb = double(bytes) / 1e6;
   std::FILE* out = outputs_.writes_stdout() ? stderr : stdout;
   trace_->end_trial(seconds, iterations, digest, counts);  // ends its progress line first
+  trial_seconds_.push_back(seconds);
+  if (!leader()) return;
   std::fprintf(out, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
                (unsigned long long)iterations, mb, seconds > 0 ? mb / seconds : 0.0, digest.c_str());
   std::fflush(out);
-  trial_seconds_.push_back(seconds);
 }
 
 template <class T>
 void AlgorithmRun::finish(std::span<const T> result) {
-  if (trial_seconds_.size() > 1) {
+  // --stats holds every rank's records, in rank order.
+  std::string records = stats_.str();
+  if (distributed() && !stats_path_.empty()) {
+    const std::vector<char> all = communicator_->all_gather(std::span<const char>(records.data(), records.size()));
+    records.assign(all.begin(), all.end());
+  }
+  if (trial_seconds_.size() > 1 && leader()) {
     std::vector<double> sorted = trial_seconds_;
     std::sort(sorted.begin(), sorted.end());
     const size_t k = sorted.size();
@@ -152,7 +180,7 @@ void AlgorithmRun::finish(std::span<const T> result) {
     for (size_t i = 0; i < parameters_.size(); ++i) {
       run += (i ? "," : "") + nlohmann::json(parameters_[i].first).dump() + ":" + parameters_[i].second;
     }
-    outputs_.text(stats_path_, run + "}}\n" + stats_.str());
+    outputs_.text(stats_path_, run + "}}\n" + records);
   }
   outputs_.commit();
 }
@@ -172,8 +200,9 @@ ValueDigest digest_of(std::span<const double> values) {
   return d;
 }
 
-uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> requested) {
-  const uint64_t n = graph.vertices();
+uint64_t pick_source(const AlgorithmSetup& setup, std::optional<uint64_t> requested) {
+  const uint64_t n = setup.graph.vertices();
+  const uint32_t* degrees = setup.out_degrees ? setup.out_degrees : setup.graph.degrees();
   if (requested) {
     if (*requested >= n) throw po::error("source " + std::to_string(*requested) + " is not below the " + std::to_string(n) + " vertices");
     return *requested;
@@ -181,7 +210,7 @@ uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> req
   if (n == 0) throw po::error("the graph has no vertices to start from");
   uint64_t best = 0;
   for (uint64_t v = 1; v < n; ++v) {
-    if (graph.degree(v) > graph.degree(best)) best = v;
+    if (degrees[v] > degrees[best]) best = v;
   }
   return best;
 }

@@ -28,7 +28,12 @@ void add_program_options(po::options_description& options, const char* output_he
 class AlgorithmRun {
  public:
   // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
-  AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex);
+  // communicator: the ranks of a distributed run (null: one process).
+  // Then every rank runs the algorithm over its part; the first prints
+  // the summary lines and writes every output, --stats with every rank's
+  // records.
+  AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex,
+               engine::Communicator* communicator = nullptr);
 
   engine::Engine& out() { return *engines_.out; }
   // The transpose's engine; null when --symmetric said the out-edges serve.
@@ -66,6 +71,10 @@ class AlgorithmRun {
  private:
   void summarize(double seconds, uint64_t iterations, const std::string& digest, const nlohmann::ordered_json& counts);
 
+  bool leader() const { return !communicator_ || communicator_->rank() == 0; }
+  bool distributed() const { return communicator_ && communicator_->size() > 1; }
+
+  engine::Communicator* communicator_;
   std::string name_, path_;
   ProgramOutputs outputs_;
   ProgramEngines engines_;
@@ -90,7 +99,7 @@ ValueDigest digest_of(std::span<const double> values);
 // A vertex given as a number (refused unless below the vertex count), or
 // by default the vertex of highest out-degree (the smallest such id): a
 // start that reaches something.
-uint64_t pick_source(const engine::DiskGraph& graph, std::optional<uint64_t> requested);
+uint64_t pick_source(const AlgorithmSetup& setup, std::optional<uint64_t> requested);
 
 // "N components, largest M vertices"
 std::string components_digest(const algorithms::ComponentsResult& result);

@@ -96,8 +96,9 @@ Algorithm bfs_row() {
       ("parents", po::value<std::string>()->default_value(""), "write each vertex's BFS parent (-1: not reached) to this file");
   };
   a.transpose = not_needed;
+  a.check_ranks = [](const po::variables_map&) {};
   a.prepare = [](const AlgorithmSetup& s) {
-    const uint64_t source = pick_source(s.graph, optional_source(s.values));
+    const uint64_t source = pick_source(s, optional_source(s.values));
     return PreparedAlgorithm{{{"source", source}}, [source](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
@@ -131,6 +132,7 @@ Algorithm pagerank_row() {
        "rank of vertices without out-edges: drop (GAPBS, Ligra, Blaze) or spread evenly (networkx; classic only)");
   };
   a.transpose = not_needed;
+  a.check_ranks = [](const po::variables_map&) {};
   a.prepare = [](const AlgorithmSetup& s) {
     const po::variables_map& v = s.values;
     algorithms::PageRankOptions o;
@@ -175,6 +177,7 @@ Algorithm wcc_row() {
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
   a.add_options = [](po::options_description&) {};
   a.transpose = needed;
+  a.check_ranks = [](const po::variables_map&) {};
   a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
@@ -202,6 +205,12 @@ Algorithm spmv_row() {
       ("transposed", po::bool_switch(), "compute A^T x over the out-edges (needs no transpose) instead of A x");
   };
   a.transpose = [](const po::variables_map& v) { return v["transposed"].as<bool>() ? Transpose::not_needed : Transpose::needed; };
+  a.check_ranks = [](const po::variables_map& v) {
+    if (!v["transposed"].as<bool>()) {
+      throw po::error("on several ranks spmv computes A^T x (--transposed): A x sums over each vertex's out-edges, which a part "
+                      "split by destination does not hold together");
+    }
+  };
   a.prepare = [](const AlgorithmSetup& s) {
     const bool transposed = s.values["transposed"].as<bool>();
     const std::string path = s.values["x"].as<std::string>();
@@ -259,10 +268,10 @@ Algorithm bc_row() {
     if (v["all-sources"].as<bool>()) {
       for (uint64_t id = 0; id < s.graph.vertices(); ++id) sources.push_back(id);
     } else if (v["sources"].as<std::string>().empty()) {
-      sources.push_back(pick_source(s.graph, std::nullopt));
+      sources.push_back(pick_source(s, std::nullopt));
     } else {
       for (const std::string& id : split_list(v["sources"].as<std::string>())) {
-        sources.push_back(pick_source(s.graph, parse_vertex_id(id, "--sources")));
+        sources.push_back(pick_source(s, parse_vertex_id(id, "--sources")));
       }
     }
     NamedScalars parameters = {{"sources", uint64_t(sources.size())}};
@@ -298,7 +307,7 @@ Algorithm sssp_row() {
     if (!(v["delta"].as<double>() > 0)) throw po::error("--delta must be positive (inf: Bellman-Ford)");
   };
   a.prepare = [](const AlgorithmSetup& s) {
-    const uint64_t source = pick_source(s.graph, optional_source(s.values));
+    const uint64_t source = pick_source(s, optional_source(s.values));
     algorithms::SsspOptions o;
     o.delta = s.values["delta"].as<double>();
     NamedScalars parameters = {{"source", source}, {"delta", o.delta}};

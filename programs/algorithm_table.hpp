@@ -48,6 +48,9 @@ struct AlgorithmSetup {
   const engine::DiskGraph& graph;
   const std::map<std::string, std::vector<double>>& vectors;
   ProgramOutputs* outputs = nullptr;  // null in sweep and Python
+  // The whole graph's out-degrees, when the graph is a rank's part (null:
+  // the graph's own).
+  const uint32_t* out_degrees = nullptr;
 };
 
 // The engines a run uses: the out-edges', and the transpose's when the
@@ -77,6 +80,9 @@ struct Algorithm {
   std::function<Transpose(const po::variables_map&)> transpose;
   // Refuses flags that contradict each other, before any file is opened.
   std::function<void(const po::variables_map&)> check = [](const po::variables_map&) {};
+  // Refuses a run on several MPI ranks that the row cannot do (by default,
+  // any): called before any file is opened.
+  std::function<void(const po::variables_map&)> check_ranks;
   std::function<PreparedAlgorithm(const AlgorithmSetup&)> prepare;
 };
 

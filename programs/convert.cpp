@@ -7,6 +7,7 @@
 
 #include "base/format_names.hpp"
 #include "base/output_guard.hpp"
+#include "formats/ranked_writer.hpp"
 #include "formats/writers.hpp"
 #include "programs/command_line.hpp"
 #include "programs/graph_commands.hpp"
@@ -21,7 +22,8 @@ int convert_command(int argc, char** argv) {
     ("to", po::value<std::string>()->default_value(""), "output format (default: from OUT's extension)")
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
-    ("transpose", po::bool_switch(), "also store the transpose (sluice layout)");
+    ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
+    ("ranks", po::value<unsigned>()->default_value(0), "split the sluice layout for this many MPI ranks by destination (a part per rank; a drive directory may name {rank})");
   add_read_options(options);
   add_rebuild_options(options);
   po::positional_options_description positionals;
@@ -47,22 +49,40 @@ int convert_command(int argc, char** argv) {
   write.force = values["force"].as<bool>();
   if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("--drives applies to sluice and blaze layouts");
+  const unsigned ranks = values["ranks"].as<unsigned>();
+  if (!values["ranks"].defaulted()) {
+    if (to != "sluice") throw po::error("--ranks splits a sluice layout only");
+    if (ranks == 0) throw po::error("--ranks must be at least 1");
+  }
+  formats::RankedWriteOptions ranked;
+  ranked.ranks = ranks;
+  ranked.drive_patterns = write.drive_dirs;
+  ranked.transpose = write.with_transpose;
+  ranked.layout.progress = true;
+  ranked.layout.force = write.force;
+  ranked.threads = open_options.load.threads;
   // Before any work: no file written may be one that is read.
   base::OutputGuard guard;
   guard.inputs(formats::graph_files(input, open_options));
-  for (const base::NamedFile& f : formats::files_to_write(output, to, write)) guard.output(f.path, f.what);
+  for (const base::NamedFile& f : ranks ? formats::ranked_layout_files_to_write(output, ranked) : formats::files_to_write(output, to, write)) {
+    guard.output(f.path, f.what);
+  }
 
   auto start = std::chrono::steady_clock::now();
   auto graph = formats::BlockGraph::open(input, open_options);
-  std::unique_ptr<formats::BlockGraph> transpose;
-  if (write.with_transpose) transpose = formats::transpose_of(*graph, open_options.load.threads);
-  write.transpose = transpose.get();
-  formats::write_graph(*graph, output, to, write);
+  if (ranks) {
+    formats::write_ranked_sluice_layout(*graph, output, ranked);
+  } else {
+    std::unique_ptr<formats::BlockGraph> transpose;
+    if (write.with_transpose) transpose = formats::transpose_of(*graph, open_options.load.threads);
+    write.transpose = transpose.get();
+    formats::write_graph(*graph, output, to, write);
+  }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const base::GraphInfo& info = graph->info();
   // With the graph on standard output, the summary goes to standard error.
   (output == "-" ? std::cerr : std::cout) << "converted " << graph->format() << " -> " << to << ": " << info.vertices << " vertices, " << info.edges
-            << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output << "\n";
+            << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output << (ranks ? " (" + std::to_string(ranks) + " ranks)" : std::string()) << "\n";
   return exit_ok;
 }
 

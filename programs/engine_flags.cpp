@@ -75,9 +75,15 @@ void add_symmetric_option(po::options_description& options) {
 }
 
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
-                                    Transpose transpose, uint64_t bytes_per_vertex) {
+                                    Transpose transpose, uint64_t bytes_per_vertex, engine::Communicator* communicator) {
   ProgramEngines e;
-  e.out_graph = std::make_unique<engine::DiskGraph>(path);
+  std::optional<layout::RankChoice> rank;
+  if (communicator) rank = layout::RankChoice{unsigned(communicator->rank()), unsigned(communicator->size())};
+  const bool distributed = communicator && communicator->size() > 1;
+  if (distributed && v["symmetric"].as<bool>()) {
+    throw po::error("--symmetric does not apply on several ranks: a rank's part holds only the edges into its range");
+  }
+  e.out_graph = std::make_unique<engine::DiskGraph>(path, false, rank);
   // A layout that records symmetry needs no flag; the flag on one that does
   // not is checked before it is believed.
   e.symmetric = e.out_graph->info().symmetric;
@@ -85,7 +91,8 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     e.symmetry_check = check_symmetric(*e.out_graph, threads_option(v));
     e.symmetric = true;
   }
-  if (transpose == Transpose::needed && !e.symmetric) {
+  if (distributed) e.symmetric = false;  // a part is never symmetric, whatever the whole graph is
+  if (transpose == Transpose::needed && !e.symmetric && !distributed) {
     e.in_graph = e.out_graph->reversed();
     if (!e.in_graph) {
       throw base::InputError(path, "", program +
@@ -95,6 +102,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   }
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
   e.options.symmetric = e.symmetric;
+  e.options.communicator = communicator;
   e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
   e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);
   if (e.in_graph) {

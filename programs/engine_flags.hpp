@@ -41,8 +41,12 @@ struct ProgramEngines {
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return in ? *in : *out; }
 };
+// With a communicator of several ranks, opens this rank's part of a ranked
+// layout and never a transpose engine (a part's other edge set serves
+// pull only).
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
-                                    Transpose transpose, uint64_t bytes_per_vertex);
+                                    Transpose transpose, uint64_t bytes_per_vertex,
+                                    engine::Communicator* communicator = nullptr);
 // --symmetric alone (add_program_options adds it).
 void add_symmetric_option(po::options_description& options);
 

@@ -38,7 +38,7 @@ void ProgramOutputs::expect(const po::variables_map& v, const char* option) {
 
 template <class T>
 void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
-  if (path.empty()) return;
+  if (path.empty() || !writing_) return;
   base::AtomicFile& file = files_.emplace_back(path);
   if (format_ == "binary") {
     file.write(data.data(), data.size_bytes());
@@ -59,7 +59,7 @@ template void ProgramOutputs::values(const std::string&, std::span<const uint32_
 template void ProgramOutputs::values(const std::string&, std::span<const float>);
 
 void ProgramOutputs::text(const std::string& path, const std::string& text) {
-  if (path.empty()) return;
+  if (path.empty() || !writing_) return;
   files_.emplace_back(path).write(text);
 }
 

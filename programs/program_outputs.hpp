@@ -34,12 +34,16 @@ class ProgramOutputs {
   void commit();
   // Whether an output is standard output (summaries then go to stderr).
   bool writes_stdout() const { return writes_stdout_; }
+  // From now on values, text and commit write nothing: every rank but the
+  // first of a distributed run, whose first rank writes every output.
+  void leave_to_another_rank() { writing_ = false; }
 
  private:
   std::string format_;
   base::OutputGuard guard_;
   std::vector<base::AtomicFile> files_;
   bool writes_stdout_ = false;
+  bool writing_ = true;
 };
 
 // --output FILE and --output-format text|binary (add_program_options adds

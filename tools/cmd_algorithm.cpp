@@ -2,6 +2,7 @@
 #include <map>
 #include <variant>
 
+#include "cluster/session.hpp"
 #include "programs/algorithm_run.hpp"
 #include "tools/commands.hpp"
 
@@ -18,6 +19,8 @@ const programs::VertexValues* find_values(const programs::AlgorithmResult& resul
   return nullptr;
 }
 
+int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& v, engine::Communicator* communicator);
+
 }  // namespace
 
 int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char** argv) {
@@ -30,13 +33,28 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
   po::variables_map v;
   const std::string usage = "usage: " + graph_usage + (algorithm.usage.empty() ? "" : " " + algorithm.usage) +
                             " [--output FILE] [engine options]" + (algorithm.note.empty() ? "" : "\n" + algorithm.note);
+  // Under mpirun, MPI starts here; an error on any rank then ends the job.
+  cluster::Session session(argc, argv);
   if (!parse_command_line(argc, argv, usage.c_str(), options, positionals, v)) return exit_ok;
   algorithm.check(v);
+  engine::Communicator* communicator = session.communicator();
+  if (communicator && communicator->size() > 1) {
+    if (!algorithm.check_ranks) {
+      throw po::error(algorithm.name + " does not run on several ranks yet (bfs, pagerank, wcc and spmv --transposed do): run it "
+                                       "as one process on a layout converted without --ranks");
+    }
+    algorithm.check_ranks(v);
+  }
+  return session.run("sluice-" + algorithm.name, [&] { return run_prepared(algorithm, v, communicator); });
+}
 
-  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex);
+namespace {
+
+int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& v, engine::Communicator* communicator) {
+  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex, communicator);
   for (const auto& [option, values] : algorithm.extra_outputs) run.outputs().expect(v, option.c_str());
   const std::map<std::string, std::vector<double>> no_vectors;
-  const PreparedAlgorithm prepared = algorithm.prepare({v, run.out().graph(), no_vectors, &run.outputs()});
+  const PreparedAlgorithm prepared = algorithm.prepare({v, run.out().graph(), no_vectors, &run.outputs(), run.out().out_degrees()});
   run.parameters(prepared.parameters);
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {
@@ -50,5 +68,7 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
   std::visit([&](const auto& values) { run.finish(std::span(values)); }, result.values.front().second);
   return exit_ok;
 }
+
+}  // namespace
 
 }  // namespace sluice::tools

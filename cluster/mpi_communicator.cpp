@@ -1,0 +1,151 @@
+#include "cluster/mpi_communicator.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sluice::cluster {
+
+namespace {
+
+void check(int code, const char* what) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw std::runtime_error(std::string(what) + ": " + std::string(text, size_t(length)));
+}
+
+// MPI counts are ints: larger arrays go in pieces of this many elements.
+constexpr uint64_t piece = uint64_t(1) << 28;
+
+template <class T>
+void all_reduce(std::span<T> values, MPI_Datatype type, MPI_Op op, engine::CommunicationCounters& counters) {
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t at = 0; at < values.size(); at += piece) {
+    const int count = int(std::min<uint64_t>(piece, values.size() - at));
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data() + at, count, type, op, MPI_COMM_WORLD), "MPI_Allreduce");
+  }
+  counters.sent_bytes += values.size_bytes();
+  counters.received_bytes += values.size_bytes();
+  counters.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Component labels as a union-find, the smaller id the root: the labels of
+// the union of two partitions, each given by its labels (every label the
+// smallest vertex of its component).
+template <class Id>
+void merge_labels(const Id* in, Id* inout, uint64_t n) {
+  auto find = [&](Id v) {
+    while (inout[v] != v) {
+      inout[v] = inout[inout[v]];
+      v = inout[v];
+    }
+    return v;
+  };
+  for (uint64_t v = 0; v < n; ++v) {
+    Id a = find(Id(v)), b = find(in[v]);
+    if (a == b) continue;
+    if (a < b) std::swap(a, b);
+    inout[a] = b;
+  }
+  for (uint64_t v = 0; v < n; ++v) inout[v] = find(Id(v));
+}
+
+// The user operation sees one element of a contiguous type of n labels; n
+// is fixed for the duration of one merge.
+uint64_t merge_length = 0;
+template <class Id>
+void merge_operation(void* in, void* inout, int* count, MPI_Datatype*) {
+  for (int i = 0; i < *count; ++i) {
+    merge_labels(static_cast<const Id*>(in) + uint64_t(i) * merge_length, static_cast<Id*>(inout) + uint64_t(i) * merge_length,
+                 merge_length);
+  }
+}
+
+template <class Id>
+void merge(std::span<Id> labels, MPI_Datatype element, engine::CommunicationCounters& counters) {
+  if (labels.empty()) return;
+  if (labels.size() > uint64_t(INT_MAX)) throw std::runtime_error("merging components across ranks takes at most 2^31 - 1 vertices");
+  const auto start = std::chrono::steady_clock::now();
+  merge_length = labels.size();
+  MPI_Datatype all;
+  check(MPI_Type_contiguous(int(labels.size()), element, &all), "MPI_Type_contiguous");
+  MPI_Type_commit(&all);
+  MPI_Op op;
+  MPI_Op_create(&merge_operation<Id>, 1, &op);
+  const int code = MPI_Allreduce(MPI_IN_PLACE, labels.data(), 1, all, op, MPI_COMM_WORLD);
+  MPI_Op_free(&op);
+  MPI_Type_free(&all);
+  check(code, "MPI_Allreduce (merging components)");
+  counters.sent_bytes += labels.size_bytes();
+  counters.received_bytes += labels.size_bytes();
+  counters.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+MpiCommunicator::MpiCommunicator() {
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+void MpiCommunicator::gather(const char* mine, std::span<char> all, std::span<const uint64_t> counts) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<uint64_t> at(counts.size() + 1, 0);
+  for (size_t r = 0; r < counts.size(); ++r) at[r + 1] = at[r] + counts[r];
+  if (at.back() > all.size()) throw std::logic_error("all_gather: the pieces exceed the buffer");
+  // In rounds of at most `piece` bytes from each rank, for int counts.
+  std::vector<int> round_counts(counts.size()), displacements(counts.size());
+  for (uint64_t done = 0;; done += piece) {
+    bool more = false;
+    for (size_t r = 0; r < counts.size(); ++r) {
+      round_counts[r] = int(counts[r] > done ? std::min<uint64_t>(piece, counts[r] - done) : 0);
+      displacements[r] = 0;
+      more = more || round_counts[r] > 0;
+    }
+    if (!more) break;
+    // Displacements are ints too: each round gathers into a scratch buffer.
+    std::vector<char> scratch;
+    uint64_t total = 0;
+    for (size_t r = 0; r < counts.size(); ++r) {
+      displacements[r] = int(total);
+      total += uint64_t(round_counts[r]);
+    }
+    if (total > uint64_t(INT_MAX)) throw std::runtime_error("all_gather: a round exceeds 2 GiB; use fewer ranks per gather");
+    scratch.resize(total);
+    const char* send = mine ? mine + done : all.data() + at[size_t(rank_)] + done;
+    check(MPI_Allgatherv(round_counts[size_t(rank_)] ? send : scratch.data(), round_counts[size_t(rank_)], MPI_BYTE, scratch.data(),
+                         round_counts.data(), displacements.data(), MPI_BYTE, MPI_COMM_WORLD),
+          "MPI_Allgatherv");
+    for (size_t r = 0; r < counts.size(); ++r) {
+      if (round_counts[r]) std::copy_n(scratch.data() + displacements[r], round_counts[r], all.data() + at[r] + done);
+    }
+  }
+  counters_.sent_bytes += counts[size_t(rank_)];
+  counters_.received_bytes += at.back() - counts[size_t(rank_)];
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void MpiCommunicator::all_gather(std::span<const char> mine, std::span<char> all, std::span<const uint64_t> counts) {
+  if (mine.size() != counts[size_t(rank_)]) throw std::logic_error("all_gather: this rank's piece is not the size counted");
+  static const char nothing = 0;
+  gather(mine.empty() ? &nothing : mine.data(), all, counts);
+}
+
+void MpiCommunicator::all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) { gather(nullptr, all, counts); }
+
+void MpiCommunicator::sum(std::span<double> values) { all_reduce(values, MPI_DOUBLE, MPI_SUM, counters_); }
+void MpiCommunicator::sum(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_SUM, counters_); }
+void MpiCommunicator::sum(std::span<uint32_t> values) { all_reduce(values, MPI_UINT32_T, MPI_SUM, counters_); }
+void MpiCommunicator::bitwise_or(std::span<uint64_t> words) { all_reduce(words, MPI_UINT64_T, MPI_BOR, counters_); }
+void MpiCommunicator::max(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MAX, counters_); }
+void MpiCommunicator::merge_components(std::span<uint32_t> labels) { merge(labels, MPI_UINT32_T, counters_); }
+void MpiCommunicator::merge_components(std::span<uint64_t> labels) { merge(labels, MPI_UINT64_T, counters_); }
+
+}  // namespace sluice::cluster

@@ -1,0 +1,37 @@
+// engine::Communicator over MPI's collectives (MPI_COMM_WORLD): allgatherv
+// for the frontier's ids and the values remote ranks read, allreduce for
+// sums, the frontier's bitmap and the merge of component labels (a user
+// operation). Only the thread that initialized MPI calls these; the
+// engine's compute and IO threads never do.
+//
+// Bytes are counted as they leave and reach this rank logically: its own
+// piece of a gather as sent, the others' pieces as received; an allreduce
+// of B bytes as B sent and B received.
+#pragma once
+
+#include "engine/communicator.hpp"
+
+namespace sluice::cluster {
+
+class MpiCommunicator final : public engine::Communicator {
+ public:
+  MpiCommunicator();  // MPI must be initialized
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void all_gather(std::span<const char> mine, std::span<char> all, std::span<const uint64_t> counts) override;
+  void all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) override;
+  void sum(std::span<double> values) override;
+  void sum(std::span<uint64_t> values) override;
+  void sum(std::span<uint32_t> values) override;
+  void bitwise_or(std::span<uint64_t> words) override;
+  void max(std::span<uint64_t> values) override;
+  void merge_components(std::span<uint32_t> labels) override;
+  void merge_components(std::span<uint64_t> labels) override;
+  using engine::Communicator::sum;
+
+ private:
+  void gather(const char* mine, std::span<char> all, std::span<const uint64_t> counts);
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace sluice::cluster

@@ -1,0 +1,80 @@
+#include "cluster/session.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#ifdef SLUICE_WITH_MPI
+#include <mpi.h>
+
+#include "cluster/mpi_communicator.hpp"
+#endif
+
+namespace sluice::cluster {
+
+namespace {
+
+// The size of the job that launched this process, from the launcher's
+// environment (OpenMPI's mpirun, or a PMI launcher such as MPICH's); 0
+// when no launcher started it.
+int launched_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool built_with_mpi() {
+#ifdef SLUICE_WITH_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+Session::Session([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
+  const int ranks = launched_ranks();
+  if (ranks == 0) return;
+#ifdef SLUICE_WITH_MPI
+  int provided = 0;
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    throw std::runtime_error("MPI_Init_thread failed");
+  }
+  initialized_ = true;
+  communicator_ = std::make_unique<MpiCommunicator>();
+#else
+  if (ranks > 1) {
+    throw std::runtime_error("started as one of " + std::to_string(ranks) +
+                             " ranks, but this sluice was built without MPI (install libopenmpi-dev and build again)");
+  }
+#endif
+}
+
+Session::~Session() {
+#ifdef SLUICE_WITH_MPI
+  if (initialized_) MPI_Finalize();
+#endif
+}
+
+std::optional<layout::RankChoice> Session::rank() const {
+  if (!communicator_) return std::nullopt;
+  return layout::RankChoice{unsigned(communicator_->rank()), unsigned(communicator_->size())};
+}
+
+int Session::run(const std::string& program, const std::function<int()>& body) {
+  if (!communicator_ || communicator_->size() == 1) return body();
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: rank %d of %d: error: %s\n", program.c_str(), communicator_->rank(), communicator_->size(), e.what());
+    std::fflush(stderr);
+  }
+#ifdef SLUICE_WITH_MPI
+  MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
+  std::_Exit(1);
+}
+
+}  // namespace sluice::cluster

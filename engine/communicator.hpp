@@ -1,0 +1,97 @@
+// The ranks of a distributed run as the engine and the algorithms see them:
+// a few collective operations, each called by every rank in the same order.
+// One process is the communicator of size 1, whose operations do nothing
+// (SingleProcess below); cluster/ implements it over MPI. The engine stays
+// free of MPI, so the Python module and programs built without it link
+// no MPI at all.
+//
+// Every operation counts the bytes it sent and received and the seconds it
+// took, for the per-EDGEMAP statistics.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sluice::engine {
+
+struct CommunicationCounters {
+  uint64_t sent_bytes = 0, received_bytes = 0;
+  double seconds = 0;
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+
+  // Each rank gives `mine`; every rank receives all the contributions,
+  // concatenated in rank order (`counts[r]` bytes from rank r, which the
+  // caller knows: MPI's allgatherv).
+  virtual void all_gather(std::span<const char> mine, std::span<char> all, std::span<const uint64_t> counts) = 0;
+  // The same with each rank's piece already in place in `all`.
+  virtual void all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) = 0;
+  // Element-wise over all ranks, in place.
+  virtual void sum(std::span<double> values) = 0;
+  virtual void sum(std::span<uint64_t> values) = 0;
+  virtual void sum(std::span<uint32_t> values) = 0;
+  virtual void bitwise_or(std::span<uint64_t> words) = 0;
+  virtual void max(std::span<uint64_t> values) = 0;
+  // Component labels (each the smallest vertex of its component, as a
+  // union-find with the smaller id as root leaves them): in place, the
+  // labels of the union of every rank's partition of the vertices.
+  virtual void merge_components(std::span<uint32_t> labels) = 0;
+  virtual void merge_components(std::span<uint64_t> labels) = 0;
+
+  const CommunicationCounters& counters() const { return counters_; }
+
+  // Conveniences over the above.
+  double sum(double value) {
+    sum(std::span<double>(&value, 1));
+    return value;
+  }
+  uint64_t sum(uint64_t value) {
+    sum(std::span<uint64_t>(&value, 1));
+    return value;
+  }
+  bool any(bool value) { return sum(uint64_t(value)) != 0; }
+  // Each rank's `mine`, concatenated in rank order, on every rank.
+  template <class T>
+  std::vector<T> all_gather(std::span<const T> mine) {
+    std::vector<uint64_t> counts(size_t(size()), 0);
+    counts[size_t(rank())] = mine.size() * sizeof(T);
+    sum(std::span<uint64_t>(counts));
+    uint64_t total = 0;
+    for (uint64_t c : counts) total += c;
+    std::vector<T> all(total / sizeof(T));
+    all_gather(std::span<const char>(reinterpret_cast<const char*>(mine.data()), mine.size_bytes()),
+               std::span<char>(reinterpret_cast<char*>(all.data()), all.size() * sizeof(T)), counts);
+    return all;
+  }
+
+ protected:
+  CommunicationCounters counters_;
+};
+
+// One process: every operation is the identity.
+class SingleProcess final : public Communicator {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  void all_gather(std::span<const char> mine, std::span<char> all, std::span<const uint64_t>) override {
+    std::copy(mine.begin(), mine.end(), all.begin());
+  }
+  void all_gather_in_place(std::span<char>, std::span<const uint64_t>) override {}
+  void sum(std::span<double>) override {}
+  void sum(std::span<uint64_t>) override {}
+  void sum(std::span<uint32_t>) override {}
+  void bitwise_or(std::span<uint64_t>) override {}
+  void max(std::span<uint64_t>) override {}
+  void merge_components(std::span<uint32_t>) override {}
+  void merge_components(std::span<uint64_t>) override {}
+  using Communicator::sum;
+};
+
+}  // namespace sluice::engine

@@ -1,0 +1,157 @@
+#include "formats/ranked_writer.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "base/atomic_file.hpp"
+#include "formats/graph_source.hpp"
+#include "layout/drive_header.hpp"
+#include "layout/manifest.hpp"
+
+namespace sluice::formats {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every vertex's in-degree, in one pass over the blocks.
+std::vector<uint64_t> in_degrees_of(BlockGraph& graph) {
+  std::vector<uint64_t> degrees(graph.info().vertices, 0);
+  for_each_block_in_order(graph, 0, graph.info().vertices, [&](const EdgeBlock& block) {
+    for (uint64_t i = 0; i < block.edges; ++i) ++degrees[block.target(i)];
+  });
+  return degrees;
+}
+
+// The edges of `graph` whose target is in [begin, end), kept in their
+// order, as an in-memory graph over every vertex id.
+template <class V>
+std::unique_ptr<BlockGraph> edges_into(BlockGraph& graph, uint64_t begin, uint64_t end, uint64_t edges) {
+  const base::GraphInfo& info = graph.info();
+  Csr<V> csr;
+  csr.vertices = info.vertices;
+  csr.weighted = info.weighted;
+  csr.offsets = base::Array<uint64_t>(info.vertices + 1, "a part's offsets");
+  csr.targets = base::Array<V>(edges, "a part's targets");
+  if (info.weighted) csr.weights = base::Array<float>(edges, "a part's weights");
+  uint64_t kept = 0, next_vertex = 0;
+  for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+    for (uint64_t u = block.begin; u < block.end; ++u) {
+      csr.offsets[u] = kept;
+      for (uint64_t i = block.offsets[u - block.begin] - block.first_edge(); i < block.offsets[u - block.begin + 1] - block.first_edge(); ++i) {
+        const uint64_t target = block.target(i);
+        if (target < begin || target >= end) continue;
+        csr.targets[kept] = V(target);
+        if (info.weighted) csr.weights[kept] = block.weights[i];
+        ++kept;
+      }
+    }
+    next_vertex = block.end;
+  });
+  for (uint64_t u = next_vertex; u <= info.vertices; ++u) csr.offsets[u] = kept;
+  if (kept != edges) throw std::logic_error("a part's edge count changed between two passes over the input");
+  return std::make_unique<BlockGraph>(std::make_unique<InMemorySource<V>>(std::move(csr), graph.format()), graph.options());
+}
+
+std::string relative_to_manifest(const std::string& manifest_path, const std::string& path) {
+  return fs::path(path).lexically_relative(fs::path(manifest_path).parent_path()).string();
+}
+
+}  // namespace
+
+std::vector<uint64_t> rank_boundaries(const std::vector<uint64_t>& in_degrees, unsigned ranks, double alpha) {
+  const uint64_t n = in_degrees.size();
+  double total = 0;
+  for (uint64_t d : in_degrees) total += alpha + double(d);
+  std::vector<uint64_t> bounds{0};
+  double sum = 0;
+  uint64_t v = 0;
+  for (unsigned r = 1; r < ranks; ++r) {
+    const double target = total * r / ranks;
+    while (v < n && sum + (alpha + double(in_degrees[v])) / 2 < target) sum += alpha + double(in_degrees[v++]);
+    bounds.push_back(v);
+  }
+  bounds.push_back(n);
+  return bounds;
+}
+
+std::string part_manifest_path(const std::string& manifest_path, unsigned rank) {
+  const fs::path p(manifest_path);
+  return (p.parent_path() / (p.stem().string() + ".part" + std::to_string(rank) + ".sluice")).string();
+}
+
+std::vector<std::string> part_drive_dirs(const std::vector<std::string>& patterns, unsigned rank) {
+  std::vector<std::string> dirs;
+  for (std::string d : patterns) {
+    for (size_t at = d.find("{rank}"); at != std::string::npos; at = d.find("{rank}", at)) d.replace(at, 6, std::to_string(rank));
+    dirs.push_back(std::move(d));
+  }
+  return dirs;
+}
+
+std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& manifest_path, const RankedWriteOptions& options) {
+  std::vector<base::NamedFile> files{{manifest_path, "the output's manifest"}};
+  for (unsigned r = 0; r < options.ranks; ++r) {
+    SluiceWriteOptions part = options.layout;
+    part.drive_dirs = part_drive_dirs(options.drive_patterns, r);
+    for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r), options.transpose, part)) {
+      files.push_back(std::move(f));
+    }
+  }
+  return files;
+}
+
+void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_path, const RankedWriteOptions& options) {
+  if (options.ranks == 0) throw std::invalid_argument("--ranks must be at least 1");
+  const base::GraphInfo& info = graph.info();
+  if (options.ranks > std::max<uint64_t>(info.vertices, 1)) {
+    throw std::invalid_argument("--ranks " + std::to_string(options.ranks) + " is more than the graph's " +
+                                std::to_string(info.vertices) + " vertices");
+  }
+  for (const std::string& pattern : options.drive_patterns) {
+    if (pattern.find("{rank}") == std::string::npos) continue;
+    for (unsigned r = 0; r < options.ranks; ++r) fs::create_directories(part_drive_dirs({pattern}, r).front());
+  }
+  const std::vector<uint64_t> in_degrees = in_degrees_of(graph);
+  const std::vector<uint64_t> bounds = rank_boundaries(in_degrees, options.ranks, ranked_layout_alpha);
+
+  layout::Manifest top;
+  top.layout_id = layout::new_layout_id();
+  top.info = info;
+  top.alpha = ranked_layout_alpha;
+  std::vector<std::string> written;  // parts committed, removed again on an error
+  try {
+    for (unsigned r = 0; r < options.ranks; ++r) {
+      uint64_t edges = 0;
+      for (uint64_t v = bounds[r]; v < bounds[r + 1]; ++v) edges += in_degrees[v];
+      std::unique_ptr<BlockGraph> part = info.id_bytes == 4 ? edges_into<uint32_t>(graph, bounds[r], bounds[r + 1], edges)
+                                                            : edges_into<uint64_t>(graph, bounds[r], bounds[r + 1], edges);
+      std::unique_ptr<BlockGraph> by_destination;
+      if (options.transpose) by_destination = transpose_of(*part, options.threads);
+      const std::string part_path = part_manifest_path(manifest_path, r);
+      SluiceWriteOptions part_options = options.layout;
+      part_options.drive_dirs = part_drive_dirs(options.drive_patterns, r);
+      part_options.part = layout::PartOf{r, options.ranks, bounds[r], bounds[r + 1],
+                                         relative_to_manifest(part_path, manifest_path), top.layout_id};
+      if (options.layout.progress) std::fprintf(stderr, "part %u of %u: vertices [%llu, %llu), %llu edges\n", r, options.ranks,
+                                                (unsigned long long)bounds[r], (unsigned long long)bounds[r + 1], (unsigned long long)edges);
+      write_sluice_layout(*part, by_destination.get(), part_path, part_options);
+      written.push_back(part_path);
+      top.parts.push_back({relative_to_manifest(manifest_path, part_path), bounds[r], bounds[r + 1]});
+    }
+    base::AtomicFile manifest(manifest_path);
+    manifest.write(top.text());
+    manifest.commit();
+  } catch (...) {
+    for (const std::string& part : written) {
+      for (const base::NamedFile& f : layout::sluice_layout_files(part)) {
+        std::error_code ignored;
+        fs::remove(f.path, ignored);
+      }
+    }
+    throw;
+  }
+}
+
+}  // namespace sluice::formats

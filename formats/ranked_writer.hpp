@@ -1,0 +1,54 @@
+// A ranked layout (`sluice convert IN OUT.sluice --ranks R`): the graph
+// split by destination for R MPI ranks, as Gemini and DFOGraph split it.
+// Rank r owns a contiguous range of vertices and its part holds every edge
+// whose destination is in that range, as a CSR by source (push: an active
+// source scatters into the rank's own range, so no update crosses ranks)
+// and, with the transpose, as a CSC by destination (pull). Each part is a
+// whole layout (layout/), written onto its own drives: a drive directory
+// may name `{rank}`, which becomes the part's rank. The top manifest,
+// written last, lists the parts and their ranges.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/output_guard.hpp"
+#include "formats/block_graph.hpp"
+#include "formats/sluice_format.hpp"
+
+namespace sluice::formats {
+
+// The ranges balance alpha x vertices + edges (destinations' in-edges), as
+// Gemini's chunking does. A rank's time per EDGEMAP is its edges' scatter
+// and gather plus its vertices' passes (PageRank's update, the frontier's
+// bits); sluice spends a few ns per edge and per vertex alike, so a vertex
+// weighs about as much as one edge out of core. Gemini's alpha = 8 (p - 1)
+// prices its own dense per-vertex messages, which sluice does not send.
+inline constexpr double ranked_layout_alpha = 1;
+
+struct RankedWriteOptions {
+  unsigned ranks = 1;
+  std::vector<std::string> drive_patterns;  // one per drive; "{rank}" becomes the rank
+  bool transpose = false;                   // each part also stores its edges by destination
+  SluiceWriteOptions layout;                // page size, progress, force (drive_dirs unused)
+  int threads = 0;
+};
+
+// The first vertex of each rank's range and, last, the vertex count:
+// ranks + 1 boundaries balancing alpha x vertices + in-edges.
+std::vector<uint64_t> rank_boundaries(const std::vector<uint64_t>& in_degrees, unsigned ranks, double alpha);
+
+// Part r's manifest beside the top one: NAME.part<r>.sluice.
+std::string part_manifest_path(const std::string& manifest_path, unsigned rank);
+// The drive directories of part r: each pattern with "{rank}" replaced.
+std::vector<std::string> part_drive_dirs(const std::vector<std::string>& patterns, unsigned rank);
+
+// Every file write_ranked_sluice_layout writes, the top manifest first.
+std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& manifest_path, const RankedWriteOptions& options);
+
+// Writes every part, then the top manifest; on an error removes the parts
+// already written, so nothing of a half-written layout is left.
+void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_path, const RankedWriteOptions& options);
+
+}  // namespace sluice::formats
