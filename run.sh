@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrentqueue-dev
-          libboost-program-options-dev libgtest-dev libxxhash-dev zlib1g-dev libzstd-dev nlohmann-json3-dev gzip zstd python3)
+          libboost-program-options-dev libgtest-dev libxxhash-dev zlib1g-dev libzstd-dev nlohmann-json3-dev gzip zstd python3
+          openmpi-bin libopenmpi-dev)
 # The fuzz targets (./run.sh test only): clang with libFuzzer and OpenMP.
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
 # The sweep plot's test, and the Python package's build and tests
@@ -53,6 +54,10 @@ example() {
   build/tools/sluice-bfs "$work/rmat18.sluice"
   build/tools/sluice-pagerank "$work/rmat18.sluice"
   build/tools/sluice-wcc "$work/rmat18.sluice"
+  echo "== the same BFS on two MPI ranks: the graph split by destination, a part per rank on its own drive"
+  $sluice convert "$work/rmat18.el" "$work/rmat18-r2.sluice" --ranks 2 --drives "$work/drive{rank}" --transpose
+  # As root (a container), OpenMPI must be told; two ranks on any core count.
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 build/tools/sluice-bfs "$work/rmat18-r2.sluice"
 }
 
 # `pip install .` (scikit-build-core builds the module from this project)

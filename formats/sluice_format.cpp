@@ -124,8 +124,8 @@ std::vector<base::NamedFile> sluice_layout_files_to_write(const std::string& man
   return files;
 }
 
-std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path, bool transpose) {
-  return std::make_unique<SluiceSource>(std::make_shared<layout::SluiceLayout>(manifest_path), transpose);
+std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path, bool transpose, std::optional<layout::RankChoice> rank) {
+  return std::make_unique<SluiceSource>(std::make_shared<layout::SluiceLayout>(manifest_path, rank), transpose);
 }
 
 void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,

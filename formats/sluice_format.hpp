@@ -12,11 +12,14 @@
 #include "base/output_guard.hpp"
 #include "formats/block_graph.hpp"
 #include "layout/manifest.hpp"
+#include "layout/ranked_layout.hpp"
 
 namespace sluice::formats {
 
 // Serves one edge set of a layout through the block API.
-std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path, bool transpose = false);
+// Of a ranked layout, `rank`'s part (layout/ranked_layout.hpp).
+std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path, bool transpose = false,
+                                                std::optional<layout::RankChoice> rank = std::nullopt);
 
 struct SluiceWriteOptions {
   std::vector<std::string> drive_dirs;  // one per drive; empty: one drive beside the manifest

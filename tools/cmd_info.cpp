@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/disk_graph.hpp"
+#include "base/format_names.hpp"
+#include "formats/sluice_format.hpp"
 #include "layout/sluice_layout.hpp"
 #include "programs/command_line.hpp"
 #include "tools/commands.hpp"
@@ -34,6 +36,35 @@ DegreeStats degree_stats(formats::BlockGraph& graph) {
   return s;
 }
 
+int describe_ranked_layout(const std::string& path, const layout::Manifest& top, bool json) {
+  nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+  for (const layout::RankPart& part : top.parts) {
+    const std::string part_path = layout::path_in_layout(path, part.manifest);
+    const layout::Manifest m = layout::Manifest::read(part_path);
+    parts.push_back({{"manifest", part_path}, {"begin", part.begin}, {"end", part.end}, {"edges", m.info.edges},
+                     {"drives", m.out.drives.size()}, {"transpose", m.in.has_value()}});
+  }
+  if (json) {
+    nlohmann::ordered_json o = {{"graph", path}, {"format", "sluice"}, {"vertices", top.info.vertices}, {"edges", top.info.edges},
+                                {"weighted", top.info.weighted}, {"symmetric", top.info.symmetric}, {"ranks", top.parts.size()},
+                                {"alpha", top.alpha}, {"layout_id", top.layout_id}, {"parts", parts}};
+    std::cout << o.dump() << "\n";
+    return exit_ok;
+  }
+  std::cout << "graph       " << path << " (sluice, ranked)\n"
+            << "vertices    " << top.info.vertices << "\n"
+            << "edges       " << top.info.edges << "\n"
+            << "weighted    " << (top.info.weighted ? "yes" : "no") << "\n"
+            << "ranks       " << top.parts.size() << ", ranges balancing " << top.alpha << " x vertices + in-edges\n";
+  for (size_t r = 0; r < parts.size(); ++r) {
+    std::cout << "part " << r << "      vertices [" << parts[r]["begin"] << ", " << parts[r]["end"] << "), " << parts[r]["edges"]
+              << " edges, " << parts[r]["drives"] << " drive(s)" << (parts[r]["transpose"].get<bool>() ? " + by destination" : "")
+              << ": " << parts[r]["manifest"].get<std::string>() << "\n";
+  }
+  std::cout << "layout id   " << top.layout_id << " (run with mpirun -np " << top.parts.size() << "; --rank N describes one part)\n";
+  return exit_ok;
+}
+
 }  // namespace
 
 int cmd_info(int argc, char** argv) {
@@ -41,7 +72,8 @@ int cmd_info(int argc, char** argv) {
   options.add_options()
     ("graph", po::value<std::string>()->required(), "graph to describe")
     ("verify", po::bool_switch(), "read every page and check its checksum (sluice layout)")
-    ("json", po::bool_switch(), "print one JSON object instead of text");
+    ("json", po::bool_switch(), "print one JSON object instead of text")
+    ("rank", po::value<unsigned>(), "of a ranked layout (convert --ranks), describe this rank's part");
   add_read_options(options);
   po::positional_options_description positionals;
   positionals.add("graph", 1);
@@ -50,14 +82,28 @@ int cmd_info(int argc, char** argv) {
     return exit_ok;
   }
   const std::string path = values["graph"].as<std::string>();
-  auto graph = formats::BlockGraph::open(path, open_options_from(values));
+  // A ranked layout: its parts, or with --rank one of them.
+  std::optional<layout::RankChoice> rank;
+  const bool sluice = base::format_from_extension(path) == "sluice" || values["format"].as<std::string>() == "sluice";
+  if (const std::optional<layout::Manifest> top = sluice ? std::optional(layout::Manifest::read(path)) : std::nullopt; top && top->is_ranked()) {
+    const unsigned ranks = unsigned(top->parts.size());
+    if (!values.count("rank")) return describe_ranked_layout(path, *top, values["json"].as<bool>());
+    rank = layout::RankChoice{values["rank"].as<unsigned>(), ranks};
+    if (rank->rank >= ranks) throw po::error("--rank " + std::to_string(rank->rank) + ": the layout has ranks 0 to " + std::to_string(ranks - 1));
+  } else if (values.count("rank")) {
+    throw po::error("--rank applies to a ranked layout (sluice convert --ranks); " + path + " is not one");
+  }
+  const formats::OpenOptions open_options = open_options_from(values);
+  std::unique_ptr<formats::BlockGraph> graph =
+      rank ? std::make_unique<formats::BlockGraph>(formats::open_sluice_layout(path, false, rank), open_options.blocks)
+           : formats::BlockGraph::open(path, open_options);
   const base::GraphInfo& info = graph->info();
   DegreeStats degrees = degree_stats(*graph);
   double mean = info.vertices ? double(info.edges) / double(info.vertices) : 0.0;
 
   std::unique_ptr<layout::SluiceLayout> layout;
   if (graph->format() == "sluice" && !open_options_from(values).build.changes_edges()) {
-    layout = std::make_unique<layout::SluiceLayout>(path);
+    layout = std::make_unique<layout::SluiceLayout>(path, rank);
   }
   bool verified = false;
   if (values["verify"].as<bool>()) {
@@ -81,7 +127,8 @@ int cmd_info(int argc, char** argv) {
       o["pages"] = edges.pages();
       o["page_bytes"] = edges.interleaving().page_bytes;
       o["index_memory_bytes"] = layout->out().index().memory_bytes();
-      o["engine_memory_bytes"] = engine::DiskGraph(path).memory_bytes();
+      o["engine_memory_bytes"] = engine::DiskGraph(path, false, rank).memory_bytes();
+      if (rank) o["part"] = {{"rank", rank->rank}, {"ranks", rank->ranks}, {"begin", layout->owned_begin()}, {"end", layout->owned_end()}};
       o["transpose"] = layout->in() != nullptr;
       o["layout_id"] = layout->manifest().layout_id;
       if (verified) o["verified"] = true;
@@ -110,13 +157,17 @@ int cmd_info(int argc, char** argv) {
     std::cout << "index       " << layout->out().index().memory_bytes() << " bytes in memory ("
               << std::setprecision(2) << (info.vertices ? double(layout->out().index().memory_bytes()) / double(info.vertices) : 0.0)
               << " per vertex)\n";
-    engine::DiskGraph disk(path);
+    engine::DiskGraph disk(path, false, rank);
     std::cout << "engine      " << disk.memory_bytes() << " bytes in memory for the index and the page-to-vertex map ("
               << disk.pages() << " pages x 8 bytes)\n";
     const uint64_t pages = edges.pages() + (layout->in() ? layout->in()->edges().pages() : 0);
     std::cout << "checksums   one per page, " << pages << " pages" << (layout->in() ? " (with the transpose's)" : "")
               << (verified ? ": verified" : " (checked on every read; all at once with --verify)") << "\n";
     std::cout << "layout id   " << m.layout_id << " (in every drive file's header page)\n";
+    if (rank) {
+      std::cout << "part        rank " << rank->rank << " of " << rank->ranks << ": the edges into vertices [" << layout->owned_begin()
+                << ", " << layout->owned_end() << "), from " << layout->path() << "\n";
+    }
   }
   return exit_ok;
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The programs on several MPI ranks (issue 21): `sluice convert --ranks R`
+# and `mpirun -np R sluice-NAME`, for R = 1, 2, 3, 4 on one 2-core machine,
+# give what one process gives: BFS depths and WCC labels byte for byte,
+# PageRank within 1e-12 (classic) in L1, SpMV within the sums' rounding.
+# Graphs: RMAT, uniform, a star, a chain, one whose upper ranks own no
+# edges, and cnr-2000; every IO backend; one and two drives per rank. And
+# the refusals: a wrong rank count, a part alone, a missing or foreign
+# part, a plain layout on several ranks, a program that cannot run on them;
+# a killed rank ends the job within 30 s, leaving no output.
+set -euo pipefail
+tools=$1
+data=$2
+. "$(dirname "$0")/lib.sh"
+command -v mpirun > /dev/null || fail "mpirun is missing: install openmpi-bin (run.sh does)"
+# CI runs as root, where OpenMPI wants to be told; more ranks than cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# OpenMPI's own allocations are still held at exit: LeakSanitizer's reports
+# of them are not sluice's.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+mpi() { timeout 120 mpirun -np "$@"; }
+
+# l1 A B: the L1 distance of two value files.
+l1() { paste "$1" "$2" | awk '{d = $1 - $2; if (d < 0) d = -d; s += d} END {printf "%.3g\n", s}'; }
+within() { awk -v d="$1" -v limit="$2" 'BEGIN {exit !(d <= limit)}'; }
+
+# same_results NAME GRAPH R [engine flags]: every distributed program on an
+# R-rank layout of GRAPH against one process on the plain layout.
+same_results() {
+  local name=$1 graph=$2 ranks=$3
+  shift 3
+  local plain=$name.sluice ranked=$name-r$ranks.sluice
+  [ -e "$plain" ] || "$tools/sluice" convert "$graph" "$plain" --transpose > /dev/null
+  "$tools/sluice" convert "$graph" "$ranked" --transpose --ranks "$ranks" --drives "drives/$name/{rank}/a,drives/$name/{rank}/b" > /dev/null
+  "$tools/sluice-bfs" "$plain" --output one.bfs "$@" > /dev/null 2>&1
+  mpi "$ranks" "$tools/sluice-bfs" "$ranked" --output many.bfs "$@" > bfs.out 2>&1
+  cmp -s one.bfs many.bfs || fail "$name, $ranks ranks $*: bfs depths differ"
+  [ "$(grep -c "^bfs $ranked: .* iterations" bfs.out)" -eq 1 ] || fail "$name: the summary line is not printed once: $(cat bfs.out)"
+  "$tools/sluice-wcc" "$plain" --output one.wcc "$@" > /dev/null 2>&1
+  mpi "$ranks" "$tools/sluice-wcc" "$ranked" --output many.wcc "$@" > /dev/null 2>&1
+  cmp -s one.wcc many.wcc || fail "$name, $ranks ranks $*: wcc labels differ"
+  for method in classic delta; do
+    "$tools/sluice-pagerank" "$plain" --method $method --output one.pr "$@" > /dev/null 2>&1
+    mpi "$ranks" "$tools/sluice-pagerank" "$ranked" --method $method --output many.pr "$@" > /dev/null 2>&1
+    local d
+    d=$(l1 one.pr many.pr)
+    within "$d" 1e-12 || fail "$name, $ranks ranks $*: pagerank $method differs by $d in L1"
+  done
+  "$tools/sluice-spmv" "$plain" --transposed --output one.y "$@" > /dev/null 2>&1
+  mpi "$ranks" "$tools/sluice-spmv" "$ranked" --transposed --output many.y "$@" > /dev/null 2>&1
+  d=$(l1 one.y many.y)
+  within "$d" 1e-9 || fail "$name, $ranks ranks $*: spmv differs by $d in L1"
+}
+
+mkdir drives
+"$tools/sluice" generate rmat --scale 11 --edge-factor 8 --seed 5 -o rmat.el > /dev/null
+"$tools/sluice" generate uniform --scale 10 --edge-factor 6 --seed 2 -o uniform.el > /dev/null
+{ echo "# a star: 0 -> every other vertex, and back"; for v in $(seq 1 300); do echo "0 $v"; echo "$v 0"; done; } > star.el
+{ echo "# a chain"; for v in $(seq 0 400); do echo "$v $((v + 1))"; done; } > chain.el
+# Edges among the first ten vertices only, out of 300: the upper ranks own
+# vertices but not one edge.
+{ echo "# Nodes: 300"; for u in $(seq 0 9); do for v in $(seq 0 9); do [ "$u" = "$v" ] || echo "$u $v"; done; done; } > lopsided.el
+
+for ranks in 1 2 3 4; do
+  same_results rmat rmat.el $ranks
+done
+same_results uniform uniform.el 3 --io aio
+same_results star star.el 2 --io psync
+same_results chain chain.el 3 --direction push
+same_results chain chain.el 4 --io memory
+same_results lopsided lopsided.el 3
+"$tools/sluice" info lopsided-r3.sluice > info.txt
+grep -q "^part 2      vertices \[[0-9]*, 300), 0 edges" info.txt || fail "the lopsided graph's last rank should own no edge: $(cat info.txt)"
+if [ -e "$data/cnr-2000/cnr-2000.graph" ]; then
+  same_results cnr "$data/cnr-2000/cnr-2000.graph" 3
+fi
+
+# --stats: every rank's records, each with its rank and what it exchanged.
+mpi 2 "$tools/sluice-bfs" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
+for r in 0 1; do
+  grep -q '^{"record":"edgemap",.*"rank":'$r',"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"comm_seconds":' s.jsonl || fail "no EDGEMAP record of rank $r: $(head -3 s.jsonl)"
+done
+head -1 s.jsonl | grep -q '"ranks":2,' || fail "the run record lacks the rank count: $(head -1 s.jsonl)"
+
+# Refusals, before any work.
+expect_error 1 "was split for 3 ranks, and this job runs 2: launch it with \`mpirun -np 3\`" mpirun -np 2 "$tools/sluice-bfs" rmat-r3.sluice --output x.txt
+[ ! -e x.txt ] || fail "a refused job left its output"
+expect_error 1 "is a layout split for 3 ranks: run it under \`mpirun -np 3\`" "$tools/sluice-bfs" rmat-r3.sluice
+expect_error 1 "rmat-r3.part1.sluice: is part 1 of 3 of the ranked layout rmat-r3.sluice" "$tools/sluice-bfs" rmat-r3.part1.sluice
+expect_error 1 "is not split into ranks, and this job runs 2" mpirun -np 2 "$tools/sluice-bfs" rmat.sluice
+expect_error 2 "bc does not run on several ranks yet" mpirun -np 2 "$tools/sluice-bc" rmat-r2.sluice
+expect_error 2 "on several ranks spmv computes A^T x (--transposed)" mpirun -np 2 "$tools/sluice-spmv" rmat-r2.sluice
+mv rmat-r3.part2.sluice aside.sluice
+expect_error 1 "rank 2 of 3: error: rmat-r3.part2.sluice: cannot open" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
+cp rmat-r4.part2.sluice rmat-r3.part2.sluice
+expect_error 1 "rank 2 of 3: error: rmat-r3.part2.sluice: is not a part of rmat-r3.sluice" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
+mv aside.sluice rmat-r3.part2.sluice
+
+# A rank killed mid-run ends the whole job, with an error, within 30 s.
+set +e
+start=$(date +%s)
+timeout 60 mpirun -np 3 "$tools/sluice-pagerank" rmat-r3.sluice --method classic --tolerance 0 --iterations 100000000 \
+  --output killed.txt > killed.log 2>&1 &
+job=$!
+for _ in $(seq 50); do
+  launcher=$(pgrep -P "$job" | head -1)
+  victim=$([ -n "$launcher" ] && pgrep -P "$launcher" -x sluice-pagerank | tail -1)
+  [ -n "$victim" ] && break
+  sleep 0.2
+done
+sleep 1
+kill -9 "$victim"
+wait $job
+code=$?
+set -e
+[ "$code" -ne 0 ] || fail "the job survived a killed rank"
+[ $(( $(date +%s) - start )) -le 30 ] || fail "the job took over 30 s to end after a rank was killed"
+grep -q "exited on signal 9" killed.log || fail "mpirun did not name the killed rank: $(cat killed.log)"
+[ ! -e killed.txt ] || fail "a killed job left its output"
+echo "ranks: all passed"
