@@ -52,6 +52,12 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
   const uint64_t n = out.graph().vertices();
   if (in && in->graph().vertices() != n) throw std::invalid_argument("the transpose has another vertex count");
   engine::Engine& backward = in ? *in : out;
+  // On several ranks each owns a range: path counts and dependencies are
+  // computed there, and sent to the ranks that scatter from them (the
+  // transpose's readers in the backward pass).
+  engine::RankExchange& ranks = out.ranks();
+  const uint64_t first = out.owned_begin(), last = out.owned_end();
+  auto owned = [&](uint64_t v) { return v >= first && v < last; };
   BcResult result;
   result.score.assign(n, 0.0);
   std::vector<int64_t> depth(n);
@@ -66,6 +72,7 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
     std::vector<engine::VertexSubset> levels;
     levels.push_back(engine::VertexSubset::single(n, source));
     for (;;) {
+      ranks.member_values(levels.back(), sigma.data());
       CountPaths count{depth.data(), sigma.data(), int64_t(levels.size())};
       engine::VertexSubset next = out.edge_map<double>(levels.back(), count);
       trace.record(out, "forward", levels.size() - 1);
@@ -77,19 +84,26 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
       // Each w of this level sends (1 + delta[w]) / sigma[w] to its
       // predecessors, the in-neighbours one level up.
       const int64_t above = int64_t(level) - 1;
+      backward.ranks().member_values(levels[level], sigma.data());
+      backward.ranks().member_values(levels[level], delta.data());
       auto value = [d = delta.data(), s = sigma.data()](uint64_t w, float) { return (1 + d[w]) / s[w]; };
       auto predecessor = [d = depth.data(), above](uint64_t v) { return d[v] == above; };
       SumIntoDestination<decltype(value), decltype(predecessor)> accumulate{value, delta.data(), predecessor};
       backward.edge_map<double>(levels[level], accumulate, false);
       trace.record(backward, "backward", level);
       // The level above now holds sum (1 + delta[w]) / sigma[w]; scale it.
-      levels[level - 1].for_each([&](uint64_t v) { delta[v] *= sigma[v]; });
+      levels[level - 1].for_each([&](uint64_t v) {
+        if (owned(v)) delta[v] *= sigma[v];
+      });
     }
     for (size_t level = 1; level < levels.size(); ++level) {
-      levels[level].for_each([&](uint64_t v) { result.score[v] += delta[v]; });
+      levels[level].for_each([&](uint64_t v) {
+        if (owned(v)) result.score[v] += delta[v];
+      });
     }
     ++result.sources;
   }
+  ranks.owned_values(std::span<double>(result.score));
   return result;
 }
 

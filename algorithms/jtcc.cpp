@@ -11,11 +11,13 @@ namespace sluice::algorithms {
 namespace {
 
 template <class Id>
-JtccResult run(formats::BlockGraph& graph, uint64_t seed) {
+JtccResult run(formats::BlockGraph& graph, uint64_t seed, engine::Communicator& ranks) {
   const uint64_t n = graph.info().vertices;
   ConcurrentForest<Id, RandomRank> forest(n, RandomRank{seed});
   std::atomic<uint64_t> edges{0};
-  auto id = graph.request(0, n, [&](const formats::EdgeBlock& block) {
+  const uint64_t share_begin = n * uint64_t(ranks.rank()) / uint64_t(ranks.size());
+  const uint64_t share_end = n * uint64_t(ranks.rank() + 1) / uint64_t(ranks.size());
+  auto id = graph.request(share_begin, share_end, [&](const formats::EdgeBlock& block) {
     if (base::interruption_requested()) {
       graph.release(block);
       throw base::Interrupted();
@@ -37,7 +39,7 @@ JtccResult run(formats::BlockGraph& graph, uint64_t seed) {
   graph.wait(id);
 
   JtccResult result;
-  result.edges = edges;
+  result.edges = ranks.sum(uint64_t(edges));
   // Relabel by smallest member: scanning ascending, the first vertex seen
   // of a root is its component's smallest.
   result.label.assign(n, std::numeric_limits<uint64_t>::max());
@@ -46,6 +48,7 @@ JtccResult run(formats::BlockGraph& graph, uint64_t seed) {
     if (result.label[root] == std::numeric_limits<uint64_t>::max()) result.label[root] = v;
     result.label[v] = result.label[root];
   }
+  ranks.merge_components(std::span<uint64_t>(result.label));
   result.rounds = 1;
   summarize_components(result);
   return result;
@@ -53,8 +56,10 @@ JtccResult run(formats::BlockGraph& graph, uint64_t seed) {
 
 }  // namespace
 
-JtccResult jtcc(formats::BlockGraph& graph, uint64_t seed) {
-  return graph.info().vertices <= (uint64_t(1) << 32) ? run<uint32_t>(graph, seed) : run<uint64_t>(graph, seed);
+JtccResult jtcc(formats::BlockGraph& graph, uint64_t seed, engine::Communicator* communicator) {
+  engine::SingleProcess alone;
+  engine::Communicator& ranks = communicator ? *communicator : alone;
+  return graph.info().vertices <= (uint64_t(1) << 32) ? run<uint32_t>(graph, seed, ranks) : run<uint64_t>(graph, seed, ranks);
 }
 
 }  // namespace sluice::algorithms

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "algorithms/wcc.hpp"
+#include "engine/communicator.hpp"
 #include "formats/block_graph.hpp"
 
 namespace sluice::algorithms {
@@ -22,6 +23,9 @@ struct JtccResult : ComponentsResult {
 constexpr uint64_t jtcc_bytes_per_vertex = 16;
 
 // Labels are the smallest vertex id of each component, as wcc() gives.
-JtccResult jtcc(formats::BlockGraph& graph, uint64_t seed = 0x5eed);
+// With a communicator of several ranks, rank r reads the r-th share of
+// the vertices' blocks (every rank opens the same graph), and one allreduce
+// merges the ranks' labellings: every rank returns the whole result.
+JtccResult jtcc(formats::BlockGraph& graph, uint64_t seed = 0x5eed, engine::Communicator* communicator = nullptr);
 
 }  // namespace sluice::algorithms

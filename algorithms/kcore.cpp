@@ -40,22 +40,29 @@ KcoreResult kcore(engine::Engine& engine, RunTrace& trace) {
   const uint64_t n = graph.vertices();
   KcoreResult result;
   result.core.assign(n, remaining);
-  std::vector<uint32_t> degree(graph.degrees(), graph.degrees() + n);
+  std::vector<uint32_t> degree(engine.out_degrees(), engine.out_degrees() + n);
+  // On several ranks each peels its own range (its degrees are the ones
+  // the peels lower) and the peeled vertices are shared.
+  engine::RankExchange& ranks = engine.ranks();
+  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::VertexSubset left = engine::VertexSubset::all(n);
   uint64_t k = 0;
   while (!left.empty()) {
     // The vertices of degree at most k leave with coreness k; the least
     // degree of those that stay is where k goes when none leaves.
     std::atomic<uint64_t> least{remaining};
-    const engine::VertexSubset peeled = engine.vertex_map(left, [&](uint64_t v) {
+    const engine::VertexSubset peeled = ranks.frontier(engine.vertex_map(left, [&](uint64_t v) {
+      if (v < first || v >= last) return false;
       if (degree[v] <= k) return true;
       uint64_t seen = least.load(std::memory_order_relaxed);
       while (degree[v] < seen && !least.compare_exchange_weak(seen, degree[v], std::memory_order_relaxed)) {
       }
       return false;
-    });
+    }));
     if (peeled.empty()) {
-      k = least.load();
+      uint64_t next = least.load();
+      ranks.communicator().min(std::span<uint64_t>(&next, 1));
+      k = next;
       continue;
     }
     engine.vertex_map(peeled, [&](uint64_t v) {

@@ -51,7 +51,7 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   };
   double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return shares(v, result.rank[v]); }));
   while (result.iterations < o.max_iterations) {
-    ranks.owned_values(std::span<double>(share));
+    ranks.source_values(std::span<double>(share));
     SumIntoDestination<SourceValue> push{{share.data()}, received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);

@@ -67,10 +67,15 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
   // bucket since is stale in its old bin and skipped there.
   std::map<uint64_t, std::vector<uint64_t>> waiting;
   uint64_t current = 0;
+  // On several ranks each lowers the distances of its own range, bins its
+  // own vertices, and sends the frontier's distances to the ranks that
+  // relax their edges; the next bucket is the lowest of all ranks'.
+  engine::RankExchange& ranks = engine.ranks();
   for (;;) {
     // Empty the current bucket: relax, and keep relaxing the vertices that
     // land in it (or, with negative weights, below it); later ones wait.
     while (!frontier.empty()) {
+      ranks.member_values(frontier, distance);
       Relax relax{distance, &negative_source};
       const engine::VertexSubset changed = engine.edge_map<float>(frontier, relax);
       trace.record(engine, "bucket", current);
@@ -84,28 +89,41 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
         throw std::runtime_error("a negative cycle is reachable from vertex " + std::to_string(source) +
                                  ": distances still fall after " + std::to_string(n) + " rounds");
       }
-      frontier = engine.vertex_map(changed, [&](uint64_t v) { return bucket(v) <= current; });
-      if (frontier.size() < changed.size()) {
-        changed.for_each([&](uint64_t v) {
-          if (const uint64_t k = bucket(v); k > current) waiting[k].push_back(v);
-        });
-      }
+      const engine::VertexSubset next = engine.vertex_map(changed, [&](uint64_t v) { return ranks.owns(v) && bucket(v) <= current; });
+      changed.for_each([&](uint64_t v) {
+        if (!ranks.owns(v)) return;
+        if (const uint64_t k = bucket(v); k > current) waiting[k].push_back(v);
+      });
+      frontier = ranks.frontier(next);
     }
     ++result.buckets;
-    // The next bucket: the lowest bin holding a vertex still in it.
-    frontier = engine::VertexSubset(n);
-    while (frontier.empty() && !waiting.empty()) {
-      auto lowest = waiting.begin();
-      current = lowest->first;
-      std::vector<uint64_t> ids;
-      for (uint64_t v : lowest->second) {
-        if (bucket(v) == current) ids.push_back(v);
+    // The next bucket: the lowest bin holding a vertex still in it (a bin
+    // whose vertices all moved lower since is dropped).
+    std::vector<uint64_t> ids;
+    uint64_t lowest = UINT64_MAX;
+    while (!waiting.empty()) {
+      auto bin = waiting.begin();
+      for (uint64_t v : bin->second) {
+        if (bucket(v) == bin->first) ids.push_back(v);
       }
-      waiting.erase(lowest);
-      frontier = engine::VertexSubset::from_ids(n, std::move(ids));
+      if (!ids.empty()) {
+        lowest = bin->first;
+        break;
+      }
+      waiting.erase(bin);
     }
-    if (frontier.empty()) break;
+    uint64_t next = lowest;
+    ranks.communicator().min(std::span<uint64_t>(&next, 1));
+    if (next == UINT64_MAX) break;
+    current = next;
+    if (lowest == next) {
+      waiting.erase(waiting.begin());
+    } else {
+      ids.clear();  // this rank's lowest bin waits for a later bucket
+    }
+    frontier = ranks.frontier(engine::VertexSubset::from_ids(n, std::move(ids)));
   }
+  engine.ranks().owned_values(std::span<float>(result.distance));
   for (float d : result.distance) result.reached += d < unreached;
   return result;
 }

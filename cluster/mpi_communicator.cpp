@@ -140,11 +140,53 @@ void MpiCommunicator::all_gather(std::span<const char> mine, std::span<char> all
 
 void MpiCommunicator::all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) { gather(nullptr, all, counts); }
 
+void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                                 std::span<const uint64_t> receive_counts) {
+  const auto start = std::chrono::steady_clock::now();
+  const size_t ranks = size_t(size_);
+  std::vector<uint64_t> send_at(ranks + 1, 0), receive_at(ranks + 1, 0);
+  for (size_t r = 0; r < ranks; ++r) {
+    send_at[r + 1] = send_at[r] + send_counts[r];
+    receive_at[r + 1] = receive_at[r] + receive_counts[r];
+  }
+  if (send_at.back() > send.size() || receive_at.back() > receive.size()) throw std::logic_error("all_to_all: the pieces exceed the buffers");
+  // In rounds of at most `step` bytes per pair, so that every count and
+  // displacement of a round fits an int; every rank runs the same rounds.
+  const uint64_t step = std::max<uint64_t>(1, (uint64_t(1) << 30) / ranks);
+  uint64_t largest = 0;
+  for (size_t r = 0; r < ranks; ++r) largest = std::max({largest, send_counts[r], receive_counts[r]});
+  check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  std::vector<int> out_counts(ranks), out_at(ranks), in_counts(ranks), in_at(ranks);
+  std::vector<char> out, in;
+  for (uint64_t done = 0; done < largest; done += step) {
+    int out_total = 0, in_total = 0;
+    for (size_t r = 0; r < ranks; ++r) {
+      out_counts[r] = int(send_counts[r] > done ? std::min(step, send_counts[r] - done) : 0);
+      in_counts[r] = int(receive_counts[r] > done ? std::min(step, receive_counts[r] - done) : 0);
+      out_at[r] = out_total;
+      in_at[r] = in_total;
+      out_total += out_counts[r];
+      in_total += in_counts[r];
+    }
+    out.resize(size_t(out_total) + 1);
+    in.resize(size_t(in_total) + 1);
+    for (size_t r = 0; r < ranks; ++r) std::copy_n(send.data() + send_at[r] + done, out_counts[r], out.data() + out_at[r]);
+    check(MPI_Alltoallv(out.data(), out_counts.data(), out_at.data(), MPI_BYTE, in.data(), in_counts.data(), in_at.data(), MPI_BYTE,
+                        MPI_COMM_WORLD),
+          "MPI_Alltoallv");
+    for (size_t r = 0; r < ranks; ++r) std::copy_n(in.data() + in_at[r], in_counts[r], receive.data() + receive_at[r] + done);
+  }
+  counters_.sent_bytes += send_at.back();
+  counters_.received_bytes += receive_at.back();
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 void MpiCommunicator::sum(std::span<double> values) { all_reduce(values, MPI_DOUBLE, MPI_SUM, counters_); }
 void MpiCommunicator::sum(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_SUM, counters_); }
 void MpiCommunicator::sum(std::span<uint32_t> values) { all_reduce(values, MPI_UINT32_T, MPI_SUM, counters_); }
 void MpiCommunicator::bitwise_or(std::span<uint64_t> words) { all_reduce(words, MPI_UINT64_T, MPI_BOR, counters_); }
 void MpiCommunicator::max(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MAX, counters_); }
+void MpiCommunicator::min(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MIN, counters_); }
 void MpiCommunicator::merge_components(std::span<uint32_t> labels) { merge(labels, MPI_UINT32_T, counters_); }
 void MpiCommunicator::merge_components(std::span<uint64_t> labels) { merge(labels, MPI_UINT64_T, counters_); }
 

@@ -20,11 +20,14 @@ class MpiCommunicator final : public engine::Communicator {
   int size() const override { return size_; }
   void all_gather(std::span<const char> mine, std::span<char> all, std::span<const uint64_t> counts) override;
   void all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) override;
+  void all_to_all(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                  std::span<const uint64_t> receive_counts) override;
   void sum(std::span<double> values) override;
   void sum(std::span<uint64_t> values) override;
   void sum(std::span<uint32_t> values) override;
   void bitwise_or(std::span<uint64_t> words) override;
   void max(std::span<uint64_t> values) override;
+  void min(std::span<uint64_t> values) override;
   void merge_components(std::span<uint32_t> labels) override;
   void merge_components(std::span<uint64_t> labels) override;
   using engine::Communicator::sum;

@@ -33,12 +33,18 @@ class Communicator {
   virtual void all_gather(std::span<const char> mine, std::span<char> all, std::span<const uint64_t> counts) = 0;
   // The same with each rank's piece already in place in `all`.
   virtual void all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) = 0;
+  // Each rank sends `send_counts[r]` bytes to rank r (its pieces
+  // concatenated in rank order in `send`) and receives `receive_counts[r]`
+  // bytes from rank r, likewise: MPI's alltoallv.
+  virtual void all_to_all(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                          std::span<const uint64_t> receive_counts) = 0;
   // Element-wise over all ranks, in place.
   virtual void sum(std::span<double> values) = 0;
   virtual void sum(std::span<uint64_t> values) = 0;
   virtual void sum(std::span<uint32_t> values) = 0;
   virtual void bitwise_or(std::span<uint64_t> words) = 0;
   virtual void max(std::span<uint64_t> values) = 0;
+  virtual void min(std::span<uint64_t> values) = 0;
   // Component labels (each the smallest vertex of its component, as a
   // union-find with the smaller id as root leaves them): in place, the
   // labels of the union of every rank's partition of the vertices.
@@ -84,11 +90,16 @@ class SingleProcess final : public Communicator {
     std::copy(mine.begin(), mine.end(), all.begin());
   }
   void all_gather_in_place(std::span<char>, std::span<const uint64_t>) override {}
+  void all_to_all(std::span<const char> send, std::span<const uint64_t>, std::span<char> receive,
+                  std::span<const uint64_t>) override {
+    std::copy(send.begin(), send.end(), receive.begin());
+  }
   void sum(std::span<double>) override {}
   void sum(std::span<uint64_t>) override {}
   void sum(std::span<uint32_t>) override {}
   void bitwise_or(std::span<uint64_t>) override {}
   void max(std::span<uint64_t>) override {}
+  void min(std::span<uint64_t>) override {}
   void merge_components(std::span<uint32_t>) override {}
   void merge_components(std::span<uint64_t>) override {}
   using Communicator::sum;

@@ -34,7 +34,7 @@ const char* direction_name(Direction d) {
 Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
     : graph_(graph),
       exchange_(std::make_unique<RankExchange>(options.communicator ? *options.communicator : single_process_, graph.vertices(),
-                                               graph.owned_begin(), graph.owned_end())),
+                                               graph.owned_begin(), graph.owned_end(), graph.degrees())),
       reversed_(reversed_of(graph, options)),
       pull_graph_(options.symmetric ? &graph : reversed_.get()),
       options_(options),

@@ -4,8 +4,10 @@
 // range, so what the others need is
 //  - the next frontier: as ids or as a bitmap, whichever is fewer bytes
 //    (min(V/8, 4 x members) with 32-bit ids);
-//  - the source-side values they read: a whole range (PageRank's shares)
-//    or only the frontier's members (PageRank-delta's changes).
+//  - the source values they read, as Gemini's mirrors: a rank is sent the
+//    value of a vertex only if its part has an edge out of that vertex
+//    (all of a range's values, or only a frontier's members);
+//  - at the end, the whole result, for the outputs.
 // Ranges follow each other in rank order, so concatenating the ranks'
 // pieces in rank order keeps ids ascending. With one process every call
 // returns what it was given.
@@ -17,26 +19,31 @@
 #include <vector>
 
 #include "engine/communicator.hpp"
+#include "engine/indexed_bitmap.hpp"
 #include "engine/vertex_subset.hpp"
 
 namespace sluice::engine {
 
 class RankExchange {
  public:
-  // `begin`, `end`: this rank's range; the others' are gathered here.
-  RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end);
+  // `begin`, `end`: this rank's range (the others' are gathered here);
+  // `degrees`: the out-degree of every vertex in this rank's part, which
+  // says the sources it reads.
+  RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees);
 
   Communicator& communicator() { return communicator_; }
   bool distributed() const { return communicator_.size() > 1; }
   uint64_t owned_begin() const { return bounds_[size_t(communicator_.rank())]; }
   uint64_t owned_end() const { return bounds_[size_t(communicator_.rank()) + 1]; }
+  bool owns(uint64_t v) const { return v >= owned_begin() && v < owned_end(); }
   // Every rank's first vertex, then the vertex count.
   const std::vector<uint64_t>& bounds() const { return bounds_; }
 
   // The union of every rank's `mine` (members of its own range only).
   VertexSubset frontier(const VertexSubset& mine);
 
-  // values[v] for every v, from the rank that owns v (in place).
+  // values[v] for every v, from the rank that owns v (in place): the
+  // whole result, once, at the end.
   template <class T>
   void owned_values(std::span<T> values) {
     if (!distributed()) return;
@@ -44,23 +51,31 @@ class RankExchange {
     for (size_t r = 0; r + 1 < bounds_.size(); ++r) counts.push_back((bounds_[r + 1] - bounds_[r]) * sizeof(T));
     communicator_.all_gather_in_place(std::span<char>(reinterpret_cast<char*>(values.data()), values.size_bytes()), counts);
   }
-  // values[v] for every member v of `members`, from the rank that owns v.
+  // values[u] for every source u this rank's part reads, from its owner.
+  template <class T>
+  void source_values(std::span<T> values) {
+    if (distributed()) exchange(values.data(), sizeof(T), nullptr);
+  }
+  // The same for the members of `members` only.
   template <class T>
   void member_values(const VertexSubset& members, T* values) {
-    if (!distributed()) return;
-    std::vector<T> mine;
-    members.for_each([&](uint64_t v) {
-      if (v >= owned_begin() && v < owned_end()) mine.push_back(values[v]);
-    });
-    const std::vector<T> all = communicator_.all_gather(std::span<const T>(mine));
-    size_t i = 0;
-    members.for_each([&](uint64_t v) { values[v] = all[i++]; });
+    if (distributed()) exchange(values, sizeof(T), &members);
   }
 
  private:
+  // Learns, once, which of its vertices each rank reads.
+  void find_mirrors();
+  // The values (of `bytes` each) of the sources each rank reads, or of
+  // those among `members`, sent to it by their owners.
+  void exchange(void* values, size_t bytes, const VertexSubset* members);
+
   Communicator& communicator_;
   uint64_t vertices_;
+  const uint32_t* degrees_;
   std::vector<uint64_t> bounds_;
+  bool mirrors_found_ = false;
+  IndexedBitmap reads_;                   // the other ranks' vertices this rank's part reads
+  std::vector<IndexedBitmap> read_by_;    // per rank: which of this rank's vertices (from owned_begin) it reads
 };
 
 }  // namespace sluice::engine

@@ -32,6 +32,7 @@ std::unique_ptr<BlockGraph> edges_into(BlockGraph& graph, uint64_t begin, uint64
   Csr<V> csr;
   csr.vertices = info.vertices;
   csr.weighted = info.weighted;
+  csr.symmetric = info.symmetric;  // a part records the whole graph's symmetry (it never pulls over its out-edges)
   csr.offsets = base::Array<uint64_t>(info.vertices + 1, "a part's offsets");
   csr.targets = base::Array<V>(edges, "a part's targets");
   if (info.weighted) csr.weights = base::Array<float>(edges, "a part's weights");
@@ -76,9 +77,9 @@ std::vector<uint64_t> rank_boundaries(const std::vector<uint64_t>& in_degrees, u
   return bounds;
 }
 
-std::string part_manifest_path(const std::string& manifest_path, unsigned rank) {
+std::string part_manifest_path(const std::string& manifest_path, unsigned rank, bool transpose_graph) {
   const fs::path p(manifest_path);
-  return (p.parent_path() / (p.stem().string() + ".part" + std::to_string(rank) + ".sluice")).string();
+  return (p.parent_path() / (p.stem().string() + ".part" + std::to_string(rank) + (transpose_graph ? ".t" : "") + ".sluice")).string();
 }
 
 std::vector<std::string> part_drive_dirs(const std::vector<std::string>& patterns, unsigned rank) {
@@ -95,8 +96,11 @@ std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& man
   for (unsigned r = 0; r < options.ranks; ++r) {
     SluiceWriteOptions part = options.layout;
     part.drive_dirs = part_drive_dirs(options.drive_patterns, r);
-    for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r), options.transpose, part)) {
-      files.push_back(std::move(f));
+    for (bool transposed : {false, true}) {
+      if (transposed && !options.transpose) break;
+      for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r, transposed), options.transpose, part)) {
+        files.push_back(std::move(f));
+      }
     }
   }
   return files;
@@ -121,24 +125,48 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
   top.info = info;
   top.alpha = ranked_layout_alpha;
   std::vector<std::string> written;  // parts committed, removed again on an error
+  // Writes the edges of `source` into rank r's range as a part.
+  auto write_part = [&](BlockGraph& source, unsigned r, uint64_t edges, const std::string& part_path, bool transposed) {
+    std::unique_ptr<BlockGraph> part = info.id_bytes == 4 ? edges_into<uint32_t>(source, bounds[r], bounds[r + 1], edges)
+                                                          : edges_into<uint64_t>(source, bounds[r], bounds[r + 1], edges);
+    std::unique_ptr<BlockGraph> by_destination;
+    if (options.transpose) by_destination = transpose_of(*part, options.threads);
+    SluiceWriteOptions part_options = options.layout;
+    part_options.drive_dirs = part_drive_dirs(options.drive_patterns, r);
+    part_options.part = layout::PartOf{r, options.ranks, bounds[r], bounds[r + 1], relative_to_manifest(part_path, manifest_path),
+                                       top.layout_id, transposed};
+    if (options.layout.progress) {
+      std::fprintf(stderr, "%s %u of %u: vertices [%llu, %llu), %llu edges\n", transposed ? "transpose's part" : "part", r,
+                   options.ranks, (unsigned long long)bounds[r], (unsigned long long)bounds[r + 1], (unsigned long long)edges);
+    }
+    write_sluice_layout(*part, by_destination.get(), part_path, part_options);
+    written.push_back(part_path);
+  };
+  // With the transpose, the transpose graph too, split over the same ranges.
+  std::unique_ptr<BlockGraph> reversed;
+  std::vector<uint64_t> reversed_in_degrees;  // the graph's out-degrees
+  if (options.transpose) {
+    reversed = transpose_of(graph, options.threads);
+    reversed_in_degrees.assign(info.vertices, 0);
+    graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t degree) { reversed_in_degrees[v] = degree; });
+  }
   try {
     for (unsigned r = 0; r < options.ranks; ++r) {
       uint64_t edges = 0;
       for (uint64_t v = bounds[r]; v < bounds[r + 1]; ++v) edges += in_degrees[v];
-      std::unique_ptr<BlockGraph> part = info.id_bytes == 4 ? edges_into<uint32_t>(graph, bounds[r], bounds[r + 1], edges)
-                                                            : edges_into<uint64_t>(graph, bounds[r], bounds[r + 1], edges);
-      std::unique_ptr<BlockGraph> by_destination;
-      if (options.transpose) by_destination = transpose_of(*part, options.threads);
+      // The part: the edges into the range, by source and by destination.
       const std::string part_path = part_manifest_path(manifest_path, r);
-      SluiceWriteOptions part_options = options.layout;
-      part_options.drive_dirs = part_drive_dirs(options.drive_patterns, r);
-      part_options.part = layout::PartOf{r, options.ranks, bounds[r], bounds[r + 1],
-                                         relative_to_manifest(part_path, manifest_path), top.layout_id};
-      if (options.layout.progress) std::fprintf(stderr, "part %u of %u: vertices [%llu, %llu), %llu edges\n", r, options.ranks,
-                                                (unsigned long long)bounds[r], (unsigned long long)bounds[r + 1], (unsigned long long)edges);
-      write_sluice_layout(*part, by_destination.get(), part_path, part_options);
-      written.push_back(part_path);
-      top.parts.push_back({relative_to_manifest(manifest_path, part_path), bounds[r], bounds[r + 1]});
+      write_part(graph, r, edges, part_path, false);
+      layout::RankPart listed{relative_to_manifest(manifest_path, part_path), "", bounds[r], bounds[r + 1]};
+      // The transpose's part: the edges out of the range, reversed.
+      if (reversed) {
+        uint64_t out_edges = 0;
+        for (uint64_t v = bounds[r]; v < bounds[r + 1]; ++v) out_edges += reversed_in_degrees[v];
+        const std::string transpose_path = part_manifest_path(manifest_path, r, true);
+        write_part(*reversed, r, out_edges, transpose_path, true);
+        listed.transpose = relative_to_manifest(manifest_path, transpose_path);
+      }
+      top.parts.push_back(std::move(listed));
     }
     base::AtomicFile manifest(manifest_path);
     manifest.write(top.text());

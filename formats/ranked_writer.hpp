@@ -3,7 +3,10 @@
 // Rank r owns a contiguous range of vertices and its part holds every edge
 // whose destination is in that range, as a CSR by source (push: an active
 // source scatters into the rank's own range, so no update crosses ranks)
-// and, with the transpose, as a CSC by destination (pull). Each part is a
+// and, with the transpose, as a CSC by destination (pull). With the
+// transpose, rank r also gets the transpose graph's part: the edges out of
+// its range, reversed, again by source and by destination, for the
+// programs that walk edges backwards (bc, spmv's A x). Each part is a
 // whole layout (layout/), written onto its own drives: a drive directory
 // may name `{rank}`, which becomes the part's rank. The top manifest,
 // written last, lists the parts and their ranges.
@@ -39,8 +42,9 @@ struct RankedWriteOptions {
 // ranks + 1 boundaries balancing alpha x vertices + in-edges.
 std::vector<uint64_t> rank_boundaries(const std::vector<uint64_t>& in_degrees, unsigned ranks, double alpha);
 
-// Part r's manifest beside the top one: NAME.part<r>.sluice.
-std::string part_manifest_path(const std::string& manifest_path, unsigned rank);
+// Part r's manifest beside the top one: NAME.part<r>.sluice, and
+// NAME.part<r>.t.sluice for the transpose graph's part.
+std::string part_manifest_path(const std::string& manifest_path, unsigned rank, bool transpose_graph = false);
 // The drive directories of part r: each pattern with "{rank}" replaced.
 std::vector<std::string> part_drive_dirs(const std::vector<std::string>& patterns, unsigned rank);
 

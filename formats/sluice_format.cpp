@@ -147,7 +147,6 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
   manifest.info = graph.info();
   manifest.page_bytes = options.page_bytes;
   manifest.part = options.part;
-  if (options.part) manifest.info.symmetric = false;  // a part holds the edges into its range only
   manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
   manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, replacement, outputs);
   if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, replacement, outputs);

@@ -164,7 +164,7 @@ Manifest Manifest::read(const std::string& path) {
     uint64_t next = 0;
     for (uint64_t r = 0; r < ranks; ++r) {
       const std::string key = "part." + std::to_string(r);
-      RankPart part{p.text(key + ".manifest"), 0, 0};
+      RankPart part{p.text(key + ".manifest"), p.has(key + ".transpose") ? p.text(key + ".transpose") : "", 0, 0};
       part.begin = p.number(key + ".begin");
       part.end = p.number(key + ".end");
       if (part.begin != next || part.end < part.begin || part.end > m.info.vertices) {
@@ -185,6 +185,7 @@ Manifest Manifest::read(const std::string& path) {
     part.end = p.number("range_end");
     part.whole = p.text("whole");
     part.whole_layout = p.text("whole_layout");
+    part.transpose_graph = p.has("transpose_graph") && p.number("transpose_graph") != 0;
     if (part.rank >= part.ranks || part.begin > part.end || part.end > m.info.vertices) {
       throw base::InputError(path, "", "rank " + std::to_string(part.rank) + " of " + std::to_string(part.ranks) + " owning [" +
                                            std::to_string(part.begin) + ", " + std::to_string(part.end) + ") is impossible");
@@ -217,6 +218,7 @@ std::string Manifest::text() const {
     out << "alpha " << alpha << "\n";
     for (size_t r = 0; r < parts.size(); ++r) {
       out << "part." << r << ".manifest " << parts[r].manifest << "\n";
+      if (!parts[r].transpose.empty()) out << "part." << r << ".transpose " << parts[r].transpose << "\n";
       out << "part." << r << ".begin " << parts[r].begin << "\n";
       out << "part." << r << ".end " << parts[r].end << "\n";
     }
@@ -229,6 +231,7 @@ std::string Manifest::text() const {
     out << "range_end " << part->end << "\n";
     out << "whole " << part->whole << "\n";
     out << "whole_layout " << part->whole_layout << "\n";
+    if (part->transpose_graph) out << "transpose_graph 1\n";
   }
   out << "page_bytes " << page_bytes << "\n";
   out << "drives " << this->out.drives.size() << "\n";
@@ -242,11 +245,14 @@ std::vector<base::NamedFile> Manifest::files(const std::string& manifest_path) c
   std::vector<base::NamedFile> files{{manifest_path, "the layout's manifest"}};
   if (is_ranked()) {
     for (const RankPart& p : parts) {
-      const std::string part_path = path_in_layout(manifest_path, p.manifest);
-      try {
-        for (base::NamedFile& f : Manifest::read(part_path).files(part_path)) files.push_back(std::move(f));
-      } catch (const std::exception&) {
-        files.push_back({part_path, "a part's manifest"});
+      for (const std::string& manifest : {p.manifest, p.transpose}) {
+        if (manifest.empty()) continue;
+        const std::string part_path = path_in_layout(manifest_path, manifest);
+        try {
+          for (base::NamedFile& f : Manifest::read(part_path).files(part_path)) files.push_back(std::move(f));
+        } catch (const std::exception&) {
+          files.push_back({part_path, "a part's manifest"});
+        }
       }
     }
     return files;

@@ -36,6 +36,7 @@ struct FileIdentity {
 // vertex id, holding the edges whose destination lies in r's range.
 struct RankPart {
   std::string manifest;  // as written in the top manifest
+  std::string transpose;  // the transpose graph's part over the same range ("" when converted without --transpose)
   uint64_t begin = 0, end = 0;  // the destinations the part's rank owns
 };
 // What a part's manifest says of the layout it belongs to.
@@ -44,6 +45,7 @@ struct PartOf {
   uint64_t begin = 0, end = 0;
   std::string whole;         // the top manifest, as written (relative to the part's)
   std::string whole_layout;  // its layout id
+  bool transpose_graph = false;  // a part of the transpose graph (the edges out of the range, reversed)
 };
 
 struct Manifest {

@@ -41,7 +41,10 @@ std::string manifest_to_open(const std::string& path, std::optional<RankChoice> 
                                          "`, or convert again with --ranks " + std::to_string(choice.ranks));
   }
   const RankPart& expected = top.parts[choice.rank];
-  const std::string part_path = path_in_layout(path, expected.manifest);
+  if (choice.transpose_graph && expected.transpose.empty()) {
+    throw base::InputError(path, "", "was split without the transpose's parts: convert it again with --transpose");
+  }
+  const std::string part_path = path_in_layout(path, choice.transpose_graph ? expected.transpose : expected.manifest);
   const Manifest part = Manifest::read(part_path);
   if (!part.part || part.part->whole_layout != top.layout_id) {
     throw base::InputError(part_path, "", "is not a part of " + path + " (layout " + top.layout_id + ")" +
@@ -49,10 +52,13 @@ std::string manifest_to_open(const std::string& path, std::optional<RankChoice> 
                                               "; convert the graph again");
   }
   if (part.part->rank != choice.rank || part.part->ranks != ranks || part.part->begin != expected.begin ||
+      part.part->transpose_graph != choice.transpose_graph ||
       part.part->end != expected.end || part.info.vertices != top.info.vertices) {
-    throw base::InputError(part_path, "", "says it is part " + std::to_string(part.part->rank) + " of " +
-                                              std::to_string(part.part->ranks) + ", where " + path + " expects part " +
-                                              std::to_string(choice.rank) + " of " + std::to_string(ranks) +
+    auto name = [](bool transposed, unsigned rank, unsigned ranks) {
+      return std::string(transposed ? "the transpose's part " : "part ") + std::to_string(rank) + " of " + std::to_string(ranks);
+    };
+    throw base::InputError(part_path, "", "says it is " + name(part.part->transpose_graph, part.part->rank, part.part->ranks) +
+                                              ", where " + path + " expects " + name(choice.transpose_graph, choice.rank, ranks) +
                                               "; convert the graph again");
   }
   return part_path;

@@ -13,6 +13,9 @@ namespace sluice::layout {
 // This process's place in a distributed run.
 struct RankChoice {
   unsigned rank = 0, ranks = 1;
+  // The transpose graph's part over the rank's range (its edges reversed
+  // into the range), for the programs that walk edges backwards.
+  bool transpose_graph = false;
 };
 
 // The manifest to open for `path` as `rank` (none: a process alone):

@@ -26,6 +26,7 @@ namespace {
 
 Transpose not_needed(const po::variables_map&) { return Transpose::not_needed; }
 Transpose needed(const po::variables_map&) { return Transpose::needed; }
+Transpose alone(const po::variables_map&) { return Transpose::alone; }
 
 std::string printed(const char* format, auto... values) {
   char text[192];
@@ -96,7 +97,6 @@ Algorithm bfs_row() {
       ("parents", po::value<std::string>()->default_value(""), "write each vertex's BFS parent (-1: not reached) to this file");
   };
   a.transpose = not_needed;
-  a.check_ranks = [](const po::variables_map&) {};
   a.prepare = [](const AlgorithmSetup& s) {
     const uint64_t source = pick_source(s, optional_source(s.values));
     return PreparedAlgorithm{{{"source", source}}, [source](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
@@ -132,7 +132,6 @@ Algorithm pagerank_row() {
        "rank of vertices without out-edges: drop (GAPBS, Ligra, Blaze) or spread evenly (networkx; classic only)");
   };
   a.transpose = not_needed;
-  a.check_ranks = [](const po::variables_map&) {};
   a.prepare = [](const AlgorithmSetup& s) {
     const po::variables_map& v = s.values;
     algorithms::PageRankOptions o;
@@ -176,8 +175,7 @@ Algorithm wcc_row() {
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
   a.add_options = [](po::options_description&) {};
-  a.transpose = needed;
-  a.check_ranks = [](const po::variables_map&) {};
+  a.transpose = alone;
   a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
@@ -205,12 +203,6 @@ Algorithm spmv_row() {
       ("transposed", po::bool_switch(), "compute A^T x over the out-edges (needs no transpose) instead of A x");
   };
   a.transpose = [](const po::variables_map& v) { return v["transposed"].as<bool>() ? Transpose::not_needed : Transpose::needed; };
-  a.check_ranks = [](const po::variables_map& v) {
-    if (!v["transposed"].as<bool>()) {
-      throw po::error("on several ranks spmv computes A^T x (--transposed): A x sums over each vertex's out-edges, which a part "
-                      "split by destination does not hold together");
-    }
-  };
   a.prepare = [](const AlgorithmSetup& s) {
     const bool transposed = s.values["transposed"].as<bool>();
     const std::string path = s.values["x"].as<std::string>();

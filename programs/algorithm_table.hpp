@@ -80,9 +80,6 @@ struct Algorithm {
   std::function<Transpose(const po::variables_map&)> transpose;
   // Refuses flags that contradict each other, before any file is opened.
   std::function<void(const po::variables_map&)> check = [](const po::variables_map&) {};
-  // Refuses a run on several MPI ranks that the row cannot do (by default,
-  // any): called before any file is opened.
-  std::function<void(const po::variables_map&)> check_ranks;
   std::function<PreparedAlgorithm(const AlgorithmSetup&)> prepare;
 };
 

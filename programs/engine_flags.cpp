@@ -91,8 +91,17 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     e.symmetry_check = check_symmetric(*e.out_graph, threads_option(v));
     e.symmetric = true;
   }
-  if (distributed) e.symmetric = false;  // a part is never symmetric, whatever the whole graph is
-  if (transpose == Transpose::needed && !e.symmetric && !distributed) {
+  // On ranks the transpose is the transpose graph's part, and a symmetric
+  // graph is its own transpose (though a part never pulls over its
+  // out-edges: it holds only the edges into its range).
+  const bool wanted = transpose == Transpose::needed || (transpose == Transpose::alone && !distributed);
+  if (wanted && !e.symmetric && distributed) {
+    try {
+      e.in_graph = std::make_unique<engine::DiskGraph>(path, false, layout::RankChoice{rank->rank, rank->ranks, true});
+    } catch (const base::InputError& error) {
+      throw base::InputError(path, "", program + " needs the transpose's parts: " + error.what());
+    }
+  } else if (wanted && !e.symmetric) {
     e.in_graph = e.out_graph->reversed();
     if (!e.in_graph) {
       throw base::InputError(path, "", program +
@@ -101,7 +110,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     }
   }
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
-  e.options.symmetric = e.symmetric;
+  e.options.symmetric = e.symmetric && !distributed;
   e.options.communicator = communicator;
   e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
   e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);

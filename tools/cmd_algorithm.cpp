@@ -38,13 +38,6 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
   if (!parse_command_line(argc, argv, usage.c_str(), options, positionals, v)) return exit_ok;
   algorithm.check(v);
   engine::Communicator* communicator = session.communicator();
-  if (communicator && communicator->size() > 1) {
-    if (!algorithm.check_ranks) {
-      throw po::error(algorithm.name + " does not run on several ranks yet (bfs, pagerank, wcc and spmv --transposed do): run it "
-                                       "as one process on a layout converted without --ranks");
-    }
-    algorithm.check_ranks(v);
-  }
   return session.run("sluice-" + algorithm.name, [&] { return run_prepared(algorithm, v, communicator); });
 }
 

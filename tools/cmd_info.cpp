@@ -141,7 +141,8 @@ int cmd_info(int argc, char** argv) {
             << "vertices    " << info.vertices << "\n"
             << "edges       " << info.edges << "\n"
             << "weighted    " << (info.weighted ? "yes" : "no") << "\n"
-            << "symmetric   " << (info.symmetric ? "yes (every edge stored both ways)" : "not known") << "\n"
+            << "symmetric   " << (!info.symmetric ? "not known" : rank ? "yes (the whole graph; a part holds the edges into its range)"
+                                                                         : "yes (every edge stored both ways)") << "\n"
             << "id bytes    " << info.id_bytes << "\n"
             << "degree      min " << degrees.min << ", max " << degrees.max << " (vertex " << degrees.max_vertex
             << "), mean " << std::fixed << std::setprecision(2) << mean << ", zero-degree vertices " << degrees.zero << "\n";

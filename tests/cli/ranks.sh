@@ -2,7 +2,9 @@
 # The programs on several MPI ranks (issue 21): `sluice convert --ranks R`
 # and `mpirun -np R sluice-NAME`, for R = 1, 2, 3, 4 on one 2-core machine,
 # give what one process gives: BFS depths and WCC labels byte for byte,
-# PageRank within 1e-12 (classic) in L1, SpMV within the sums' rounding.
+# PageRank within 1e-12 in L1, SpMV and BC within the sums' rounding,
+# SSSP distances and k-cores byte for byte, JT-CC (over the edge list,
+# each rank a share of its blocks) equal to WCC.
 # Graphs: RMAT, uniform, a star, a chain, one whose upper ranks own no
 # edges, and cnr-2000; every IO backend; one and two drives per rank. And
 # the refusals: a wrong rank count, a part alone, a missing or foreign
@@ -46,14 +48,36 @@ same_results() {
     d=$(l1 one.pr many.pr)
     within "$d" 1e-12 || fail "$name, $ranks ranks $*: pagerank $method differs by $d in L1"
   done
-  "$tools/sluice-spmv" "$plain" --transposed --output one.y "$@" > /dev/null 2>&1
-  mpi "$ranks" "$tools/sluice-spmv" "$ranked" --transposed --output many.y "$@" > /dev/null 2>&1
-  d=$(l1 one.y many.y)
-  within "$d" 1e-9 || fail "$name, $ranks ranks $*: spmv differs by $d in L1"
+  for product in --transposed ""; do
+    "$tools/sluice-spmv" "$plain" $product --output one.y "$@" > /dev/null 2>&1
+    mpi "$ranks" "$tools/sluice-spmv" "$ranked" $product --output many.y "$@" > /dev/null 2>&1
+    d=$(l1 one.y many.y)
+    within "$d" 1e-9 || fail "$name, $ranks ranks $*: spmv $product differs by $d in L1"
+  done
+  "$tools/sluice-bc" "$plain" --output one.bc "$@" > /dev/null 2>&1
+  mpi "$ranks" "$tools/sluice-bc" "$ranked" --output many.bc "$@" > /dev/null 2>&1
+  d=$(l1 one.bc many.bc)
+  within "$d" 1e-9 || fail "$name, $ranks ranks $*: bc differs by $d in L1"
+  "$tools/sluice-sssp" "$plain" --delta 2 --output one.sssp "$@" > /dev/null 2>&1
+  mpi "$ranks" "$tools/sluice-sssp" "$ranked" --delta 2 --output many.sssp "$@" > /dev/null 2>&1
+  cmp -s one.sssp many.sssp || fail "$name, $ranks ranks $*: sssp distances differ"
+  # JT-CC reads any format: each rank a share of the same file's blocks.
+  mpi "$ranks" "$tools/sluice-jtcc" "$graph" --output many.jtcc > /dev/null 2>&1
+  cmp -s one.wcc many.jtcc || fail "$name, $ranks ranks: jtcc labels differ from wcc's"
+}
+
+# same_cores NAME GRAPH R: k-core on an undirected graph (no transpose needed).
+same_cores() {
+  local name=$1 graph=$2 ranks=$3
+  [ -e "$name-sym.sluice" ] || "$tools/sluice" convert "$graph" "$name-sym.sluice" --symmetrize > /dev/null
+  "$tools/sluice" convert "$graph" "$name-sym-r$ranks.sluice" --symmetrize --ranks "$ranks" > /dev/null
+  "$tools/sluice-kcore" "$name-sym.sluice" --output one.core > /dev/null 2>&1
+  mpi "$ranks" "$tools/sluice-kcore" "$name-sym-r$ranks.sluice" --output many.core > /dev/null 2>&1
+  cmp -s one.core many.core || fail "$name, $ranks ranks: kcore differs"
 }
 
 mkdir drives
-"$tools/sluice" generate rmat --scale 11 --edge-factor 8 --seed 5 -o rmat.el > /dev/null
+"$tools/sluice" generate rmat --scale 11 --edge-factor 8 --seed 5 --weighted -o rmat.el > /dev/null
 "$tools/sluice" generate uniform --scale 10 --edge-factor 6 --seed 2 -o uniform.el > /dev/null
 { echo "# a star: 0 -> every other vertex, and back"; for v in $(seq 1 300); do echo "0 $v"; echo "$v 0"; done; } > star.el
 { echo "# a chain"; for v in $(seq 0 400); do echo "$v $((v + 1))"; done; } > chain.el
@@ -64,6 +88,8 @@ mkdir drives
 for ranks in 1 2 3 4; do
   same_results rmat rmat.el $ranks
 done
+same_cores rmat rmat.el 3
+same_cores star star.el 2
 same_results uniform uniform.el 3 --io aio
 same_results star star.el 2 --io psync
 same_results chain chain.el 3 --direction push
@@ -88,8 +114,9 @@ expect_error 1 "was split for 3 ranks, and this job runs 2: launch it with \`mpi
 expect_error 1 "is a layout split for 3 ranks: run it under \`mpirun -np 3\`" "$tools/sluice-bfs" rmat-r3.sluice
 expect_error 1 "rmat-r3.part1.sluice: is part 1 of 3 of the ranked layout rmat-r3.sluice" "$tools/sluice-bfs" rmat-r3.part1.sluice
 expect_error 1 "is not split into ranks, and this job runs 2" mpirun -np 2 "$tools/sluice-bfs" rmat.sluice
-expect_error 2 "bc does not run on several ranks yet" mpirun -np 2 "$tools/sluice-bc" rmat-r2.sluice
-expect_error 2 "on several ranks spmv computes A^T x (--transposed)" mpirun -np 2 "$tools/sluice-spmv" rmat-r2.sluice
+"$tools/sluice" convert rmat.el rmat-push-only.sluice --ranks 2 > /dev/null
+expect_error 1 "bc needs the transpose's parts: .*was split without the transpose's parts: convert it again with --transpose" \
+  mpirun -np 2 "$tools/sluice-bc" rmat-push-only.sluice
 mv rmat-r3.part2.sluice aside.sluice
 expect_error 1 "rank 2 of 3: error: rmat-r3.part2.sluice: cannot open" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
 cp rmat-r4.part2.sluice rmat-r3.part2.sluice
