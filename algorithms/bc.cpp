@@ -103,7 +103,6 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
     }
     ++result.sources;
   }
-  ranks.owned_values(std::span<double>(result.score));
   return result;
 }
 

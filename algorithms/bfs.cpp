@@ -55,9 +55,6 @@ BfsResult run(engine::Engine& engine, uint64_t source, RunTrace& trace) {
     ++result.levels;
     result.reached += frontier.size();
   }
-  // On several ranks each has set its own range; every rank returns all.
-  engine.ranks().owned_values(std::span<int64_t>(result.parent));
-  engine.ranks().owned_values(std::span<int64_t>(result.depth));
   return result;
 }
 

@@ -74,7 +74,6 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
       break;
     }
   }
-  ranks.owned_values(std::span<double>(result.rank));
   return result;
 }
 
@@ -123,7 +122,6 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
     if (total < o.tolerance) break;
   }
   result.converged = (result.iterations > 0 && result.last_change < o.tolerance) || frontier.empty();
-  ranks.owned_values(std::span<double>(result.rank));
   return result;
 }
 

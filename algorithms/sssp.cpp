@@ -123,8 +123,8 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
     }
     frontier = ranks.frontier(engine::VertexSubset::from_ids(n, std::move(ids)));
   }
-  engine.ranks().owned_values(std::span<float>(result.distance));
-  for (float d : result.distance) result.reached += d < unreached;
+  for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) result.reached += distance[v] < unreached;
+  result.reached = ranks.communicator().sum(result.reached);
   return result;
 }
 

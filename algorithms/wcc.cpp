@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "algorithms/relaxed.hpp"
 #include "algorithms/union_find.hpp"
 
 namespace sluice::algorithms {
@@ -81,28 +82,53 @@ ComponentsResult afforest(engine::Engine& out, engine::Engine* in, RunTrace& tra
   return result;
 }
 
-// On several ranks: each joins every edge of its part in a forest over all
-// vertices (one full scan: Afforest's skipping needs the in-edges of the
-// vertices it leaves out, and a part holds them only for its own range),
-// then one allreduce merges the forests' labels (the smallest vertex of
-// each component, as Afforest's forest labels it, so the labels are the
-// single process's).
+// On several ranks, label propagation (as Gemini's CC): every vertex
+// starts with its own id, and each round the vertices whose label fell
+// offer it along their out-edges and, over the transpose's parts, their
+// in-edges; a destination keeps the least. It ends with every label the
+// smallest id of its component, as Afforest's forest labels it. Afforest
+// does not distribute: its forest spans every vertex, and merging R
+// forests costs O(V) per merge step however few labels changed, while a
+// round here sends only the changed labels to the ranks that read them.
+// Each rank's labels are valid on its own range.
 template <class Id>
-ComponentsResult merged_forests(engine::Engine& out, RunTrace& trace) {
+struct LowerLabel {
+  Id* label;
+  static constexpr bool cond_always_true = true;
+  bool cond(uint64_t) const { return true; }
+  bool scatter(uint64_t src, uint64_t, float, Id& out) const {
+    out = relaxed_load(label[src]);
+    return true;
+  }
+  bool gather(uint64_t dst, const Id& offer) {
+    if (!(offer < label[dst])) return false;
+    relaxed_store(label[dst], offer);
+    return true;
+  }
+  Id combine(const Id& a, const Id& b) const { return std::min(a, b); }
+};
+
+template <class Id>
+ComponentsResult propagated_labels(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
-  ConcurrentForest<Id> forest(n);
-  Link<Id> link{forest};
-  out.edge_map<Id>(engine::VertexSubset::all(n), link, false);
-  trace.record(out, "edges", 0);
-  std::vector<Id> labels(n);
-  out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
-    for (uint64_t v = begin; v < end; ++v) labels[v] = forest.find(v);
-  });
-  out.ranks().communicator().merge_components(std::span<Id>(labels));
+  std::vector<Id> label(n);
+  for (uint64_t v = 0; v < n; ++v) label[v] = Id(v);
   ComponentsResult result;
-  result.label.assign(labels.begin(), labels.end());
-  result.rounds = 1;
-  summarize_components(result);
+  engine::VertexSubset frontier = engine::VertexSubset::all(n);
+  while (!frontier.empty()) {
+    LowerLabel<Id> lower{label.data()};
+    out.ranks().member_values(frontier, label.data());
+    engine::VertexSubset changed = out.edge_map<Id>(frontier, lower);
+    trace.record(out, "out-edges", result.rounds);
+    if (in) {
+      in->ranks().member_values(frontier, label.data());
+      changed = engine::VertexSubset::unite(changed, in->edge_map<Id>(frontier, lower));
+      trace.record(*in, "in-edges", result.rounds);
+    }
+    frontier = std::move(changed);
+    ++result.rounds;
+  }
+  result.label.assign(label.begin(), label.end());
   return result;
 }
 
@@ -111,7 +137,9 @@ ComponentsResult merged_forests(engine::Engine& out, RunTrace& trace) {
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
   if (in && in->graph().vertices() != n) throw std::invalid_argument("the transpose has another vertex count");
-  if (out.distributed()) return n <= (uint64_t(1) << 32) ? merged_forests<uint32_t>(out, trace) : merged_forests<uint64_t>(out, trace);
+  if (out.distributed()) {
+    return n <= (uint64_t(1) << 32) ? propagated_labels<uint32_t>(out, in, trace) : propagated_labels<uint64_t>(out, in, trace);
+  }
   return n <= (uint64_t(1) << 32) ? afforest<uint32_t>(out, in, trace) : afforest<uint64_t>(out, in, trace);
 }
 

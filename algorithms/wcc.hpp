@@ -25,7 +25,11 @@ struct ComponentsResult {
 constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the labels
 
 // `in` runs over the transpose; null when the graph is symmetric (every
-// edge stored both ways), where the out-edges are the in-edges.
+// edge stored both ways), where the out-edges are the in-edges. On several
+// ranks (engines over a ranked layout's parts) it runs label propagation
+// instead (wcc.cpp says why): the labels are the same, valid on each
+// rank's own range, and `components` and `largest` are left for the
+// caller to count (summarize_components) once it has gathered them.
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace);
 
 // Counts the components and the largest one of a labelling by smallest id.

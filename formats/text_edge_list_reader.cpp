@@ -43,8 +43,12 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
   format.progress = options.progress;
   format.vertices = base::checked_vertex_count(options.vertices, path, "--vertices");
 
-  // Header comments may declare the vertex count; the first data line tells
-  // whether there is a weight column.
+  // Header comments may declare the vertex count (SNAP's "# Nodes: N"),
+  // which describes the file rather than bounds it: web-Google declares
+  // 875,713 nodes with ids up to 916,427. The graph has max(declared,
+  // largest id + 1) vertices, and a note says when the ids reach past the
+  // count. The first data line tells whether there is a weight column.
+  uint64_t declared = 0;
   const char* p = file.data();
   const char* end = file.data() + file.size();
   uint64_t line = 1;
@@ -55,7 +59,7 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
     if (p < end && (*p == '#' || *p == '%')) {
       const char* eol = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
       if (!eol) eol = end;
-      if (!format.vertices) format.vertices = base::checked_vertex_count(declared_nodes(p, eol, path, line), path, base::at_line(line));
+      if (!declared) declared = base::checked_vertex_count(declared_nodes(p, eol, path, line), path, base::at_line(line));
       p = eol < end ? eol + 1 : end;
       ++line;
       continue;
@@ -86,7 +90,21 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
   if (format.vertices) {
     format.source_limit = format.target_limit = format.vertices;
   }
-  return parse_edge_lines_narrowest(file, format, options.id_bytes);
+  AnyEdgeList edges = parse_edge_lines_narrowest(file, format, options.id_bytes);
+  if (declared && !format.vertices) {
+    std::visit([&](auto& list) {
+      if (list.vertices > declared) {
+        // Ids that reach exactly the count are most likely 1-based.
+        const bool one_based = format.base == 0 && list.vertices == declared + 1;
+        std::fprintf(stderr, "sluice: %s: the header declares %llu nodes but the ids reach %llu: reading %llu vertices%s\n",
+                     path.c_str(), (unsigned long long)declared, (unsigned long long)(list.vertices - 1),
+                     (unsigned long long)list.vertices,
+                     one_based ? " (if the ids are 1-based, pass --base 1)" : " (--vertices N holds the ids to a count)");
+      }
+      list.vertices = std::max(list.vertices, declared);
+    }, edges);
+  }
+  return edges;
 }
 
 }  // namespace sluice::formats

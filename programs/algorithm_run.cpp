@@ -95,6 +95,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     run["edges"] = communicator->sum(graph.edges());
     run["part"] = graph.layout().path();
   }
+  if (distributed()) trial_start_ = communicator->counters();
   run_record_ = run.dump();
   run_record_.pop_back();  // the parameters follow
   if (!leader()) return;
@@ -137,9 +138,16 @@ void AlgorithmRun::print_summary(const AlgorithmResult& result) {
   for (const std::string& warning : result.warnings) std::fprintf(stderr, "%s: warning: %s\n", name_.c_str(), warning.c_str());
 }
 
-void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::string& digest, const nlohmann::ordered_json& counts) {
+void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::string& digest, const nlohmann::ordered_json& given) {
   uint64_t bytes = trace_->bytes_read();
+  nlohmann::ordered_json counts = given;
   if (distributed()) {
+    // What this rank exchanged in the trial, EDGEMAPs and all (a merge or
+    // the result's gather follows the last EDGEMAP).
+    const engine::CommunicationCounters& now = communicator_->counters();
+    counts["sent_bytes"] = now.sent_bytes - trial_start_.sent_bytes;
+    counts["received_bytes"] = now.received_bytes - trial_start_.received_bytes;
+    counts["comm_seconds"] = now.seconds - trial_start_.seconds;
     // The job's bytes, and its time: the slowest rank's.
     bytes = communicator_->sum(bytes);
     uint64_t nanoseconds = uint64_t(seconds * 1e9);
@@ -149,6 +157,7 @@ void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::str
   const double mb = double(bytes) / 1e6;
   std::FILE* out = outputs_.writes_stdout() ? stderr : stdout;
   trace_->end_trial(seconds, iterations, digest, counts);  // ends its progress line first
+  if (distributed()) trial_start_ = communicator_->counters();
   trial_seconds_.push_back(seconds);
   if (!leader()) return;
   std::fprintf(out, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,

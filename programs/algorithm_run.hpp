@@ -75,6 +75,7 @@ class AlgorithmRun {
   bool distributed() const { return communicator_ && communicator_->size() > 1; }
 
   engine::Communicator* communicator_;
+  engine::CommunicationCounters trial_start_;  // the communicator's counters when the trial began
   std::string name_, path_;
   ProgramOutputs outputs_;
   ProgramEngines engines_;

@@ -26,7 +26,6 @@ namespace {
 
 Transpose not_needed(const po::variables_map&) { return Transpose::not_needed; }
 Transpose needed(const po::variables_map&) { return Transpose::needed; }
-Transpose alone(const po::variables_map&) { return Transpose::alone; }
 
 std::string printed(const char* format, auto... values) {
   char text[192];
@@ -42,6 +41,14 @@ auto timed(double& seconds, Kernel&& kernel) {
   auto result = kernel();
   seconds = seconds_since(start);
   return result;
+}
+
+// On several ranks a kernel leaves each vertex's value on the rank that
+// owns it: the whole result, for the digest and the outputs, is gathered
+// after the kernel's time.
+template <class T>
+void whole(const AlgorithmEngines& e, std::vector<T>& values) {
+  e.out.ranks().owned_values(std::span<T>(values));
 }
 
 std::optional<uint64_t> optional_source(const po::variables_map& v) {
@@ -102,6 +109,8 @@ Algorithm bfs_row() {
     return PreparedAlgorithm{{{"source", source}}, [source](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
+      whole(e, r.depth);
+      whole(e, r.parent);
       int64_t deepest = 0;
       for (int64_t d : r.depth) deepest = std::max(deepest, d);
       AlgorithmResult result{r.levels, "source " + std::to_string(source) + " reached " + std::to_string(r.reached) + " of " +
@@ -147,6 +156,7 @@ Algorithm pagerank_row() {
     return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::PageRankResult r = timed(seconds, [&] { return algorithms::pagerank(e.out, o, trace); });
+      whole(e, r.rank);
       const ValueDigest d = digest_of(r.rank);
       AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s", d.sum,
                                                    (unsigned long long)d.top_vertex, d.top, r.last_change,
@@ -175,11 +185,15 @@ Algorithm wcc_row() {
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
   a.add_options = [](po::options_description&) {};
-  a.transpose = alone;
+  a.transpose = needed;
   a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::ComponentsResult r = timed(seconds, [&] { return algorithms::wcc(e.out, e.in, trace); });
+      if (e.out.distributed()) {
+        whole(e, r.label);
+        algorithms::summarize_components(r);
+      }
       AlgorithmResult result{r.rounds, components_digest(r), {}, {}, seconds};
       result.values = {{"label", std::move(r.label)}};
       result.counts = {{"components", r.components}, {"largest", r.largest}, {"rounds", r.rounds}};
@@ -227,6 +241,7 @@ Algorithm spmv_row() {
     return PreparedAlgorithm{std::move(parameters), [transposed, x = std::move(x)](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       std::vector<double> y = timed(seconds, [&] { return algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace); });
+      whole(e, y);
       double sum = 0, norm = 0;
       for (double value : y) sum += value, norm += value * value;
       AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}, seconds};
@@ -270,6 +285,7 @@ Algorithm bc_row() {
     return PreparedAlgorithm{std::move(parameters), [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::BcResult r = timed(seconds, [&] { return algorithms::bc(e.out, e.in, sources, trace); });
+      whole(e, r.score);
       const ValueDigest d = digest_of(r.score);
       AlgorithmResult result{r.levels, printed("%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
                                                (unsigned long long)r.sources, d.sum, (unsigned long long)d.top_vertex, d.top), {}, {}, seconds};
@@ -306,6 +322,7 @@ Algorithm sssp_row() {
     return PreparedAlgorithm{std::move(parameters), [source, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp(e.out, source, o, trace); });
+      whole(e, r.distance);
       float farthest = 0;
       for (float d : r.distance) farthest = d < std::numeric_limits<float>::infinity() ? std::max(farthest, d) : farthest;
       AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",

@@ -24,9 +24,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
 engine::EngineOptions engine_options_from(const po::variables_map& values, const engine::DiskGraph& graph,
                                           std::string* skip_source = nullptr);
 
-// Whether a program needs the transpose: not, always, or only as one
-// process (WCC: on ranks it merges forests instead).
-enum class Transpose { not_needed, needed, alone };
+enum class Transpose { not_needed, needed };  // whether a program needs the transpose
 
 // The graph at `path` opened into engines as a program needs it, from the
 // engine flags (and --symmetric): the out-edges' engine, and the

@@ -25,6 +25,18 @@ TEST(EdgeListReader, MatchesReferenceOnEveryShape) {
   }
 }
 
+// A SNAP header's "# Nodes:" describes the file, it does not bound it:
+// web-Google and cit-Patents declare fewer nodes than their largest id + 1.
+TEST(EdgeListReader, SnapHeaderCountIsALowerBound) {
+  TempDir dir;
+  write_text(dir / "gaps.txt", "# Nodes: 5 Edges: 3\n0 9\n9 2\n4 1\n");
+  auto gaps = BlockGraph::open(dir / "gaps.txt");
+  EXPECT_EQ(gaps->info().vertices, 10u);
+  EXPECT_EQ(read_all(*gaps).edges.size(), 3u);
+  write_text(dir / "isolated.txt", "# Nodes: 50 Edges: 1\n0 9\n");
+  EXPECT_EQ(BlockGraph::open(dir / "isolated.txt")->info().vertices, 50u);  // isolated vertices past the ids are kept
+}
+
 TEST(EdgeListReader, CommentsBlankLinesTabsAndCarriageReturns) {
   TempDir dir;
   std::string path = dir / "snap.txt";

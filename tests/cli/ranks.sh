@@ -107,6 +107,8 @@ for r in 0 1; do
   grep -q '^{"record":"edgemap",.*"rank":'$r',"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"comm_seconds":' s.jsonl || fail "no EDGEMAP record of rank $r: $(head -3 s.jsonl)"
 done
 head -1 s.jsonl | grep -q '"ranks":2,' || fail "the run record lacks the rank count: $(head -1 s.jsonl)"
+[ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"comm_seconds":' s.jsonl)" -eq 2 ] ||
+  fail "a summary record per rank with its trial's exchange: $(grep summary s.jsonl)"
 
 # Refusals, before any work.
 expect_error 1 "was split for 3 ranks, and this job runs 2: launch it with \`mpirun -np 3\`" mpirun -np 2 "$tools/sluice-bfs" rmat-r3.sluice --output x.txt

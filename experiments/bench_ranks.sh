@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The programs on MPI ranks (issue 21), on this one machine, one compute
+# thread per rank, each rank's drive files in their own directory:
+#   weak scaling    RMAT scale 20 + log2 R for R = 1, 2, 4 (edge factor 16)
+#   strong scaling  RMAT scale 22 for R = 1, 2, 4
+# BFS, PageRank (classic, 10 iterations) and WCC, each run ROUNDS times.
+# Every rank's --stats records (per EDGEMAP: seconds, bytes read, bytes
+# sent and received, communication seconds) go into one JSON-lines file
+# tagged with the run; experiments/scaling_model.py reads it.
+#
+#   experiments/bench_ranks.sh [WORK] [ROUNDS]    defaults build/ranks 1
+#
+# With 2 cores, 4 ranks share 2 cores: their seconds are not 4 machines'
+# (the model uses their byte counts, which are exact, and the 1- and
+# 2-rank rates). Delete WORK when done: about 4 GB.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$root/build/ranks}
+rounds=${2:-1}
+tools=${SLUICE_TOOLS:-$root/build/tools}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mkdir -p "$work"
+out=$work/ranks.jsonl
+: > "$out"
+run() {  # KIND SCALE RANKS
+  local kind=$1 scale=$2 ranks=$3
+  local el=$work/rmat$scale.el layout=$work/rmat$scale-r$ranks.sluice
+  [ -e "$el" ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
+  [ -e "$layout" ] || "$tools/sluice" convert "$el" "$layout" --ranks "$ranks" --transpose \
+    --drives "$work/drives/rmat$scale-r$ranks/{rank}" > /dev/null 2>&1
+  for round in $(seq "$rounds"); do
+    for program in "bfs" "pagerank --method classic --iterations 10 --tolerance 0" "wcc"; do
+      local name=${program%% *}
+      # shellcheck disable=SC2086
+      mpirun -np "$ranks" "$tools/sluice-$name" "$layout" ${program#"$name"} --threads 1 --stats "$work/stats.jsonl" \
+        > "$work/summary.txt" 2> /dev/null
+      echo "$kind R=$ranks scale $scale round $round: $(cat "$work/summary.txt")" >&2
+      sed "s/^{/{\"kind\":\"$kind\",\"ranks_run\":$ranks,\"scale\":$scale,\"round\":$round,\"program\":\"$name\",/" "$work/stats.jsonl" >> "$out"
+    done
+  done
+}
+for ranks in 1 2 4; do
+  run weak $((20 + ranks / 2)) "$ranks"  # 20, 21, 22: log2 of 1, 2, 4
+done
+for ranks in 1 2 4; do
+  run strong 22 "$ranks"
+done
+# One rank under mpirun against the plain program on the plain layout,
+# alternating, kernel seconds from the summary lines.
+el=$work/rmat20.el plain=$work/rmat20.sluice
+mkdir -p "$work/drives/plain"
+[ -e "$plain" ] || "$tools/sluice" convert "$el" "$plain" --transpose --drives "$work/drives/plain" > /dev/null 2>&1
+: > "$work/one-rank.jsonl"
+for round in 1 2 3 4 5; do
+  for program in bfs pagerank; do
+    plain_s=$("$tools/sluice-$program" "$plain" --threads 1 2> /dev/null | sed -n 's/^[a-z]* [^:]*: \([0-9.]*\) s,.*/\1/p')
+    mpi_s=$(mpirun -np 1 "$tools/sluice-$program" "$plain" --threads 1 2> /dev/null | sed -n 's/^[a-z]* [^:]*: \([0-9.]*\) s,.*/\1/p')
+    echo "{\"kind\":\"one-rank\",\"round\":$round,\"program\":\"$program\",\"plain_seconds\":$plain_s,\"mpirun_seconds\":$mpi_s}" >> "$work/one-rank.jsonl"
+    echo "one rank, round $round, $program: plain $plain_s s, mpirun -np 1 $mpi_s s" >&2
+  done
+done
+echo "records: $out, $work/one-rank.jsonl" >&2

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The measured figures of experiments/bench_ranks.sh, and a model on paper
+that projects the weak-scaling runs to 8, 32 and 128 machines.
+
+    python3 experiments/scaling_model.py build/ranks/ranks.jsonl
+
+Measured, per run (kind, ranks, program): the job's kernel seconds (the
+slowest rank's), and per rank the EDGEMAP seconds, bytes read, message
+bytes (sent + received) and communication seconds, with the largest
+message bytes of one EDGEMAP.
+
+Message bytes are those of the kernel (each EDGEMAP's record counts what
+was exchanged since the previous one ended); the result's gather for the
+summary and --output, after the kernel, is shown apart, as writing the
+output would be.
+
+The model (weak scaling: every machine keeps one 2^20-vertex share of the
+graph and the edges into it), per program, from the runs' byte counts
+(exact whatever the machine) and the one-rank run's rates (one rank on an
+uncontended core):
+  compute(P) = (kernel seconds at 1 rank) x imbalance, where imbalance is
+               the most-loaded rank's bytes read over the mean at 4 ranks
+               (held for larger P: ranges balance vertices + in-edges);
+  messages(P) = every EDGEMAP's message bytes at the most-loaded rank,
+               extrapolated linearly in P from 2 and 4 ranks (frontier
+               bitmaps grow with V = P x 2^20; mirrors saturate, so linear
+               is the pessimistic side);
+  comm(P)    = messages(P) / link bandwidth
+               + collectives x ceil(log2 P) x 5 us latency, 3 collectives
+               per EDGEMAP (a count, the frontier, the values);
+  T(P) = compute(P) + comm(P), reported as T(P) / T(1).
+No overlap of communication with compute is assumed.
+"""
+import json
+import math
+import sys
+from collections import defaultdict
+
+LATENCY = 5e-6          # seconds per collective step (a 25-100 Gb/s fabric)
+COLLECTIVES = 3         # per EDGEMAP
+LINKS = {"25 Gb/s": 25e9 / 8, "100 Gb/s": 100e9 / 8}
+
+
+def load(path):
+    runs = defaultdict(lambda: {"edgemaps": defaultdict(list), "summary": {}})
+    for line in open(path):
+        r = json.loads(line)
+        if r.get("round", 1) != 1:
+            continue
+        key = (r["kind"], r["ranks_run"], r["program"])
+        rank = r.get("rank", 0)
+        if r["record"] == "edgemap":
+            runs[key]["edgemaps"][rank].append(r)
+        elif r["record"] == "summary":
+            runs[key]["summary"][rank] = r
+    return runs
+
+
+def per_rank(run):
+    rows = []
+    for rank, maps in sorted(run["edgemaps"].items()):
+        rows.append({
+            "rank": rank,
+            "edgemaps": len(maps),
+            "seconds": sum(m["seconds"] for m in maps),
+            "bytes_read": sum(m["bytes_read"] for m in maps),
+            "message_bytes": sum(m.get("sent_bytes", 0) + m.get("received_bytes", 0) for m in maps),
+            "largest_message": max((m.get("sent_bytes", 0) + m.get("received_bytes", 0) for m in maps), default=0),
+            "comm_seconds": sum(m.get("comm_seconds", 0) for m in maps),
+        })
+        summary = run["summary"].get(rank, {})
+        total = summary.get("sent_bytes", 0) + summary.get("received_bytes", 0)
+        rows[-1]["result_bytes"] = max(0, total - rows[-1]["message_bytes"])
+    return rows
+
+
+def kernel_seconds(run):
+    return max(s["seconds"] for s in run["summary"].values())
+
+
+def main(path):
+    runs = load(path)
+    print("## Measured (one compute thread per rank; 4 ranks share this machine's 2 cores)\n")
+    print("| kind | ranks | program | kernel s | per rank: EDGEMAP s | bytes read (MB) | message bytes (MB) | largest per EDGEMAP (KB) | comm s | result gather (MB) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for key in sorted(runs, key=lambda k: (k[0], k[2], k[1])):
+        kind, ranks, program = key
+        rows = per_rank(runs[key])
+        fmt = lambda f, scale, digits: " / ".join(f"{r[f] / scale:.{digits}f}" for r in rows)
+        print(f"| {kind} | {ranks} | {program} | {kernel_seconds(runs[key]):.3f} | {fmt('seconds', 1, 3)} | "
+              f"{fmt('bytes_read', 1e6, 1)} | {fmt('message_bytes', 1e6, 2)} | {fmt('largest_message', 1e3, 1)} | {fmt('comm_seconds', 1, 3)} | {fmt('result_bytes', 1e6, 1)} |")
+
+    # What a vertex costs against an edge (the ranges' alpha): PageRank's
+    # vertex pass (the kernel less its EDGEMAPs) per vertex, against its
+    # EDGEMAPs per edge, one rank.
+    pr = runs.get(("weak", 1, "pagerank"))
+    if pr:
+        maps = pr["edgemaps"][0]
+        edge_seconds = sum(m["seconds"] for m in maps)
+        vertices, edges = 1 << 20, 16 << 20
+        per_edge = edge_seconds / (len(maps) * edges) * 1e9
+        per_vertex = (kernel_seconds(pr) - edge_seconds) / (len(maps) * vertices) * 1e9
+        print(f"\nPageRank, one rank, scale 20: {per_edge:.2f} ns per edge in its EDGEMAPs, {per_vertex:.2f} ns per vertex "
+              f"in its vertex passes: a vertex weighs {per_vertex / per_edge:.2f} edges")
+
+    print("\n## Model: weak scaling, T(P) / T(1)\n")
+    print("| program | imbalance at 4 | messages per rank at 4 (MB) | " +
+          " | ".join(f"P={p}, {link}" for p in (8, 32, 128) for link in LINKS) + " |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in range(6)) + " |")
+    for program in sorted({k[2] for k in runs if k[0] == "weak"}):
+        one, two, four = (runs.get(("weak", r, program)) for r in (1, 2, 4))
+        if not (one and two and four):
+            continue
+        t1 = kernel_seconds(one)
+        rows4 = per_rank(four)
+        mean_read = sum(r["bytes_read"] for r in rows4) / len(rows4)
+        imbalance = max(r["bytes_read"] for r in rows4) / mean_read if mean_read else 1.0
+        m2 = max(r["message_bytes"] for r in per_rank(two))
+        m4 = max(r["message_bytes"] for r in rows4)
+        maps = max(r["edgemaps"] for r in rows4)
+        cells = []
+        for p in (8, 32, 128):
+            messages = m4 + (m4 - m2) / 2 * (p - 4)
+            for bandwidth in LINKS.values():
+                comm = messages / bandwidth + maps * COLLECTIVES * math.ceil(math.log2(p)) * LATENCY
+                cells.append(f"{(t1 * imbalance + comm) / t1:.2f}")
+        print(f"| {program} | {imbalance:.2f} | {m4 / 1e6:.1f} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "build/ranks/ranks.jsonl")
