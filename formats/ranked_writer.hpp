@@ -25,10 +25,11 @@ namespace sluice::formats {
 // The ranges balance alpha x vertices + edges (destinations' in-edges), as
 // Gemini's chunking does. A rank's time per EDGEMAP is its edges' scatter
 // and gather plus its vertices' passes (PageRank's update, the frontier's
-// bits); sluice spends a few ns per edge and per vertex alike, so a vertex
-// weighs about as much as one edge out of core. Gemini's alpha = 8 (p - 1)
+// bits). Measured (experiments/README.md, "MPI ranks"): PageRank on one
+// rank spends 3.4 ns per edge in its EDGEMAPs and 7.4 ns per vertex in its
+// vertex passes, so a vertex weighs 2 edges. Gemini's alpha = 8 (p - 1)
 // prices its own dense per-vertex messages, which sluice does not send.
-inline constexpr double ranked_layout_alpha = 1;
+inline constexpr double ranked_layout_alpha = 2;
 
 struct RankedWriteOptions {
   unsigned ranks = 1;

@@ -84,7 +84,8 @@ int cmd_info(int argc, char** argv) {
   const std::string path = values["graph"].as<std::string>();
   // A ranked layout: its parts, or with --rank one of them.
   std::optional<layout::RankChoice> rank;
-  const bool sluice = base::format_from_extension(path) == "sluice" || values["format"].as<std::string>() == "sluice";
+  const bool sluice = std::filesystem::is_regular_file(path) &&
+                      (base::format_from_extension(path) == "sluice" || values["format"].as<std::string>() == "sluice");
   if (const std::optional<layout::Manifest> top = sluice ? std::optional(layout::Manifest::read(path)) : std::nullopt; top && top->is_ranked()) {
     const unsigned ranks = unsigned(top->parts.size());
     if (!values.count("rank")) return describe_ranked_layout(path, *top, values["json"].as<bool>());
