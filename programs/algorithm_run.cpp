@@ -114,6 +114,15 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   }
 }
 
+void AlgorithmRun::trials_asked_by_parameters(unsigned trials) {
+  if (trials == 0) return;
+  if (!values_["trials"].defaulted() && trials_ != trials) {
+    throw po::error("--source lists " + std::to_string(trials) + " vertices, one per trial, and --trials asks for " +
+                    std::to_string(trials_));
+  }
+  trials_ = trials;
+}
+
 void AlgorithmRun::parameter(const std::string& name, double value) { parameters_.emplace_back(name, nlohmann::json(value).dump()); }
 void AlgorithmRun::parameter(const std::string& name, uint64_t value) { parameters_.emplace_back(name, nlohmann::json(value).dump()); }
 void AlgorithmRun::parameter(const std::string& name, const std::string& value) {

@@ -46,6 +46,9 @@ class AlgorithmRun {
 
   // How many times to run the algorithm (--trials, GAPBS's -n).
   unsigned trials() const { return trials_; }
+  // The trials the parameters ask for (a list of sources, one per trial;
+  // 0: none): they set the count, which --trials, if given, must match.
+  void trials_asked_by_parameters(unsigned trials);
   // An algorithm parameter, for the "run" record of --stats.
   void parameter(const std::string& name, double value);
   void parameter(const std::string& name, uint64_t value);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include "algorithms/bc.hpp"
 #include "algorithms/bfs.hpp"
@@ -51,9 +52,61 @@ void whole(const AlgorithmEngines& e, std::vector<T>& values) {
   e.out.ranks().owned_values(std::span<T>(values));
 }
 
-std::optional<uint64_t> optional_source(const po::variables_map& v) {
-  return v.count("source") ? std::optional(v["source"].as<uint64_t>()) : std::nullopt;
-}
+// --source: one vertex for every trial (default: the vertex of highest
+// out-degree), a list of them (one per trial: the trials default to the
+// list's length), or "random": each trial a different vertex with
+// out-edges, drawn with a fixed seed, as GAPBS's -n trials are.
+class SourcePlan {
+ public:
+  explicit SourcePlan(const AlgorithmSetup& s)
+      : vertices_(s.graph.vertices()), degrees_(s.out_degrees ? s.out_degrees : s.graph.degrees()) {
+    const std::string text = s.values.count("source") ? s.values["source"].as<std::string>() : "";
+    if (text == "random") {
+      if (vertices_ == 0) throw po::error("the graph has no vertices to start from");
+      uint64_t with_edges = 0;
+      for (uint64_t v = 0; v < vertices_ && !with_edges; ++v) with_edges += degrees_[v] != 0;
+      if (!with_edges) throw po::error("--source random: no vertex has out-edges");
+      random_ = true;
+    } else if (text.empty()) {
+      listed_.push_back(pick_source(s, std::nullopt));
+    } else {
+      for (const std::string& id : split_list(text)) listed_.push_back(pick_source(s, parse_vertex_id(id, "--source")));
+      if (listed_.empty()) throw po::error("--source was given no vertex (a vertex id, V,W,... or random)");
+    }
+  }
+  // What --stats' run record says of the sources.
+  Scalar parameter() const {
+    if (random_) return std::string("random");
+    if (listed_.size() == 1) return listed_.front();
+    std::string text;
+    for (uint64_t v : listed_) text += (text.empty() ? "" : ",") + std::to_string(v);
+    return text;
+  }
+  unsigned trials() const { return random_ || listed_.size() == 1 ? 0 : unsigned(listed_.size()); }
+  uint64_t for_trial(uint64_t trial) const {
+    if (!random_) return listed_[trial % listed_.size()];
+    std::mt19937_64 draw(27491095 + trial);
+    for (;;) {
+      const uint64_t v = draw() % vertices_;
+      if (degrees_[v]) return v;
+    }
+  }
+  // A source without out-edges reaches nothing else: worth a warning.
+  void warn_if_stuck(uint64_t source, AlgorithmResult& result) const {
+    if (degrees_[source] == 0) {
+      result.warnings.push_back("source " + std::to_string(source) +
+                                " has no out-edges: the search reaches only itself (--source random picks vertices with out-edges)");
+    }
+  }
+
+ private:
+  uint64_t vertices_;
+  const uint32_t* degrees_;  // live as long as the engines (the graph's index, or the engine's summed degrees)
+  bool random_ = false;
+  std::vector<uint64_t> listed_;
+};
+
+const char* source_help = "start vertex, GAPBS's -r: V, a list V,W,... (one per trial), or random (a vertex with out-edges per trial); default: the vertex of highest out-degree";
 
 // spmv's x from a file: text, one number per line, or binary float64 values.
 std::vector<double> read_vector(const std::string& path, const std::string& format, uint64_t n) {
@@ -100,13 +153,14 @@ Algorithm bfs_row() {
   a.extra_outputs = {{"parents", "parent"}};
   a.add_options = [](po::options_description& o) {
     o.add_options()
-      ("source,r", po::value<uint64_t>(), "start vertex, GAPBS's -r (default: the vertex of highest out-degree)")
+      ("source,r", po::value<std::string>(), source_help)
       ("parents", po::value<std::string>()->default_value(""), "write each vertex's BFS parent (-1: not reached) to this file");
   };
   a.transpose = not_needed;
   a.prepare = [](const AlgorithmSetup& s) {
-    const uint64_t source = pick_source(s, optional_source(s.values));
-    return PreparedAlgorithm{{{"source", source}}, [source](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+    const SourcePlan sources(s);
+    return PreparedAlgorithm{{{"source", sources.parameter()}}, [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      const uint64_t source = sources.for_trial(trace.trial());
       double seconds = 0;
       algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
       whole(e, r.depth);
@@ -116,9 +170,10 @@ Algorithm bfs_row() {
       AlgorithmResult result{r.levels, "source " + std::to_string(source) + " reached " + std::to_string(r.reached) + " of " +
                                            std::to_string(r.depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}, seconds};
       result.values = {{"depth", std::move(r.depth)}, {"parent", std::move(r.parent)}};
-      result.counts = {{"reached", r.reached}, {"levels", r.levels}};
+      result.counts = {{"source", source}, {"reached", r.reached}, {"levels", r.levels}};
+      sources.warn_if_stuck(source, result);
       return result;
-    }};
+    }, sources.trials()};
   };
   return a;
 }
@@ -307,7 +362,7 @@ Algorithm sssp_row() {
   a.bytes_per_vertex = algorithms::sssp_bytes_per_vertex;
   a.add_options = [](po::options_description& o) {
     o.add_options()
-      ("source,r", po::value<uint64_t>(), "start vertex, GAPBS's -r (default: the vertex of highest out-degree)")
+      ("source,r", po::value<std::string>(), source_help)
       ("delta,d", po::value<double>()->default_value(1, "1"), "bucket width, GAPBS's -d (inf: Bellman-Ford, which also takes negative weights); out of core a width near the largest weight reads far fewer bytes");
   };
   a.transpose = not_needed;
@@ -315,11 +370,12 @@ Algorithm sssp_row() {
     if (!(v["delta"].as<double>() > 0)) throw po::error("--delta must be positive (inf: Bellman-Ford)");
   };
   a.prepare = [](const AlgorithmSetup& s) {
-    const uint64_t source = pick_source(s, optional_source(s.values));
+    const SourcePlan sources(s);
     algorithms::SsspOptions o;
     o.delta = s.values["delta"].as<double>();
-    NamedScalars parameters = {{"source", source}, {"delta", o.delta}};
-    return PreparedAlgorithm{std::move(parameters), [source, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+    NamedScalars parameters = {{"source", sources.parameter()}, {"delta", o.delta}};
+    return PreparedAlgorithm{std::move(parameters), [sources, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      const uint64_t source = sources.for_trial(trace.trial());
       double seconds = 0;
       algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp(e.out, source, o, trace); });
       whole(e, r.distance);
@@ -329,9 +385,10 @@ Algorithm sssp_row() {
                                                (unsigned long long)source, (unsigned long long)r.reached, r.distance.size(),
                                                double(farthest), (unsigned long long)r.buckets), {}, {}, seconds};
       result.values = {{"distance", std::vector<double>(r.distance.begin(), r.distance.end())}};
-      result.counts = {{"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
+      result.counts = {{"source", source}, {"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
+      sources.warn_if_stuck(source, result);
       return result;
-    }};
+    }, sources.trials()};
   };
   return a;
 }

@@ -65,6 +65,7 @@ struct AlgorithmEngines {
 struct PreparedAlgorithm {
   NamedScalars parameters;  // recorded in --stats' run record and returned to Python
   std::function<AlgorithmResult(const AlgorithmEngines&, algorithms::RunTrace&)> run;
+  unsigned trials = 0;      // the trials its parameters ask for (a list of sources); 0: --trials decides
 };
 
 struct Algorithm {

@@ -49,6 +49,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   const std::map<std::string, std::vector<double>> no_vectors;
   const PreparedAlgorithm prepared = algorithm.prepare({v, run.out().graph(), no_vectors, &run.outputs(), run.out().out_degrees()});
   run.parameters(prepared.parameters);
+  run.trials_asked_by_parameters(prepared.trials);
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {
     result = prepared.run(run.engines(), run.trace());

@@ -26,6 +26,23 @@ head -1 bfs.jsonl | grep -q '"started":"20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9]
   fail "run record's origin: $(head -1 bfs.jsonl)"
 head -1 bfs.jsonl | grep -q '"drive_devices":\["[0-9]*:[0-9]*","[0-9]*:[0-9]*"\],' || fail "drive devices: $(head -1 bfs.jsonl)"
 
+# Sources (issue 23, 6): random ones, one per trial, each with out-edges;
+# a list, one per trial; a source without out-edges is warned about.
+"$tools/sluice-bfs" g.sluice --source random -n 3 --stats random.jsonl > random.out 2>/dev/null
+[ "$(grep -c "^bfs g.sluice: .* source [0-9]* reached" random.out)" -eq 3 ] || fail "three random trials: $(cat random.out)"
+[ "$(sed -n 's/.* source \([0-9]*\) reached.*/\1/p' random.out | sort -u | wc -l)" -eq 3 ] || fail "the random sources repeat: $(cat random.out)"
+grep " source [0-9]* reached 1 of " random.out && fail "a random source without out-edges"
+grep -q '"parameters":{"source":"random"}' random.jsonl || fail "the run record's random source: $(head -1 random.jsonl)"
+"$tools/sluice-sssp" g.sluice --source 5,9 > list.out 2>/dev/null
+[ "$(grep -c "^sssp g.sluice: .* source 5 reached" list.out)" -eq 1 ] && [ "$(grep -c "^sssp g.sluice: .* source 9 reached" list.out)" -eq 1 ] ||
+  fail "a list of sources, one per trial: $(cat list.out)"
+expect_error 2 "\-\-source lists 2 vertices, one per trial, and --trials asks for 3" "$tools/sluice-bfs" g.sluice --source 5,9 -n 3
+printf '0 1\n1 0\n' > stuck.el
+"$tools/sluice" convert stuck.el stuck.sluice --vertices 3 >/dev/null
+"$tools/sluice-bfs" stuck.sluice --source 2 > stuck.out 2> stuck.err
+grep -qF "bfs: warning: source 2 has no out-edges: the search reaches only itself (--source random picks vertices with out-edges)" stuck.err ||
+  fail "no warning for a source without out-edges: $(cat stuck.err)"
+
 # --trials (-n): a summary per trial, then their median; -r is --source.
 "$tools/sluice-bfs" g.sluice -r 5 -n 3 --stats trials.jsonl > trials.out 2>/dev/null
 [ "$(grep -c '^bfs g.sluice: .* iterations, .*source 5 reached' trials.out)" -eq 3 ] || fail "three trials: $(cat trials.out)"
