@@ -22,9 +22,18 @@ def example() -> str:
 
 def test_readme_example(tmp_path, monkeypatch, capsys):
     pytest.importorskip("pandas")
+    # As SNAP ships web-Google: four header lines, a "# Nodes:" count below
+    # the largest id + 1 (ids skip), and edges that repeat (RMAT's do).
     src, dst = rmat_edges(9, 6, 21)
-    pairs = sorted(set(zip(src.tolist(), dst.tolist())))
-    lines = ["# Directed graph (each unordered pair of nodes is saved once): web-Google.txt", "# FromNodeId\tToNodeId"]
+    src, dst = src * 3 + 1, dst * 3 + 1  # ids 1, 4, 7, ...: gaps
+    pairs = list(zip(src.tolist(), dst.tolist()))
+    assert len(set(pairs)) < len(pairs), "the file must repeat edges"
+    nodes = len(set(src.tolist()) | set(dst.tolist()))
+    assert nodes < max(max(src), max(dst)) + 1
+    lines = ["# Directed graph (each unordered pair of nodes is saved once): web-Google.txt",
+             "# Webgraph from the Google programming contest, 2002",
+             f"# Nodes: {nodes} Edges: {len(pairs)}",
+             "# FromNodeId\tToNodeId"]
     lines += [f"{s}\t{d}" for s, d in pairs]
     (tmp_path / "web-Google.txt.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
     (tmp_path / "d0").mkdir()
