@@ -16,7 +16,8 @@ namespace sluice::programs {
 
 void add_program_options(po::options_description& options, const char* output_help) {
   options.add_options()
-    ("graph", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`)");
+    ("graph,f", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`); -f GRAPH as GAPBS takes it")
+    ("verify,v", po::bool_switch(), "check the result independently, as GAPBS's -v: the graph read again in one plain pass (a BFS tree check, every edge's components, PageRank's residual, SSSP's and k-core's conditions, SpMV recomputed)");
   add_symmetric_option(options);
   options.add_options()
     ("stats", po::value<std::string>()->default_value(""), "write the run's statistics to this file as JSON lines (a run record, one per EDGEMAP, one summary per trial)")

@@ -20,6 +20,7 @@
 #include "base/mapped_file.hpp"
 #include "programs/algorithm_run.hpp"
 #include "programs/program_outputs.hpp"
+#include "programs/verifiers.hpp"
 
 namespace sluice::programs {
 
@@ -106,6 +107,21 @@ class SourcePlan {
   std::vector<uint64_t> listed_;
 };
 
+// A result's values by name, as the row stored them.
+template <class T>
+std::span<const T> values_named(const AlgorithmResult& result, const std::string& name) {
+  for (const auto& [n, values] : result.values) {
+    if (n == name) return std::span<const T>(std::get<std::vector<T>>(values));
+  }
+  throw std::logic_error("no values named " + name);
+}
+uint64_t count_named(const AlgorithmResult& result, const std::string& name) {
+  for (const auto& [n, value] : result.counts) {
+    if (n == name) return std::get<uint64_t>(value);
+  }
+  throw std::logic_error("no count named " + name);
+}
+
 const char* source_help = "start vertex, GAPBS's -r: V, a list V,W,... (one per trial), or random (a vertex with out-edges per trial); default: the vertex of highest out-degree";
 
 // spmv's x from a file: text, one number per line, or binary float64 values.
@@ -173,7 +189,9 @@ Algorithm bfs_row() {
       result.counts = {{"source", source}, {"reached", r.reached}, {"levels", r.levels}};
       sources.warn_if_stuck(source, result);
       return result;
-    }, sources.trials()};
+    }, sources.trials(), [](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_bfs(graph, count_named(r, "source"), values_named<int64_t>(r, "depth"), values_named<int64_t>(r, "parent"));
+    }};
   };
   return a;
 }
@@ -227,6 +245,10 @@ Algorithm pagerank_row() {
                                           o.max_iterations, r.last_change, o.tolerance));
       }
       return result;
+    }, 0, [o](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      const double held_back = o.method == algorithms::PageRankMethod::delta ? o.damping * o.delta_threshold : 0.0;
+      return verify_pagerank(graph, values_named<double>(r, "rank"), o.damping, o.dangling == algorithms::Dangling::spread, o.tolerance,
+                             held_back);
     }};
   };
   return a;
@@ -253,6 +275,8 @@ Algorithm wcc_row() {
       result.values = {{"label", std::move(r.label)}};
       result.counts = {{"components", r.components}, {"largest", r.largest}, {"rounds", r.rounds}};
       return result;
+    }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_components(graph, values_named<uint64_t>(r, "label"));
     }};
   };
   return a;
@@ -293,7 +317,10 @@ Algorithm spmv_row() {
       x.assign(n, 1.0);
     }
     NamedScalars parameters = {{"product", std::string(transposed ? "A^T x" : "A x")}, {"x", x_name}};
-    return PreparedAlgorithm{std::move(parameters), [transposed, x = std::move(x)](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+    // x is read by the run and by --verify.
+    auto shared = std::make_shared<const std::vector<double>>(std::move(x));
+    return PreparedAlgorithm{std::move(parameters), [transposed, shared](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      const std::vector<double>& x = *shared;
       double seconds = 0;
       std::vector<double> y = timed(seconds, [&] { return algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace); });
       whole(e, y);
@@ -302,6 +329,8 @@ Algorithm spmv_row() {
       AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}, seconds};
       result.values = {{"y", std::move(y)}};
       return result;
+    }, 0, [transposed, shared](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_spmv(graph, *shared, values_named<double>(r, "y"), transposed);
     }};
   };
   return a;
@@ -388,7 +417,9 @@ Algorithm sssp_row() {
       result.counts = {{"source", source}, {"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
       sources.warn_if_stuck(source, result);
       return result;
-    }, sources.trials()};
+    }, sources.trials(), [](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_sssp(graph, count_named(r, "source"), values_named<double>(r, "distance"));
+    }};
   };
   return a;
 }
@@ -417,6 +448,8 @@ Algorithm kcore_row() {
       result.values = {{"core", std::move(r.core)}};
       result.counts = {{"largest", r.largest}, {"in_largest", r.in_largest}, {"rounds", r.rounds}};
       return result;
+    }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_kcore(graph, values_named<uint64_t>(r, "core"));
     }};
   };
   return a;

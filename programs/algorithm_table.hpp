@@ -17,6 +17,7 @@
 
 #include "algorithms/run_trace.hpp"
 #include "programs/command_line.hpp"
+#include "formats/block_graph.hpp"
 #include "programs/engine_flags.hpp"
 
 namespace sluice::programs {
@@ -66,6 +67,10 @@ struct PreparedAlgorithm {
   NamedScalars parameters;  // recorded in --stats' run record and returned to Python
   std::function<AlgorithmResult(const AlgorithmEngines&, algorithms::RunTrace&)> run;
   unsigned trials = 0;      // the trials its parameters ask for (a list of sources); 0: --trials decides
+  // Checks a result independently (--verify), reading the graph again
+  // through the block API; returns what it checked, throws
+  // VerificationFailed (programs/verifiers.hpp). Null: the row has none.
+  std::function<std::string(formats::BlockGraph&, const AlgorithmResult&)> verify = {};
 };
 
 struct Algorithm {

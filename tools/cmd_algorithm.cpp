@@ -3,7 +3,9 @@
 #include <variant>
 
 #include "cluster/session.hpp"
+#include "formats/sluice_format.hpp"
 #include "programs/algorithm_run.hpp"
+#include "programs/verifiers.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
@@ -50,17 +52,37 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   const PreparedAlgorithm prepared = algorithm.prepare({v, run.out().graph(), no_vectors, &run.outputs(), run.out().out_degrees()});
   run.parameters(prepared.parameters);
   run.trials_asked_by_parameters(prepared.trials);
+  const bool verify = v["verify"].as<bool>();
+  if (verify && !prepared.verify) {
+    throw po::error("--verify: " + algorithm.name + " has no verifier (bfs, pagerank, wcc, spmv, sssp and kcore have)");
+  }
+  if (verify && communicator && communicator->size() > 1) {
+    throw po::error("--verify reads the graph again in one process: run it without mpirun");
+  }
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {
     result = prepared.run(run.engines(), run.trace());
     run.print_summary(result);
+  }
+  // GAPBS's -v: the last trial's result checked by a plain, separate pass.
+  bool verified = true;
+  if (verify) {
+    const std::string path = v["graph"].as<std::string>();
+    formats::BlockGraph graph(formats::open_sluice_layout(path), formats::BlockOptions{});
+    std::FILE* out = run.outputs().writes_stdout() ? stderr : stdout;
+    try {
+      std::fprintf(out, "%s %s: verification passed: %s\n", algorithm.name.c_str(), path.c_str(), prepared.verify(graph, result).c_str());
+    } catch (const VerificationFailed& failure) {
+      std::fprintf(stderr, "%s %s: verification FAILED: %s\n", algorithm.name.c_str(), path.c_str(), failure.what());
+      verified = false;
+    }
   }
   for (const auto& [option, name] : algorithm.extra_outputs) {
     std::visit([&](const auto& values) { run.outputs().values(v[option].as<std::string>(), std::span(values)); },
                *find_values(result, name));
   }
   std::visit([&](const auto& values) { run.finish(std::span(values)); }, result.values.front().second);
-  return exit_ok;
+  return verified ? exit_ok : exit_error;
 }
 
 }  // namespace

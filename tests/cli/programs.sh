@@ -43,6 +43,18 @@ printf '0 1\n1 0\n' > stuck.el
 grep -qF "bfs: warning: source 2 has no out-edges: the search reaches only itself (--source random picks vertices with out-edges)" stuck.err ||
   fail "no warning for a source without out-edges: $(cat stuck.err)"
 
+# GAPBS's -f GRAPH and -v (issue 23, 10): an independent check of the
+# result; a failed one exits 1; a program without a verifier refuses -v.
+"$tools/sluice-bfs" -f g.sluice -v > verify.out 2>/dev/null || fail "bfs -v: $(cat verify.out)"
+grep -q "^bfs g.sluice: verification passed: a BFS tree of [0-9]* vertices, checked against 32768 edges$" verify.out || fail "bfs -v: $(cat verify.out)"
+for program in wcc "sssp --delta 4" "spmv" "pagerank --method classic --tolerance 1e-9 --iterations 200"; do
+  "$tools/sluice-${program%% *}" g.sluice ${program#"${program%% *}"} --verify > verify.out 2>/dev/null || fail "$program --verify: $(cat verify.out)"
+  grep -q "verification passed" verify.out || fail "$program --verify: $(cat verify.out)"
+done
+expect_error 1 "pagerank g.sluice: verification FAILED: the residual of one more power iteration is .* (L1), above 0.001" \
+  "$tools/sluice-pagerank" g.sluice --method classic --iterations 2 -v
+expect_error 2 "bc has no verifier" "$tools/sluice-bc" g.sluice -v
+
 # --trials (-n): a summary per trial, then their median; -r is --source.
 "$tools/sluice-bfs" g.sluice -r 5 -n 3 --stats trials.jsonl > trials.out 2>/dev/null
 [ "$(grep -c '^bfs g.sluice: .* iterations, .*source 5 reached' trials.out)" -eq 3 ] || fail "three trials: $(cat trials.out)"

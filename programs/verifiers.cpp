@@ -1,0 +1,167 @@
+#include "programs/verifiers.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace sluice::programs {
+
+namespace {
+
+// Calls f(u, v, w) for every edge, in order.
+template <class F>
+void for_each_edge(formats::BlockGraph& graph, F&& f) {
+  formats::for_each_block_in_order(graph, 0, graph.info().vertices, [&](const formats::EdgeBlock& block) {
+    for (uint64_t u = block.begin; u < block.end; ++u) {
+      for (uint64_t e = block.offsets[u - block.begin]; e < block.offsets[u - block.begin + 1]; ++e) {
+        const uint64_t i = e - block.first_edge();
+        f(u, block.target(i), block.weights ? block.weights[i] : 1.0f);
+      }
+    }
+  });
+}
+
+[[noreturn]] void fail(const std::string& what) { throw VerificationFailed(what); }
+
+std::string edge(uint64_t u, uint64_t v) { return "edge " + std::to_string(u) + " -> " + std::to_string(v); }
+
+}  // namespace
+
+std::string verify_bfs(formats::BlockGraph& graph, uint64_t source, std::span<const int64_t> depth, std::span<const int64_t> parent) {
+  const uint64_t n = graph.info().vertices;
+  if (depth[source] != 0 || parent[source] != int64_t(source)) fail("the source is not at depth 0 as its own parent");
+  std::vector<bool> tree_edge_seen(n, false);
+  tree_edge_seen[source] = true;
+  uint64_t reached = 0;
+  for (uint64_t v = 0; v < n; ++v) {
+    if ((depth[v] < 0) != (parent[v] < 0)) fail("vertex " + std::to_string(v) + " has a depth but no parent, or a parent but no depth");
+    if (depth[v] < 0) continue;
+    ++reached;
+    if (v != source && (uint64_t(parent[v]) >= n || depth[uint64_t(parent[v])] != depth[v] - 1)) {
+      fail("vertex " + std::to_string(v) + " at depth " + std::to_string(depth[v]) + " has parent " + std::to_string(parent[v]) +
+           ", which is not one level up");
+    }
+  }
+  uint64_t edges = 0;
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float) {
+    ++edges;
+    if (depth[u] < 0) return;
+    if (depth[v] < 0 || depth[v] > depth[u] + 1) {
+      fail(edge(u, v) + " leaves " + std::to_string(v) + (depth[v] < 0 ? " unreached" : " at depth " + std::to_string(depth[v])) +
+           " from depth " + std::to_string(depth[u]));
+    }
+    if (parent[v] == int64_t(u)) tree_edge_seen[v] = true;
+  });
+  for (uint64_t v = 0; v < n; ++v) {
+    if (depth[v] >= 0 && !tree_edge_seen[v]) fail("vertex " + std::to_string(v) + "'s parent has no edge to it");
+  }
+  return "a BFS tree of " + std::to_string(reached) + " vertices, checked against " + std::to_string(edges) + " edges";
+}
+
+std::string verify_components(formats::BlockGraph& graph, std::span<const uint64_t> label) {
+  const uint64_t n = graph.info().vertices;
+  for (uint64_t v = 0; v < n; ++v) {
+    if (label[v] > v || label[label[v]] != label[v]) {
+      fail("vertex " + std::to_string(v) + " has label " + std::to_string(label[v]) + ", which is not its component's smallest vertex");
+    }
+  }
+  uint64_t edges = 0;
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float) {
+    ++edges;
+    if (label[u] != label[v]) fail(edge(u, v) + " joins components " + std::to_string(label[u]) + " and " + std::to_string(label[v]));
+  });
+  return "both ends of all " + std::to_string(edges) + " edges in one component, every label its smallest vertex";
+}
+
+std::string verify_pagerank(formats::BlockGraph& graph, std::span<const double> rank, double damping, bool spread_dangling,
+                            double tolerance, double held_back) {
+  const uint64_t n = graph.info().vertices;
+  if (n == 0) return "no vertex";
+  std::vector<uint64_t> degree(n, 0);
+  graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t d) { degree[v] = d; });
+  std::vector<double> received(n, 0.0);
+  double dangling = 0;
+  for (uint64_t v = 0; v < n; ++v) dangling += degree[v] ? 0.0 : rank[v];
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float) { received[v] += rank[u] / double(degree[u]); });
+  const double spread = spread_dangling ? dangling / double(n) : 0.0;
+  double residual = 0;
+  for (uint64_t v = 0; v < n; ++v) residual += std::fabs((1 - damping) / double(n) + damping * (received[v] + spread) - rank[v]);
+  double total = 0;
+  for (uint64_t v = 0; v < n; ++v) total += rank[v];
+  const double target = std::max(10 * tolerance, 1e-6) + held_back * total;
+  char text[160];
+  const bool passed = residual <= target;
+  std::snprintf(text, sizeof(text), "the residual of one more power iteration is %.3g (L1), %s %.3g", residual,
+                passed ? "at most" : "above", target);
+  if (!passed) fail(text);
+  return text;
+}
+
+std::string verify_sssp(formats::BlockGraph& graph, uint64_t source, std::span<const double> distance) {
+  const uint64_t n = graph.info().vertices;
+  if (distance[source] != 0) fail("the source is not at distance 0");
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<bool> tight(n, false);
+  tight[source] = true;
+  uint64_t edges = 0;
+  // Distances are float sums: compare with the rounding of a float.
+  auto close = [](double a, double b) { return std::fabs(a - b) <= 1e-5 * std::max(1.0, std::fabs(b)); };
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float w) {
+    ++edges;
+    if (distance[u] == inf) return;
+    const double through = double(float(distance[u]) + w);
+    if (through < distance[v] && !close(through, distance[v])) {
+      fail(edge(u, v) + " of weight " + std::to_string(w) + " gives " + std::to_string(through) + ", below " + std::to_string(v) +
+           "'s distance " + std::to_string(distance[v]));
+    }
+    if (close(through, distance[v])) tight[v] = true;
+  });
+  uint64_t reached = 0;
+  for (uint64_t v = 0; v < n; ++v) {
+    if (distance[v] == inf) continue;
+    ++reached;
+    if (!tight[v]) fail("no in-edge of vertex " + std::to_string(v) + " gives its distance " + std::to_string(distance[v]));
+  }
+  return "no edge of " + std::to_string(edges) + " shortens a distance, and each of the " + std::to_string(reached) +
+         " reached vertices has an in-edge that gives its distance";
+}
+
+std::string verify_kcore(formats::BlockGraph& graph, std::span<const uint64_t> core) {
+  const uint64_t n = graph.info().vertices;
+  std::vector<uint64_t> at_least(n, 0), above(n, 0);
+  uint64_t edges = 0;
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float) {
+    ++edges;
+    if (core[v] >= core[u]) ++at_least[u];
+    if (core[v] > core[u]) ++above[u];
+  });
+  for (uint64_t v = 0; v < n; ++v) {
+    if (at_least[v] < core[v]) {
+      fail("vertex " + std::to_string(v) + " of coreness " + std::to_string(core[v]) + " has only " + std::to_string(at_least[v]) +
+           " neighbours of coreness at least that");
+    }
+    if (above[v] > core[v]) {
+      fail("vertex " + std::to_string(v) + " of coreness " + std::to_string(core[v]) + " has " + std::to_string(above[v]) +
+           " neighbours of higher coreness: it belongs to a higher core");
+    }
+  }
+  return "every vertex's coreness agrees with its " + std::to_string(edges) + " edges' ends";
+}
+
+std::string verify_spmv(formats::BlockGraph& graph, std::span<const double> x, std::span<const double> y, bool transposed) {
+  const uint64_t n = graph.info().vertices;
+  std::vector<double> expected(n, 0.0), magnitude(n, 0.0);
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float w) {
+    const uint64_t into = transposed ? v : u, from = transposed ? u : v;
+    expected[into] += double(w) * x[from];
+    magnitude[into] += std::fabs(double(w) * x[from]);
+  });
+  for (uint64_t v = 0; v < n; ++v) {
+    if (std::fabs(expected[v] - y[v]) > 1e-9 * std::max(1.0, magnitude[v])) {
+      fail("y[" + std::to_string(v) + "] is " + std::to_string(y[v]) + ", a plain sum gives " + std::to_string(expected[v]));
+    }
+  }
+  return "all " + std::to_string(n) + " values of y against a plain sum in one thread";
+}
+
+}  // namespace sluice::programs
