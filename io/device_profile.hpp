@@ -27,9 +27,11 @@ struct DeviceProfile {
   double request_cost_ns = 0;    // t0
   double bandwidth = 0;          // B, bytes per second
   uint64_t skip_threshold = 0;   // λ in bytes, a multiple of 4096
+  double fit_error = 0;          // the fit's largest relative error at a measured size
   std::vector<SizePoint> points;
 
-  // Least-squares fit of 1 / iops against the read size.
+  // Fit of a request's time (1 / iops) against the read size, least
+  // squares of the relative error.
   static DeviceProfile fit(uint64_t device, unsigned queue_depth, std::vector<SizePoint> points);
   void save(const std::string& path) const;
   static std::optional<DeviceProfile> load(const std::string& path);

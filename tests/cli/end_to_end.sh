@@ -64,5 +64,15 @@ grep -q "at least 1" err.txt || fail "iobench message: $(cat err.txt)"
 "$sluice" calibrate --drives drive.dat --seconds 0.05 --profile drive.profile | grep -q "skip threshold" ||
   fail "calibrate"
 [ -s drive.profile ] || fail "calibrate wrote no profile"
+grep -q "^fit_error [0-9.e+-]*$" drive.profile || fail "the profile lacks the fit's error: $(cat drive.profile)"
+# On a fresh directory (issue 23, 7): calibrate makes its own probe file and
+# removes it; the profile goes where the engine looks; --forget removes it.
+mkdir fresh
+SLUICE_PROFILE_DIR=$PWD/profiles "$sluice" calibrate --drives fresh --seconds 0.05 > fresh.txt || fail "calibrate on a directory: $(cat fresh.txt)"
+grep -q "^fit: t(s) = t0 + s / B within [0-9.]*% of every measured size$" fresh.txt || fail "calibrate's fit error: $(cat fresh.txt)"
+[ -z "$(ls -A fresh)" ] || fail "calibrate left its probe file: $(ls -A fresh)"
+[ "$(ls profiles | wc -l)" -eq 1 ] || fail "no profile for the directory's device"
+SLUICE_PROFILE_DIR=$PWD/profiles "$sluice" calibrate --drives fresh --forget | grep -q ": removed: " || fail "calibrate --forget"
+[ -z "$(ls -A profiles)" ] || fail "--forget left the profile"
 
 echo "end to end: ok"
