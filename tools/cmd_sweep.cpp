@@ -4,6 +4,7 @@
 // Several layouts (the same graph on two devices) make a device comparison;
 // each device's calibrated λ (its `sluice calibrate` profile) joins the
 // list and is marked. `sluice plot` draws the CSV.
+#include <cmath>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -186,18 +187,33 @@ int cmd_sweep(int argc, char** argv) {
   for (const Device& d : devices) width = std::max(width, int(label_of(d).size()));
   std::printf("%-*s %-9s %10s %10s %10s %10s %10s %8s\n", width, "graph (device)", "algorithm", "λ", "seconds", "MB read",
               "MB skipped", "requests", "vs best");
+  std::vector<std::string> notes;
   for (const Device& device : devices) {
+    // Per λ, the log of its time relative to each algorithm's best, summed:
+    // the recommended λ has the least geometric mean over the algorithms.
+    std::map<std::pair<bool, uint64_t>, std::pair<double, size_t>> relative;
+    std::map<std::pair<bool, uint64_t>, std::string> lambda_text;
     for (const Algorithm* a : algorithms_to_run) {
       const std::string& algorithm = a->name;
       std::map<std::pair<bool, uint64_t>, std::vector<const Run*>> by_skip;  // (infinite, bytes) sorts inf last
       for (const Run& r : runs) {
         if (r.device == &device && r.algorithm == algorithm) by_skip[{r.skip.infinite, r.skip.bytes}].push_back(&r);
       }
-      double best = 1e300;
+      double best = 1e300, worst = 0, spread = 0;
       for (const auto& [key, list] : by_skip) {
         std::vector<double> s;
         for (const Run* r : list) s.push_back(r->seconds);
         best = std::min(best, median(s));
+        worst = std::max(worst, median(s));
+        spread = std::max(spread, *std::max_element(s.begin(), s.end()) - *std::min_element(s.begin(), s.end()));
+      }
+      // Repeats that differ more than λ moves the median: the ranking is noise.
+      if (repeats > 1 && spread > worst - best) {
+        char text[256];
+        std::snprintf(text, sizeof(text), "note: %s on %s: repeats spread up to %.3f s, more than λ moves the median (%.3f s): "
+                      "the differences between λ values are noise here (more --repeat, or a larger graph)",
+                      algorithm.c_str(), label_of(device).c_str(), spread, worst - best);
+        notes.push_back(text);
       }
       for (const auto& [key, list] : by_skip) {
         std::vector<double> s, mb, skipped, requests;
@@ -211,9 +227,23 @@ int cmd_sweep(int argc, char** argv) {
         const std::string lambda = list.front()->skip.text() + (list.front()->calibrated ? "*" : "");
         std::printf("%-*s %-9s %10s %10.3f %10.1f %10.1f %10.0f %8.2f\n", width, label.c_str(), algorithm.c_str(), lambda.c_str(),
                     median(s), median(mb), median(skipped), median(requests), median(s) / best);
+        relative[key].first += std::log(best > 0 ? median(s) / best : 1.0);
+        ++relative[key].second;
+        lambda_text[key] = list.front()->skip.text();
       }
     }
+    const std::pair<bool, uint64_t>* recommended = nullptr;
+    double least = 1e300;
+    for (const auto& [key, sum] : relative) {
+      if (sum.second != algorithms_to_run.size()) continue;  // λ values every algorithm ran at
+      if (sum.first < least) least = sum.first, recommended = &key;
+    }
+    if (recommended) {
+      std::printf("recommended λ for %s: %s (time %.2fx each algorithm's best, geometric mean)\n", label_of(device).c_str(),
+                  lambda_text[*recommended].c_str(), std::exp(least / double(algorithms_to_run.size())));
+    }
   }
+  for (const std::string& note : notes) std::printf("%s\n", note.c_str());
   const bool any_profile = std::any_of(devices.begin(), devices.end(), [](const Device& d) { return d.calibration.has_value(); });
   std::printf("%smedians of %u run(s)\n", any_profile ? "* the device's calibrated λ (sluice calibrate); " : "", repeats);
 

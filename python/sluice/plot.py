@@ -1,6 +1,9 @@
-"""Draws `sluice sweep` CSV output: per algorithm, time and bytes read
-against the skipping threshold λ, one line per device (layout), each
-device's calibrated λ marked; and, for devices with a calibration profile,
+"""Draws `sluice sweep` CSV output: per algorithm, time, time relative to
+the best λ, and bytes read against the skipping threshold λ, one line per
+device (layout), each device's calibrated λ marked and its recommended λ
+(the least geometric mean over the algorithms of the time relative to
+each one's best) drawn and printed; a note where the repeats spread more
+than λ moves the median; and, for devices with a calibration profile,
 the measured cost of a request against its size with the fitted
 t(s) = t0 + s / B that λ = t0 * B comes from.
 
@@ -72,6 +75,35 @@ def label_bytes(v):
     return str(v)
 
 
+def recommended_lambdas(rows, skip_bytes):
+    """Per device: (λ, geometric mean of time relative to each algorithm's
+    best) over the λ values every algorithm ran at."""
+    medians = defaultdict(dict)  # (device, algorithm) -> {λ: median seconds}
+    for key, group in _grouped(rows, skip_bytes).items():
+        device, algorithm, skip = key
+        medians[(device, algorithm)][skip] = median(float(r["seconds"]) for r in group)
+    result = {}
+    for device in {d for d, _ in medians}:
+        algorithms = [a for d, a in medians if d == device]
+        common = set.intersection(*(set(medians[(device, a)]) for a in algorithms))
+        scores = {}
+        for skip in common:
+            logs = [math.log(medians[(device, a)][skip] / min(medians[(device, a)].values()))
+                    for a in algorithms if min(medians[(device, a)].values()) > 0]
+            scores[skip] = math.exp(sum(logs) / len(logs)) if logs else 1.0
+        if scores:
+            best = min(scores, key=lambda s: (scores[s], math.inf if s is None else s))
+            result[device] = (best, scores[best])
+    return result
+
+
+def _grouped(rows, skip_bytes):
+    groups = defaultdict(list)
+    for r in rows:
+        groups[((r["graph"], r["device"]), r["algorithm"], skip_bytes(r))].append(r)
+    return groups
+
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(prog="sluice plot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -99,11 +131,16 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             profiles[(r["graph"], r["device"])] = (r["profile"], float(r["request_cost_ns"]), float(r["bandwidth_bytes_per_s"]),
                                                    int(r["calibrated_skip_threshold"]))
     extra = 1 if profiles else 0
-    fig, axes = plt.subplots(len(algorithms) + extra, 2, figsize=(11, 3.6 * (len(algorithms) + extra)), squeeze=False)
+    fig, axes = plt.subplots(len(algorithms) + extra, 3, figsize=(16, 3.6 * (len(algorithms) + extra)), squeeze=False)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    recommended = recommended_lambdas(rows, skip_bytes)
+    for device, (skip, score) in sorted(recommended.items()):
+        print(f"recommended λ for {device[0]} ({device[1]}): {label_bytes(skip)} "
+              f"(time {score:.2f}x each algorithm's best, geometric mean)")
 
     for i, algorithm in enumerate(algorithms):
-        time_axis, bytes_axis = axes[i]
+        time_axis, relative_axis, bytes_axis = axes[i]
+        noise = []
         for d, device in enumerate(devices):
             color = colors[d % len(colors)]
             runs = defaultdict(list)
@@ -124,6 +161,14 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             skipped = [median(int(r["bytes_skipped"]) for r in runs[k]) / 1e6 for k in keys]
             label = f"{device[0]} ({device[1]})"
             time_axis.errorbar(xs, seconds, yerr=list(zip(*spread)), marker="o", color=color, label=label, capsize=3)
+            best = min(seconds)
+            relative_axis.plot(xs, [s / best if best > 0 else 1.0 for s in seconds], marker="o", color=color, label=label)
+            widest = max(lo + hi for lo, hi in spread)
+            if widest > max(seconds) - min(seconds) and any(len(runs[k]) > 1 for k in keys):
+                noise.append(f"{device[1]}: repeats spread {widest:.3g} s > λ's effect {max(seconds) - min(seconds):.3g} s: noise")
+            if device in recommended:
+                for axis in (time_axis, relative_axis, bytes_axis):
+                    axis.axvline(at(recommended[device][0]), color=color, linestyle="--", linewidth=1.2)
             bytes_axis.plot(xs, read, marker="o", color=color, label=f"{label} read")
             bytes_axis.plot(xs, skipped, marker="x", linestyle="--", color=color, label=f"{label} skipped")
             for k in calibrated:
@@ -133,19 +178,30 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                 bytes_axis.axvline(xs[j], color=color, linestyle=":", linewidth=1)
         ticks = sorted({at(skip_bytes(r)) for r in rows})
         tick_labels = {at(skip_bytes(r)): label_bytes(skip_bytes(r)) for r in rows}
-        for axis, ylabel in ((time_axis, "seconds (median, min-max)"), (bytes_axis, "MB")):
+        titles = {time_axis: "time", relative_axis: "time relative to the best λ", bytes_axis: "bytes read and skipped"}
+        for axis, ylabel in ((time_axis, "seconds (median, min-max)"), (relative_axis, "x the best λ's median (1 = best)"),
+                             (bytes_axis, "MB")):
             axis.set_xscale("log", base=2)
             axis.set_xticks(ticks)
             axis.set_xticklabels([tick_labels[t] for t in ticks], rotation=45)
-            axis.set_xlabel("skip threshold λ (bytes; ★ calibrated)")
+            axis.set_xlabel("skip threshold λ (bytes; ★ calibrated, -- recommended)")
             axis.set_ylabel(ylabel)
-            axis.set_title(f"{algorithm}: {'time' if axis is time_axis else 'bytes read and skipped'}")
+            axis.set_title(f"{algorithm}: {titles[axis]}")
             axis.grid(alpha=0.3)
+            # From 0, so that a difference looks as large as it is; the
+            # relative panel from 1, the best λ, which is its floor.
+            axis.set_ylim(bottom=1 if axis is relative_axis else 0)
+        if noise:
+            time_axis.text(0.02, 0.02, "\n".join(noise), transform=time_axis.transAxes, fontsize=7, color="darkred", va="bottom")
+            for line in noise:
+                print(f"note: {algorithm} on {line}")
         time_axis.legend(fontsize=7)
+        relative_axis.legend(fontsize=7)
         bytes_axis.legend(fontsize=7)
 
     if profiles:
-        fit_axis, note_axis = axes[-1]
+        fit_axis, note_axis, spare_axis = axes[-1]
+        spare_axis.axis("off")
         for d, device in enumerate(devices):
             if device not in profiles:
                 continue
@@ -167,7 +223,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         fit_axis.legend(fontsize=7)
         note_axis.axis("off")
         note_axis.text(0, 0.5, "\n".join(f"{g} ({dev}): profile {profiles[(g, dev)][0]}" for g, dev in devices
-                                         if (g, dev) in profiles), fontsize=7, va="center")
+                                         if (g, dev) in profiles) +
+                       "".join(f"\nrecommended λ for {g} ({dev}): {label_bytes(recommended[(g, dev)][0])}"
+                               for g, dev in devices if (g, dev) in recommended), fontsize=7, va="center")
 
     fig.tight_layout()
     fig.savefig(args.output, dpi=args.dpi)

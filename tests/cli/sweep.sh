@@ -25,6 +25,10 @@ awk -F, 'NR > 1 { print $1 "," $3 "," $4 "," $7 "," $11 }' runs.csv | sort > fro
 cmp -s from_edgemaps.txt from_runs.txt || fail "EDGEMAP bytes do not add up: $(diff from_edgemaps.txt from_runs.txt | head -3)"
 grep -q "^a/g.sluice ([0-9]*:[0-9]*) *bfs *inf " table.txt || fail "table: $(cat table.txt)"
 ! grep -q "calibrated" table.txt || fail "no profile, yet a calibrated λ"
+# Which λ on this device (issue 23, 8): one recommended per device, from
+# the λ values every algorithm ran at.
+[ "$(grep -c "^recommended λ for [ab]/g.sluice ([0-9]*:[0-9]*): \([0-9]*\|inf\) (time [0-9.]*x each algorithm's best, geometric mean)$" table.txt)" -eq 2 ] ||
+  fail "a recommended λ per device: $(cat table.txt)"
 
 # With a calibration profile its λ joins the list, marked.
 dd if=/dev/urandom of=a/probe bs=1M count=8 2>/dev/null
@@ -38,7 +42,9 @@ grep -q " $lambda\* " table2.txt || fail "calibrated λ not marked: $(cat table2
   || fail "iobench --json"
 
 if [ "$plot" = plot ]; then  # `sluice plot`: the Python package's sluice.plot
-  "$sluice" plot runs.csv -o sweep.png | grep -q "wrote sweep.png: 2 algorithm(s), 2 device(s), 24 runs" || fail "plot"
+  "$sluice" plot runs.csv -o sweep.png > plot.txt || fail "plot: $(cat plot.txt)"
+  grep -q "wrote sweep.png: 2 algorithm(s), 2 device(s), 24 runs" plot.txt || fail "plot: $(cat plot.txt)"
+  [ "$(grep -c "^recommended λ for [ab]/g.sluice" plot.txt)" -eq 2 ] || fail "the plot's recommended λ: $(cat plot.txt)"
   [ "$(head -c 4 sweep.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "not a PNG"
   "$sluice" plot calibrated.csv -o calibrated.png >/dev/null || fail "plot with a calibration"
   expect_error 2 "the following arguments are required: csv" "$sluice" plot
