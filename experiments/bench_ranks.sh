@@ -9,6 +9,9 @@
 # tagged with the run; experiments/scaling_model.py reads it.
 #
 #   experiments/bench_ranks.sh [WORK] [ROUNDS]    defaults build/ranks 1
+#   RANKS="8" STRONG=0 ONE_RANK=0 experiments/bench_ranks.sh WORK   more rank counts
+#   (records append to WORK/ranks.jsonl; ranks.jsonl is reset only by a
+#   run of the default set)
 #
 # With 2 cores, 4 ranks share 2 cores: their seconds are not 4 machines'
 # (the model uses their byte counts, which are exact, and the 1- and
@@ -21,7 +24,8 @@ tools=${SLUICE_TOOLS:-$root/build/tools}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$work"
 out=$work/ranks.jsonl
-: > "$out"
+ranks_list=${RANKS:-1 2 4}
+[ -n "${RANKS:-}" ] || : > "$out"
 run() {  # KIND SCALE RANKS
   local kind=$1 scale=$2 ranks=$3
   local el=$work/rmat$scale.el layout=$work/rmat$scale-r$ranks.sluice
@@ -39,12 +43,16 @@ run() {  # KIND SCALE RANKS
     done
   done
 }
-for ranks in 1 2 4; do
-  run weak $((20 + ranks / 2)) "$ranks"  # 20, 21, 22: log2 of 1, 2, 4
+log2() { local n=$1 l=0; while [ "$n" -gt 1 ]; do n=$((n / 2)); l=$((l + 1)); done; echo $l; }
+for ranks in $ranks_list; do
+  run weak $((20 + $(log2 "$ranks"))) "$ranks"
 done
-for ranks in 1 2 4; do
-  run strong 22 "$ranks"
-done
+if [ "${STRONG:-1}" = 1 ]; then
+  for ranks in $ranks_list; do
+    run strong 22 "$ranks"
+  done
+fi
+[ "${ONE_RANK:-1}" = 1 ] || { echo "records: $out" >&2; exit 0; }
 # One rank under mpirun against the plain program on the plain layout,
 # alternating, kernel seconds from the summary lines.
 el=$work/rmat20.el plain=$work/rmat20.sluice

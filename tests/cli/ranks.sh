@@ -28,6 +28,17 @@ within() { awk -v d="$1" -v limit="$2" 'BEGIN {exit !(d <= limit)}'; }
 # relative A B: the L1 distance over the L1 norm of A (BC's scores reach 1e5).
 relative() { paste "$1" "$2" | awk '{d = $1 - $2; if (d < 0) d = -d; s += d; a = $1 < 0 ? -$1 : $1; n += a} END {printf "%.3g\n", n ? s / n : s}'; }
 
+# one PROGRAM ARGS...: the file of the one-process program's --output,
+# run once per program, graph and flags (each rank count compares to it).
+one() {
+  local program=$1
+  shift
+  local file
+  file=one-$(echo "$program $*" | md5sum | cut -c1-16).out
+  [ -e "$file" ] || "$tools/sluice-$program" "$@" --output "$file" > /dev/null 2>&1
+  echo "$file"
+}
+
 # same_results NAME GRAPH R [engine flags]: every distributed program on an
 # R-rank layout of GRAPH against one process on the plain layout.
 same_results() {
@@ -36,36 +47,30 @@ same_results() {
   local plain=$name.sluice ranked=$name-r$ranks.sluice
   [ -e "$plain" ] || "$tools/sluice" convert "$graph" "$plain" --transpose > /dev/null
   "$tools/sluice" convert "$graph" "$ranked" --transpose --ranks "$ranks" --drives "drives/$name/{rank}/a,drives/$name/{rank}/b" > /dev/null
-  "$tools/sluice-bfs" "$plain" --output one.bfs "$@" > /dev/null 2>&1
   mpi "$ranks" "$tools/sluice-bfs" "$ranked" --output many.bfs "$@" > bfs.out 2>&1
-  cmp -s one.bfs many.bfs || fail "$name, $ranks ranks $*: bfs depths differ"
+  cmp -s "$(one bfs "$plain" "$@")" many.bfs || fail "$name, $ranks ranks $*: bfs depths differ"
   [ "$(grep -c "^bfs $ranked: .* iterations" bfs.out)" -eq 1 ] || fail "$name: the summary line is not printed once: $(cat bfs.out)"
-  "$tools/sluice-wcc" "$plain" --output one.wcc "$@" > /dev/null 2>&1
   mpi "$ranks" "$tools/sluice-wcc" "$ranked" --output many.wcc "$@" > /dev/null 2>&1
-  cmp -s one.wcc many.wcc || fail "$name, $ranks ranks $*: wcc labels differ"
+  cmp -s "$(one wcc "$plain" "$@")" many.wcc || fail "$name, $ranks ranks $*: wcc labels differ"
   for method in classic delta; do
-    "$tools/sluice-pagerank" "$plain" --method $method --output one.pr "$@" > /dev/null 2>&1
     mpi "$ranks" "$tools/sluice-pagerank" "$ranked" --method $method --output many.pr "$@" > /dev/null 2>&1
     local d
-    d=$(l1 one.pr many.pr)
+    d=$(l1 "$(one pagerank "$plain" --method $method "$@")" many.pr)
     within "$d" 1e-12 || fail "$name, $ranks ranks $*: pagerank $method differs by $d in L1"
   done
   for product in --transposed ""; do
-    "$tools/sluice-spmv" "$plain" $product --output one.y "$@" > /dev/null 2>&1
     mpi "$ranks" "$tools/sluice-spmv" "$ranked" $product --output many.y "$@" > /dev/null 2>&1
-    d=$(relative one.y many.y)
+    d=$(relative "$(one spmv "$plain" $product "$@")" many.y)
     within "$d" 1e-12 || fail "$name, $ranks ranks $*: spmv $product differs by $d of its L1 norm"
   done
-  "$tools/sluice-bc" "$plain" --output one.bc "$@" > /dev/null 2>&1
   mpi "$ranks" "$tools/sluice-bc" "$ranked" --output many.bc "$@" > /dev/null 2>&1
-  d=$(relative one.bc many.bc)
+  d=$(relative "$(one bc "$plain" "$@")" many.bc)
   within "$d" 1e-12 || fail "$name, $ranks ranks $*: bc differs by $d of its L1 norm"
-  "$tools/sluice-sssp" "$plain" --delta 2 --output one.sssp "$@" > /dev/null 2>&1
   mpi "$ranks" "$tools/sluice-sssp" "$ranked" --delta 2 --output many.sssp "$@" > /dev/null 2>&1
-  cmp -s one.sssp many.sssp || fail "$name, $ranks ranks $*: sssp distances differ"
+  cmp -s "$(one sssp "$plain" --delta 2 "$@")" many.sssp || fail "$name, $ranks ranks $*: sssp distances differ"
   # JT-CC reads any format: each rank a share of the same file's blocks.
   mpi "$ranks" "$tools/sluice-jtcc" "$graph" --output many.jtcc > /dev/null 2>&1
-  cmp -s one.wcc many.jtcc || fail "$name, $ranks ranks: jtcc labels differ from wcc's"
+  cmp -s "$(one wcc "$plain" "$@")" many.jtcc || fail "$name, $ranks ranks: jtcc labels differ from wcc's"
 }
 
 # same_cores NAME GRAPH R: k-core on an undirected graph (no transpose needed).
@@ -73,9 +78,8 @@ same_cores() {
   local name=$1 graph=$2 ranks=$3
   [ -e "$name-sym.sluice" ] || "$tools/sluice" convert "$graph" "$name-sym.sluice" --symmetrize > /dev/null
   "$tools/sluice" convert "$graph" "$name-sym-r$ranks.sluice" --symmetrize --ranks "$ranks" > /dev/null
-  "$tools/sluice-kcore" "$name-sym.sluice" --output one.core > /dev/null 2>&1
   mpi "$ranks" "$tools/sluice-kcore" "$name-sym-r$ranks.sluice" --output many.core > /dev/null 2>&1
-  cmp -s one.core many.core || fail "$name, $ranks ranks: kcore differs"
+  cmp -s "$(one kcore "$name-sym.sluice")" many.core || fail "$name, $ranks ranks: kcore differs"
 }
 
 mkdir drives
