@@ -187,7 +187,6 @@ void MpiCommunicator::sum(std::span<uint32_t> values) { all_reduce(values, MPI_U
 void MpiCommunicator::bitwise_or(std::span<uint64_t> words) { all_reduce(words, MPI_UINT64_T, MPI_BOR, counters_); }
 void MpiCommunicator::max(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MAX, counters_); }
 void MpiCommunicator::min(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MIN, counters_); }
-void MpiCommunicator::merge_components(std::span<uint32_t> labels) { merge(labels, MPI_UINT32_T, counters_); }
 void MpiCommunicator::merge_components(std::span<uint64_t> labels) { merge(labels, MPI_UINT64_T, counters_); }
 
 }  // namespace sluice::cluster

@@ -28,7 +28,6 @@ class MpiCommunicator final : public engine::Communicator {
   void bitwise_or(std::span<uint64_t> words) override;
   void max(std::span<uint64_t> values) override;
   void min(std::span<uint64_t> values) override;
-  void merge_components(std::span<uint32_t> labels) override;
   void merge_components(std::span<uint64_t> labels) override;
   using engine::Communicator::sum;
 

@@ -26,14 +26,6 @@ int launched_ranks() {
 
 }  // namespace
 
-bool built_with_mpi() {
-#ifdef SLUICE_WITH_MPI
-  return true;
-#else
-  return false;
-#endif
-}
-
 Session::Session([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
   const int ranks = launched_ranks();
   if (ranks == 0) return;
@@ -56,11 +48,6 @@ Session::~Session() {
 #ifdef SLUICE_WITH_MPI
   if (initialized_) MPI_Finalize();
 #endif
-}
-
-std::optional<layout::RankChoice> Session::rank() const {
-  if (!communicator_) return std::nullopt;
-  return layout::RankChoice{unsigned(communicator_->rank()), unsigned(communicator_->size())};
 }
 
 int Session::run(const std::string& program, const std::function<int()>& body) {

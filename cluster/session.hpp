@@ -8,16 +8,11 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "engine/communicator.hpp"
-#include "layout/ranked_layout.hpp"
 
 namespace sluice::cluster {
-
-// Whether this sluice was built with MPI.
-bool built_with_mpi();
 
 class Session {
  public:
@@ -30,8 +25,6 @@ class Session {
 
   // Null when alone.
   engine::Communicator* communicator() { return communicator_.get(); }
-  // This process's rank of how many; none when alone.
-  std::optional<layout::RankChoice> rank() const;
 
   // Runs `body`. Alone, its exceptions pass through. In a job, an
   // exception is printed as "PROGRAM: rank R of N: error: ..." and ends

@@ -48,7 +48,6 @@ class Communicator {
   // Component labels (each the smallest vertex of its component, as a
   // union-find with the smaller id as root leaves them): in place, the
   // labels of the union of every rank's partition of the vertices.
-  virtual void merge_components(std::span<uint32_t> labels) = 0;
   virtual void merge_components(std::span<uint64_t> labels) = 0;
 
   const CommunicationCounters& counters() const { return counters_; }
@@ -62,7 +61,6 @@ class Communicator {
     sum(std::span<uint64_t>(&value, 1));
     return value;
   }
-  bool any(bool value) { return sum(uint64_t(value)) != 0; }
   // Each rank's `mine`, concatenated in rank order, on every rank.
   template <class T>
   std::vector<T> all_gather(std::span<const T> mine) {
@@ -100,7 +98,6 @@ class SingleProcess final : public Communicator {
   void bitwise_or(std::span<uint64_t>) override {}
   void max(std::span<uint64_t>) override {}
   void min(std::span<uint64_t>) override {}
-  void merge_components(std::span<uint32_t>) override {}
   void merge_components(std::span<uint64_t>) override {}
   using Communicator::sum;
 };

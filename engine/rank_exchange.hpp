@@ -36,8 +36,6 @@ class RankExchange {
   uint64_t owned_begin() const { return bounds_[size_t(communicator_.rank())]; }
   uint64_t owned_end() const { return bounds_[size_t(communicator_.rank()) + 1]; }
   bool owns(uint64_t v) const { return v >= owned_begin() && v < owned_end(); }
-  // Every rank's first vertex, then the vertex count.
-  const std::vector<uint64_t>& bounds() const { return bounds_; }
 
   // The union of every rank's `mine` (members of its own range only).
   VertexSubset frontier(const VertexSubset& mine);
@@ -72,7 +70,7 @@ class RankExchange {
   Communicator& communicator_;
   uint64_t vertices_;
   const uint32_t* degrees_;
-  std::vector<uint64_t> bounds_;
+  std::vector<uint64_t> bounds_;  // every rank's first vertex, then the vertex count
   bool mirrors_found_ = false;
   IndexedBitmap reads_;                   // the other ranks' vertices this rank's part reads
   std::vector<IndexedBitmap> read_by_;    // per rank: which of this rank's vertices (from owned_begin) it reads
