@@ -22,7 +22,7 @@ uint64_t checked_vertex_count(uint64_t n, const std::string& path, const std::st
 uint64_t vertex_count_for_id(uint64_t largest, const std::string& path) {
   if (largest >= max_vertices) {
     throw InputError(path, "", "vertex id " + std::to_string(largest) + " is too large: ids must be below " +
-                                   std::to_string(max_vertices) + " (relabel the vertices, e.g. densely from 0)");
+                                   std::to_string(max_vertices) + " (convert with --relabel to number the ids densely from 0)");
   }
   return largest + 1;
 }

@@ -13,7 +13,7 @@ namespace sluice::formats {
 namespace {
 
 template <class Stored, class V>
-EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t pairs, uint64_t declared, int threads) {
+EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t pairs, uint64_t declared, int threads, bool any_ids) {
   EdgeList<V> edges;
   edges.sources = base::Array<V>(pairs, "edge sources");
   edges.targets = base::Array<V>(pairs, "edge targets");
@@ -34,7 +34,13 @@ EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t pairs, uint64_t d
     throw base::InputError(file.path(), base::at_byte(first_bad * 2 * sizeof(Stored)),
                      "vertex id beyond the declared vertex count " + std::to_string(declared));
   }
-  edges.vertices = declared ? declared : (pairs ? base::vertex_count_for_id(max_id, file.path()) : 0);
+  if (declared) {
+    edges.vertices = declared;
+  } else if (any_ids) {
+    edges.vertices = pairs ? std::max(max_id, max_id + 1) : 0;  // not read by relabelling
+  } else {
+    edges.vertices = pairs ? base::vertex_count_for_id(max_id, file.path()) : 0;
+  }
   return edges;
 }
 
@@ -52,8 +58,8 @@ AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_byte
   const uint64_t pairs = file.size() / pair_bytes;
   const int threads = base::resolve_threads(options.threads);
   base::checked_vertex_count(options.vertices, path, "--vertices");
-  if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, pairs, options.vertices, threads);
-  if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, pairs, options.vertices, threads);
+  if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, pairs, options.vertices, threads, options.relabel);
+  if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, pairs, options.vertices, threads, options.relabel);
 
   // 64-bit ids on disk: keep 32 bits in memory when every id fits.
   const auto* ids = reinterpret_cast<const char*>(file.data());
@@ -65,9 +71,9 @@ AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_byte
     max_id = std::max(max_id, id);
   }
   if (options.id_bytes != 8 && max_id <= std::numeric_limits<uint32_t>::max() && options.vertices <= (uint64_t(1) << 32)) {
-    return split_pairs<uint64_t, uint32_t>(file, pairs, options.vertices, threads);
+    return split_pairs<uint64_t, uint32_t>(file, pairs, options.vertices, threads, options.relabel);
   }
-  return split_pairs<uint64_t, uint64_t>(file, pairs, options.vertices, threads);
+  return split_pairs<uint64_t, uint64_t>(file, pairs, options.vertices, threads, options.relabel);
 }
 
 }  // namespace sluice::formats

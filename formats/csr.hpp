@@ -43,10 +43,11 @@ struct BuildOptions {
   bool drop_self_loops = false;    // remove (v,v)
   bool remove_duplicates = false;  // keep the first of equal (u,v); implies sorting
   bool sort_neighbors = false;     // each neighbour list ascending by target
+  bool relabel = false;            // keep the ids that appear in an edge, dense from 0 (formats/relabel.hpp)
   int threads = 0;                 // 0: OpenMP's default
   bool progress = false;           // the passes' progress on a terminal
   bool changes_edges() const {
-    return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors;
+    return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors || relabel;
   }
 };
 

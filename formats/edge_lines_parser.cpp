@@ -81,9 +81,9 @@ void parse_chunk(const char* text, const base::TextChunk& chunk, const EdgeLines
       if (u == 0 || v == 0) return fail("vertex id 0 in a file with 1-based ids");
       --u, --v;
     }
-    if (u >= base::max_vertices || v >= base::max_vertices) {
+    if ((u >= base::max_vertices || v >= base::max_vertices) && !format.any_ids) {
       return fail("vertex id " + std::to_string(std::max(u, v) + base) + " is too large: ids must be below " +
-                  std::to_string(base::max_vertices) + " (relabel the vertices, e.g. densely from 0)");
+                  std::to_string(base::max_vertices) + " (convert with --relabel to number the ids densely from 0)");
     }
     // An id equal to the count in a 0-based file: most likely 1-based ids.
     auto hint = [&](uint64_t id, uint64_t limit) {
@@ -176,7 +176,13 @@ bool parse_edge_lines(const base::MappedFile& file, const EdgeLinesFormat& forma
     throw base::InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
                                           " entries but the file holds " + std::to_string(count));
   }
-  edges.vertices = format.vertices ? format.vertices : (any ? base::vertex_count_for_id(max_id, file.path()) : 0);
+  if (format.vertices) {
+    edges.vertices = format.vertices;
+  } else if (format.any_ids) {
+    edges.vertices = any ? std::max(max_id, max_id + 1) : 0;  // not read by relabelling; saturates at 2^64 - 1
+  } else {
+    edges.vertices = any ? base::vertex_count_for_id(max_id, file.path()) : 0;
+  }
   out = std::move(edges);
   return true;
 }

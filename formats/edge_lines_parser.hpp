@@ -25,6 +25,7 @@ struct EdgeLinesFormat {
   const char* limit_name = "declared vertex count";
   int threads = 0;
   bool progress = false;
+  bool any_ids = false;       // ids of any 64-bit size (relabelled afterwards)
 };
 
 // Parses with ids of type V. Returns false (and nothing) when an id does

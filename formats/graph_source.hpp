@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "base/id_map.hpp"
 #include "formats/csr.hpp"
 
 namespace sluice::formats {
@@ -21,22 +22,28 @@ class GraphSource {
   // Targets (info().id_bytes wide) and, when weighted and `weights` is not
   // null, weights of the edges of vertices [begin, end), in CSR order.
   virtual void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const = 0;
+  // The input's ids of a relabelled graph (convert --relabel); empty when
+  // the ids are the input's own.
+  virtual const base::IdMap& ids() const;
 };
 
 // A CSR held in memory: what the text and binary edge-list formats load to.
 template <class V>
 class InMemorySource : public GraphSource {
  public:
-  InMemorySource(Csr<V> csr, std::string format) : csr_(std::move(csr)), format_(std::move(format)) {}
+  InMemorySource(Csr<V> csr, std::string format, base::IdMap ids = {})
+      : csr_(std::move(csr)), format_(std::move(format)), ids_(std::move(ids)) {}
   base::GraphInfo info() const override { return csr_.info(); }
   std::string format_name() const override { return format_; }
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override;
   void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override;
+  const base::IdMap& ids() const override { return ids_; }
   const Csr<V>& csr() const { return csr_; }
 
  private:
   Csr<V> csr_;
   std::string format_;
+  base::IdMap ids_;
 };
 
 }  // namespace sluice::formats

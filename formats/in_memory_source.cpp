@@ -5,6 +5,11 @@
 
 namespace sluice::formats {
 
+const base::IdMap& GraphSource::ids() const {
+  static const base::IdMap none;
+  return none;
+}
+
 template <class V>
 void InMemorySource<V>::read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const {
   std::copy(csr_.offsets.data() + begin, csr_.offsets.data() + end + 1, out);

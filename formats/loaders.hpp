@@ -23,6 +23,8 @@ struct LoadOptions {
   int threads = 0;
   unsigned id_bytes = 0;   // 0: 32-bit ids when they fit; 8: always 64-bit
   bool progress = false;   // decoding and parsing progress on a terminal
+  // Ids of any 64-bit size: --relabel numbers them densely afterwards.
+  bool relabel = false;
 };
 
 // "u v" or "u v w" lines; '#' and '%' start comments. A SNAP header line

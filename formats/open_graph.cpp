@@ -13,6 +13,7 @@
 #include "formats/blaze_layout.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
+#include "formats/relabel.hpp"
 #include "formats/sluice_format.hpp"
 #include "formats/webgraph_bv.hpp"
 #include "layout/sluice_layout.hpp"
@@ -23,14 +24,30 @@ namespace {
 
 // symmetric: the edges were known to be symmetric before the build (which
 // keeps that: no build option removes one direction of an edge alone).
-std::unique_ptr<GraphSource> in_memory(AnyCsr csr, const std::string& format, bool symmetric = false) {
+// ids: the input's ids, when the graph was relabelled.
+std::unique_ptr<GraphSource> in_memory(AnyCsr csr, const std::string& format, bool symmetric = false, base::IdMap ids = {}) {
   return std::visit(
       [&](auto& c) -> std::unique_ptr<GraphSource> {
         using V = typename std::decay_t<decltype(c)>::id_type;
         c.symmetric = c.symmetric || symmetric;
-        return std::make_unique<InMemorySource<V>>(std::move(c), format);
+        return std::make_unique<InMemorySource<V>>(std::move(c), format, std::move(ids));
       },
       csr);
+}
+
+// An edge list built into CSR, relabelled first if asked (then the
+// relabelling's map, composed with `ids`, the map the list came with).
+// Relabelled 64-bit ids come down to 32 bits when they fit, unless
+// `wide_ids` (--id-bytes 8).
+std::unique_ptr<GraphSource> built(AnyEdgeList edges, const BuildOptions& build, const std::string& format, bool symmetric,
+                                   const base::IdMap& ids = {}, bool wide_ids = false) {
+  base::IdMap map = ids.copy();
+  if (build.relabel) {
+    map = std::visit([&](auto& list) { return compose(ids, compact_ids(list, build.threads)); }, edges);
+    auto* wide = std::get_if<EdgeList<uint64_t>>(&edges);
+    if (wide && !wide_ids && wide->vertices <= (uint64_t(1) << 32)) edges = narrowed(std::move(*wide), build.threads);
+  }
+  return in_memory(build_any_csr(edges, build), format, symmetric, std::move(map));
 }
 
 // Every edge of a source as an edge list, for rebuilding with options.
@@ -73,8 +90,8 @@ std::unique_ptr<GraphSource> rebuilt(std::unique_ptr<GraphSource> source, const 
   if (!build.changes_edges()) return source;
   const std::string name = source->format_name();
   const bool symmetric = source->info().symmetric;
-  if (source->info().id_bytes == 4) return in_memory(build_csr(edge_list_of<uint32_t>(*source, build.threads), build), name, symmetric);
-  return in_memory(build_csr(edge_list_of<uint64_t>(*source, build.threads), build), name, symmetric);
+  if (source->info().id_bytes == 4) return built(AnyEdgeList(edge_list_of<uint32_t>(*source, build.threads)), build, name, symmetric, source->ids());
+  return built(AnyEdgeList(edge_list_of<uint64_t>(*source, build.threads)), build, name, symmetric, source->ids());
 }
 
 // A weighted source served without its weights.
@@ -91,6 +108,7 @@ class UnweightedView : public GraphSource {
   void read_edges(uint64_t begin, uint64_t end, void* targets, float*) const override {
     source_->read_edges(begin, end, targets, nullptr);
   }
+  const base::IdMap& ids() const override { return source_->ids(); }
 
  private:
   std::unique_ptr<GraphSource> source_;
@@ -106,9 +124,9 @@ std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads) {
   std::unique_ptr<GraphSource> t;
   const bool symmetric = source.info().symmetric;
   if (source.info().id_bytes == 4) {
-    t = in_memory(build_csr(edge_list_of<uint32_t>(source, threads), build), source.format_name(), symmetric);
+    t = in_memory(build_csr(edge_list_of<uint32_t>(source, threads), build), source.format_name(), symmetric, source.ids().copy());
   } else {
-    t = in_memory(build_csr(edge_list_of<uint64_t>(source, threads), build), source.format_name(), symmetric);
+    t = in_memory(build_csr(edge_list_of<uint64_t>(source, threads), build), source.format_name(), symmetric, source.ids().copy());
   }
   return std::make_unique<BlockGraph>(std::move(t), graph.options());
 }
@@ -166,17 +184,19 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   }
   BuildOptions build = options.build;
   if (build.threads == 0) build.threads = options.load.threads;
+  LoadOptions load = options.load;
+  load.relabel = build.relabel;
   std::unique_ptr<GraphSource> source;
   if (format == "el" || format == "wel") {
-    source = in_memory(build_any_csr(read_text_edge_list(input(false), options.load, format == "wel"), build), format);
+    source = built(read_text_edge_list(input(false), load, format == "wel"), build, format, false, {}, load.id_bytes == 8);
   } else if (format == "mtx") {
-    MatrixMarketGraph mtx = read_matrix_market(input(false), options.load);
+    MatrixMarketGraph mtx = read_matrix_market(input(false), load);
     build.symmetrize = build.symmetrize || mtx.symmetric;
-    source = in_memory(build_any_csr(mtx.edges, build), format);
+    source = built(std::move(mtx.edges), build, format, false, {}, load.id_bytes == 8);
   } else if (format == "bel" || format == "bel64") {
-    source = in_memory(build_any_csr(read_binary_edge_list(input(true), format == "bel" ? 4 : 8, options.load), build), format);
+    source = built(read_binary_edge_list(input(true), format == "bel" ? 4 : 8, load), build, format, false, {}, load.id_bytes == 8);
   } else if (format == "adj") {
-    source = rebuilt(in_memory(read_adjacency_graph(input(false), options.load), format), build);
+    source = rebuilt(in_memory(read_adjacency_graph(input(false), load), format), build);
   } else if (format == "sluice") {
     source = rebuilt(open_sluice_layout(path), build);
   } else if (format == "blaze") {

@@ -7,6 +7,7 @@
 #include "base/atomic_file.hpp"
 #include "formats/graph_source.hpp"
 #include "layout/drive_header.hpp"
+#include "layout/id_map_file.hpp"
 #include "layout/manifest.hpp"
 
 namespace sluice::formats {
@@ -93,9 +94,11 @@ std::vector<std::string> part_drive_dirs(const std::vector<std::string>& pattern
 
 std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& manifest_path, const RankedWriteOptions& options) {
   std::vector<base::NamedFile> files{{manifest_path, "the output's manifest"}};
+  if (options.layout.with_ids) files.push_back({id_map_path(manifest_path), "the output's id map"});
   for (unsigned r = 0; r < options.ranks; ++r) {
     SluiceWriteOptions part = options.layout;
     part.drive_dirs = part_drive_dirs(options.drive_patterns, r);
+    part.with_ids = false;  // the whole layout's map is beside the top manifest
     for (bool transposed : {false, true}) {
       if (transposed && !options.transpose) break;
       for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r, transposed), options.transpose, part)) {
@@ -168,9 +171,15 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
       }
       top.parts.push_back(std::move(listed));
     }
-    base::AtomicFile manifest(manifest_path);
-    manifest.write(top.text());
-    manifest.commit();
+    // The id map of a relabelled graph: one for the whole layout, beside its top manifest.
+    std::vector<base::AtomicFile> top_files;
+    if (!graph.source().ids().empty()) {
+      top_files.emplace_back(id_map_path(manifest_path));
+      top.ids = fs::path(id_map_path(manifest_path)).filename().string();
+      top.ids_checksum = layout::write_id_map_file(top_files.back(), graph.source().ids());
+    }
+    top_files.emplace_back(manifest_path).write(top.text());
+    base::commit_all(top_files);
   } catch (...) {
     for (const std::string& part : written) {
       for (const base::NamedFile& f : layout::sluice_layout_files(part)) {

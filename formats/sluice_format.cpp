@@ -5,6 +5,7 @@
 
 #include "base/errors.hpp"
 #include "base/progress.hpp"
+#include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
 #include "layout/layout_replacement.hpp"
 #include "layout/sluice_layout.hpp"
@@ -26,6 +27,7 @@ class SluiceSource : public GraphSource {
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
     set_->index().read_offsets(begin, end, out);
   }
+  const base::IdMap& ids() const override { return layout_->ids(); }
   void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
     uint64_t first = set_->index().offset(begin);
     uint64_t last = end == begin ? first : set_->index().offset(end - 1) + set_->index().degree(end - 1);
@@ -112,9 +114,24 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
 
 }  // namespace
 
+void manifest_ids(layout::Manifest& manifest, const std::string& manifest_path, const base::IdMap& ids,
+                  const layout::LayoutReplacement& replacement, std::vector<base::AtomicFile>& outputs) {
+  const std::string path = id_map_path(manifest_path);
+  replacement.check_id_map(path);
+  outputs.emplace_back(path);
+  manifest.ids = fs::path(path).filename().string();
+  manifest.ids_checksum = layout::write_id_map_file(outputs.back(), ids);
+}
+
+std::string id_map_path(const std::string& manifest_path) {
+  const fs::path p(manifest_path);
+  return (p.parent_path() / (p.stem().string() + ".ids")).string();
+}
+
 std::vector<base::NamedFile> sluice_layout_files_to_write(const std::string& manifest_path, bool transpose,
                                                     const SluiceWriteOptions& options) {
   std::vector<base::NamedFile> files{{manifest_path, "the output's manifest"}};
+  if (options.with_ids) files.push_back({id_map_path(manifest_path), "the output's id map"});
   for (const char* set : {"out", "in"}) {
     if (std::string(set) == "in" && !transpose) break;
     const EdgeSetPaths paths = edge_set_paths(manifest_path, set, options);
@@ -150,10 +167,13 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
   manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
   manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, replacement, outputs);
   if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, replacement, outputs);
+  SluiceWriteOptions written = options;
+  written.with_ids = !options.part && !graph.source().ids().empty();  // a part's map is the whole layout's
+  if (written.with_ids) manifest_ids(manifest, manifest_path, graph.source().ids(), replacement, outputs);
   outputs.emplace_back(manifest_path);
   outputs.back().write(manifest.text());
   base::commit_all(outputs);
-  replacement.remove_leftovers(sluice_layout_files_to_write(manifest_path, transpose != nullptr, options));
+  replacement.remove_leftovers(sluice_layout_files_to_write(manifest_path, transpose != nullptr, written));
 }
 
 }  // namespace sluice::formats

@@ -11,6 +11,8 @@
 
 #include "base/output_guard.hpp"
 #include "formats/block_graph.hpp"
+#include "base/atomic_file.hpp"
+#include "layout/layout_replacement.hpp"
 #include "layout/manifest.hpp"
 #include "layout/ranked_layout.hpp"
 
@@ -30,7 +32,17 @@ struct SluiceWriteOptions {
   bool force = false;
   // A part of a ranked layout (formats/ranked_writer.hpp): recorded in its manifest.
   std::optional<layout::PartOf> part;
+  // files_to_write: whether the graph has an id map (convert --relabel),
+  // written as NAME.ids (write_sluice_layout asks the graph itself).
+  bool with_ids = false;
 };
+
+// Where a layout's id map goes: NAME.ids beside the manifest.
+std::string id_map_path(const std::string& manifest_path);
+// Writes `ids` to the layout's id map (added to `outputs`, to commit with
+// the rest) and names it in `manifest`.
+void manifest_ids(layout::Manifest& manifest, const std::string& manifest_path, const base::IdMap& ids,
+                  const layout::LayoutReplacement& replacement, std::vector<base::AtomicFile>& outputs);
 
 // The files write_sluice_layout writes, manifest first.
 std::vector<base::NamedFile> sluice_layout_files_to_write(const std::string& manifest_path, bool transpose,

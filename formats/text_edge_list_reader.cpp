@@ -41,6 +41,7 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
   format.base = options.base < 0 ? 0 : options.base;
   format.threads = options.threads;
   format.progress = options.progress;
+  format.any_ids = options.relabel;
   format.vertices = base::checked_vertex_count(options.vertices, path, "--vertices");
 
   // Header comments may declare the vertex count (SNAP's "# Nodes: N"),
@@ -91,7 +92,8 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
     format.source_limit = format.target_limit = format.vertices;
   }
   AnyEdgeList edges = parse_edge_lines_narrowest(file, format, options.id_bytes);
-  if (declared && !format.vertices) {
+  // Relabelled, the graph has the vertices its edges name, whatever the header says.
+  if (declared && !format.vertices && !options.relabel) {
     std::visit([&](auto& list) {
       if (list.vertices > declared) {
         // Ids that reach exactly the count are most likely 1-based.

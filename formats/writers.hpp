@@ -16,6 +16,7 @@ struct WriteOptions {
   bool with_transpose = false;          // files_to_write: whether a transpose will be given
   bool progress = false;
   bool force = false;                   // sluice layout: overwrite another layout's drive files
+  bool with_ids = false;                // files_to_write: a sluice layout's id map too
 };
 
 // Formats: el (a weight column when weighted), wel, mtx, adj, bel (u32

@@ -30,12 +30,14 @@ bool same_file(const std::string& a, const std::string& b) {
   return fs::equivalent(a, b, ec);
 }
 
-// Whether the file starts with an index's magic (a layout's index).
-bool is_sluice_index(const std::string& path) {
-  char magic[8] = {};
+// Whether the file starts with the 8-byte `magic` (SLUICEIX: a layout's
+// index, SLUICEID: its id map).
+bool starts_with(const std::string& path, const char* magic) {
+  char start[8] = {};
   base::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-  return file.get() >= 0 && ::pread(file.get(), magic, 8, 0) == 8 && std::memcmp(magic, "SLUICEIX", 8) == 0;
+  return file.get() >= 0 && ::pread(file.get(), start, 8, 0) == 8 && std::memcmp(start, magic, 8) == 0;
 }
+bool is_sluice_index(const std::string& path) { return starts_with(path, "SLUICEIX"); }
 
 }  // namespace
 
@@ -93,6 +95,12 @@ void LayoutReplacement::check_index(const std::string& path) const {
   throw std::runtime_error(path + ": exists and is not a sluice index; pass --force to overwrite it");
 }
 
+void LayoutReplacement::check_id_map(const std::string& path) const {
+  std::error_code ec;
+  if (force_ || !fs::exists(path, ec) || was_ours(path)) return;
+  throw std::runtime_error(path + ": exists and is not the id map of " + manifest_path_ + "; pass --force to overwrite it, or choose another name");
+}
+
 void LayoutReplacement::remove_leftovers(const std::vector<base::NamedFile>& written) const {
   for (const base::NamedFile& old : previous_) {
     bool kept = false;
@@ -101,7 +109,7 @@ void LayoutReplacement::remove_leftovers(const std::vector<base::NamedFile>& wri
     bool still_ours = false;
     try {
       const std::optional<DriveHeader> header = DriveHeader::read(old.path);
-      still_ours = header ? header->manifest == manifest_absolute_ : is_sluice_index(old.path);
+      still_ours = header ? header->manifest == manifest_absolute_ : is_sluice_index(old.path) || starts_with(old.path, "SLUICEID");
     } catch (const std::exception&) {
       still_ours = false;  // damaged or gone: not ours to judge
     }

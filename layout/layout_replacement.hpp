@@ -26,6 +26,8 @@ class LayoutReplacement {
   // The same for an index: it may be replaced when the old manifest at
   // this path lists it.
   void check_index(const std::string& path) const;
+  // The same for an id map.
+  void check_id_map(const std::string& path) const;
 
   // After the new layout is committed: removes the old layout's files that
   // `written` does not include, each only if it still belongs to it.

@@ -157,6 +157,10 @@ Manifest Manifest::read(const std::string& path) {
   m.info.symmetric = p.has("symmetric") && p.number("symmetric") != 0;  // absent before it was recorded: not known
   m.info.id_bytes = unsigned(p.number("id_bytes"));
   if (m.info.id_bytes != 4 && m.info.id_bytes != 8) throw base::InputError(path, "", "id_bytes must be 4 or 8");
+  if (p.has("ids")) {
+    m.ids = p.text("ids");
+    m.ids_checksum = p.number("ids_xxh64", 16);
+  }
   if (p.has("ranks") && !p.has("rank")) {  // a top manifest: parts, no edge sets
     const uint64_t ranks = p.number("ranks");
     if (ranks == 0 || ranks > 65536) throw base::InputError(path, "", "ranks must be between 1 and 65536");
@@ -213,6 +217,10 @@ std::string Manifest::text() const {
   out << "weighted " << (info.weighted ? 1 : 0) << "\n";
   out << "symmetric " << (info.symmetric ? 1 : 0) << "\n";
   out << "id_bytes " << info.id_bytes << "\n";
+  if (!ids.empty()) {
+    out << "ids " << ids << "\n";
+    out << "ids_xxh64 " << hex(ids_checksum) << "\n";
+  }
   if (is_ranked()) {
     out << "ranks " << parts.size() << "\n";
     out << "alpha " << alpha << "\n";
@@ -243,6 +251,7 @@ std::string Manifest::text() const {
 
 std::vector<base::NamedFile> Manifest::files(const std::string& manifest_path) const {
   std::vector<base::NamedFile> files{{manifest_path, "the layout's manifest"}};
+  if (!ids.empty()) files.push_back({path_in_layout(manifest_path, ids), "the layout's id map"});
   if (is_ranked()) {
     for (const RankPart& p : parts) {
       for (const std::string& manifest : {p.manifest, p.transpose}) {

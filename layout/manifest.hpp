@@ -59,6 +59,10 @@ struct Manifest {
   std::vector<RankPart> parts;  // a top manifest: one per rank (it has no edge sets of its own)
   std::optional<PartOf> part;   // a part's manifest: whose part it is
   double alpha = 0;             // a top manifest: the vertex weight its ranges balance (see formats/ranked_writer.hpp)
+  // A relabelled graph's id map (layout/id_map_file.hpp), as written; ""
+  // when the ids are the input's. A ranked layout's is in its top manifest.
+  std::string ids;
+  uint64_t ids_checksum = 0;
 
   bool is_ranked() const { return !parts.empty(); }
 

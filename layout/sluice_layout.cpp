@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "base/errors.hpp"
+#include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
 
 namespace sluice::layout {
@@ -68,10 +69,18 @@ SluiceLayout::SluiceLayout(const std::string& path, std::optional<RankChoice> ra
     try {
       out_.emplace(manifest_path, manifest_, "out", manifest_.out);
       if (manifest_.in) in_.emplace(manifest_path, manifest_, "in", *manifest_.in);
+      // A part's vertices are the whole layout's: its map is the whole's.
+      const Manifest whole = manifest_.part ? Manifest::read(whole_path_) : Manifest{};
+      const Manifest& listing = manifest_.part ? whole : manifest_;
+      const std::string& listed_at = manifest_.part ? whole_path_ : manifest_path;
+      if (!listing.ids.empty()) {
+        ids_ = read_id_map_file(path_in_layout(listed_at, listing.ids), manifest_.info.vertices, listing.ids_checksum);
+      }
       return;
     } catch (const base::InputError&) {
       out_.reset();
       in_.reset();
+      ids_ = {};
       const bool replaced = FileIdentity::of(manifest_path) != first || manifest_.read_from != first;
       if (attempt < 4) {
         std::this_thread::sleep_for(std::chrono::milliseconds(25 * attempt));

@@ -13,6 +13,7 @@
 
 #include "base/array.hpp"
 #include "base/graph_info.hpp"
+#include "base/id_map.hpp"
 #include "layout/compact_index.hpp"
 #include "layout/drive_header.hpp"
 #include "layout/interleaved_edges.hpp"
@@ -61,6 +62,8 @@ class SluiceLayout {
   const base::GraphInfo& info() const { return manifest_.info; }
   const EdgeSet& out() const { return *out_; }
   const EdgeSet* in() const { return in_ ? &*in_ : nullptr; }
+  // The input's ids of a relabelled layout (empty: the ids are the input's).
+  const base::IdMap& ids() const { return ids_; }
   void verify() const;
 
  private:
@@ -68,6 +71,7 @@ class SluiceLayout {
   Manifest manifest_;
   std::optional<EdgeSet> out_;
   std::optional<EdgeSet> in_;
+  base::IdMap ids_;
 };
 
 }  // namespace sluice::layout

@@ -66,6 +66,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   if (!leader()) outputs_.leave_to_another_rank();
   engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator);
   const engine::DiskGraph& graph = *engines_.out_graph;
+  outputs_.name_vertices_by(&graph.layout().ids());
   const engine::EngineOptions& options = engines_.options;
   const std::string& skip_source = engines_.skip_source;
   const bool symmetric = engines_.symmetric;
@@ -84,6 +85,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       {"transpose", graph.layout().in() != nullptr}, {"symmetric", symmetric},
       {"symmetric_source", !engines_.symmetry_check.empty() ? "checked: " + engines_.symmetry_check
                                                              : graph.info().symmetric ? std::string("layout") : std::string("no")},
+      {"relabelled", !graph.layout().ids().empty()},
       {"threads", out().threads()},
       {"backend", out().backend_name()}, {"direction", engine::direction_name(options.direction)},
       {"edgemap", options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic"},
@@ -140,9 +142,11 @@ void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std:
   summarize(seconds, iterations, digest, nlohmann::ordered_json::object());
 }
 
-void AlgorithmRun::print_summary(const AlgorithmResult& result) {
+void AlgorithmRun::print_summary(const AlgorithmResult& result) { print_summary(result, result.counts); }
+
+void AlgorithmRun::print_summary(const AlgorithmResult& result, const NamedScalars& shown_counts) {
   nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : result.counts) std::visit([&](const auto& v) { counts[name] = v; }, value);
+  for (const auto& [name, value] : shown_counts) std::visit([&](const auto& v) { counts[name] = v; }, value);
   summarize(result.seconds, result.iterations, result.digest, counts);
   if (!leader()) return;
   for (const std::string& warning : result.warnings) std::fprintf(stderr, "%s: warning: %s\n", name_.c_str(), warning.c_str());
@@ -223,8 +227,15 @@ uint64_t pick_source(const AlgorithmSetup& setup, std::optional<uint64_t> reques
   const uint64_t n = setup.graph.vertices();
   const uint32_t* degrees = setup.out_degrees ? setup.out_degrees : setup.graph.degrees();
   if (requested) {
-    if (*requested >= n) throw po::error("source " + std::to_string(*requested) + " is not below the " + std::to_string(n) + " vertices");
-    return *requested;
+    // Given as the input named it: a relabelled layout maps it to its own id.
+    const base::IdMap& ids = setup.graph.layout().ids();
+    const std::optional<uint64_t> vertex = ids.vertex_of(*requested);
+    if (!ids.empty() && !vertex) {
+      throw po::error("source " + std::to_string(*requested) + " is not a vertex of the graph: it was relabelled (convert --relabel), "
+                      "and no edge of the input names " + std::to_string(*requested));
+    }
+    if (*vertex >= n) throw po::error("source " + std::to_string(*requested) + " is not below the " + std::to_string(n) + " vertices");
+    return *vertex;
   }
   if (n == 0) throw po::error("the graph has no vertices to start from");
   uint64_t best = 0;

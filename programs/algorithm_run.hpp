@@ -62,6 +62,8 @@ class AlgorithmRun {
   // The same for a row of the algorithm table: its counts join the summary
   // record, and its warnings go to stderr.
   void print_summary(const AlgorithmResult& result);
+  // With the counts shown in its place (named by the input's ids).
+  void print_summary(const AlgorithmResult& result, const NamedScalars& shown_counts);
 
   // The program's outputs (--output, --stats and any it expects more of).
   ProgramOutputs& outputs() { return outputs_; }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 #include "algorithms/bc.hpp"
 #include "algorithms/bfs.hpp"
@@ -60,7 +61,7 @@ void whole(const AlgorithmEngines& e, std::vector<T>& values) {
 class SourcePlan {
  public:
   explicit SourcePlan(const AlgorithmSetup& s)
-      : vertices_(s.graph.vertices()), degrees_(s.out_degrees ? s.out_degrees : s.graph.degrees()) {
+      : vertices_(s.graph.vertices()), degrees_(s.out_degrees ? s.out_degrees : s.graph.degrees()), ids_(&s.graph.layout().ids()) {
     const std::string text = s.values.count("source") ? s.values["source"].as<std::string>() : "";
     if (text == "random") {
       if (vertices_ == 0) throw po::error("the graph has no vertices to start from");
@@ -78,9 +79,9 @@ class SourcePlan {
   // What --stats' run record says of the sources.
   Scalar parameter() const {
     if (random_) return std::string("random");
-    if (listed_.size() == 1) return listed_.front();
+    if (listed_.size() == 1) return ids_->original(listed_.front());
     std::string text;
-    for (uint64_t v : listed_) text += (text.empty() ? "" : ",") + std::to_string(v);
+    for (uint64_t v : listed_) text += (text.empty() ? "" : ",") + std::to_string(ids_->original(v));
     return text;
   }
   unsigned trials() const { return random_ || listed_.size() == 1 ? 0 : unsigned(listed_.size()); }
@@ -92,10 +93,12 @@ class SourcePlan {
       if (degrees_[v]) return v;
     }
   }
+  // A vertex as the user names it: by the input's id.
+  uint64_t named(uint64_t v) const { return ids_->original(v); }
   // A source without out-edges reaches nothing else: worth a warning.
   void warn_if_stuck(uint64_t source, AlgorithmResult& result) const {
     if (degrees_[source] == 0) {
-      result.warnings.push_back("source " + std::to_string(source) +
+      result.warnings.push_back("source " + std::to_string(ids_->original(source)) +
                                 " has no out-edges: the search reaches only itself (--source random picks vertices with out-edges)");
     }
   }
@@ -103,6 +106,7 @@ class SourcePlan {
  private:
   uint64_t vertices_;
   const uint32_t* degrees_;  // live as long as the engines (the graph's index, or the engine's summed degrees)
+  const base::IdMap* ids_;   // the layout's: lives as long as the engines too
   bool random_ = false;
   std::vector<uint64_t> listed_;
 };
@@ -124,20 +128,42 @@ uint64_t count_named(const AlgorithmResult& result, const std::string& name) {
 
 const char* source_help = "start vertex, GAPBS's -r: V, a list V,W,... (one per trial), or random (a vertex with out-edges per trial); default: the vertex of highest out-degree";
 
-// spmv's x from a file: text, one number per line, or binary float64 values.
-std::vector<double> read_vector(const std::string& path, const std::string& format, uint64_t n) {
+// spmv's x from a file: text, one number per line, or binary float64
+// values; of a relabelled graph, as --output writes it: "ID VALUE" lines,
+// or records of a uint64 input id and a float64.
+std::vector<double> read_vector(const std::string& path, const std::string& format, uint64_t n, const base::IdMap& ids) {
   base::MappedFile file(path);
-  std::vector<double> x;
-  x.reserve(n);
   const char* data = file.data();
   const size_t size = file.size();
+  const bool named = !ids.empty();
+  std::vector<double> x(n, 0.0);
+  std::vector<bool> given(named ? n : 0, false);
+  uint64_t count = 0;
+  // Vertex `id`'s value, where the file names vertices by the input's ids.
+  auto place = [&](uint64_t id, double value, const std::string& where) {
+    const std::optional<uint64_t> v = ids.vertex_of(id);
+    if (!v) throw base::InputError(path, where, "vertex " + std::to_string(id) + " is not in the graph (no edge of its input names it)");
+    if (given[*v]) throw base::InputError(path, where, "vertex " + std::to_string(id) + " is given twice");
+    given[*v] = true;
+    x[*v] = value;
+  };
   if (format == "binary") {
-    if (size != n * sizeof(double)) {
-      throw base::InputError(path, "", "expected " + std::to_string(n) + " float64 values (" + std::to_string(n * 8) +
-                                           " bytes), found " + std::to_string(size) + " bytes");
+    const size_t record = named ? 16 : 8;
+    if (size != n * record) {
+      throw base::InputError(path, "", "expected " + std::to_string(n) + (named ? " (uint64 id, float64 value) records (" : " float64 values (") +
+                                           std::to_string(n * record) + " bytes), found " + std::to_string(size) + " bytes");
     }
-    x.resize(n);
-    std::memcpy(x.data(), data, size);
+    for (uint64_t i = 0; i < n; ++i) {
+      double value;
+      std::memcpy(&value, data + i * record + (named ? 8 : 0), 8);
+      if (!named) {
+        x[i] = value;
+        continue;
+      }
+      uint64_t id;
+      std::memcpy(&id, data + i * record, 8);
+      place(id, value, base::at_byte(i * record));
+    }
     return x;
   }
   uint64_t line = 1;
@@ -145,16 +171,30 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
     size_t end = at;
     while (end < size && data[end] != '\n') ++end;
     if (end > at) {
+      const char* p = data + at;
+      uint64_t id = 0;
+      if (named) {
+        auto [after_id, id_ec] = std::from_chars(p, data + end, id);
+        if (id_ec != std::errc() || after_id == data + end || *after_id != ' ') {
+          throw base::InputError(path, base::at_line(line), "expected 'ID VALUE': the graph was relabelled, so x names each vertex by its input id");
+        }
+        p = after_id + 1;
+      }
       double value;
-      auto [ptr, ec] = std::from_chars(data + at, data + end, value);
-      if (ec != std::errc() || ptr != data + end) throw base::InputError(path, base::at_line(line), "expected one number");
-      x.push_back(value);
+      auto [ptr, ec] = std::from_chars(p, data + end, value);
+      if (ec != std::errc() || ptr != data + end) throw base::InputError(path, base::at_line(line), named ? "expected 'ID VALUE'" : "expected one number");
+      if (named) {
+        place(id, value, base::at_line(line));
+      } else if (count < n) {
+        x[count] = value;
+      }
+      ++count;
     }
     at = end + 1;
     ++line;
   }
-  if (x.size() != n) {
-    throw base::InputError(path, "", "expected " + std::to_string(n) + " values, one per vertex, found " + std::to_string(x.size()));
+  if (count != n) {
+    throw base::InputError(path, "", "expected " + std::to_string(n) + " values, one per vertex, found " + std::to_string(count));
   }
   return x;
 }
@@ -167,6 +207,7 @@ Algorithm bfs_row() {
   a.output_help = "write each vertex's depth (-1: not reached) to this file";
   a.bytes_per_vertex = algorithms::bfs_bytes_per_vertex;
   a.extra_outputs = {{"parents", "parent"}};
+  a.vertex_valued = {"parent", "source"};
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<std::string>(), source_help)
@@ -183,7 +224,7 @@ Algorithm bfs_row() {
       whole(e, r.parent);
       int64_t deepest = 0;
       for (int64_t d : r.depth) deepest = std::max(deepest, d);
-      AlgorithmResult result{r.levels, "source " + std::to_string(source) + " reached " + std::to_string(r.reached) + " of " +
+      AlgorithmResult result{r.levels, "source " + std::to_string(sources.named(source)) + " reached " + std::to_string(r.reached) + " of " +
                                            std::to_string(r.depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}, seconds};
       result.values = {{"depth", std::move(r.depth)}, {"parent", std::move(r.parent)}};
       result.counts = {{"source", source}, {"reached", r.reached}, {"levels", r.levels}};
@@ -226,13 +267,14 @@ Algorithm pagerank_row() {
     NamedScalars parameters = {{"method", v["method"].as<std::string>()}, {"dangling", v["dangling"].as<std::string>()},
                                {"damping", o.damping}, {"tolerance", o.tolerance},
                                {"iterations", uint64_t(o.max_iterations)}, {"delta_threshold", o.delta_threshold}};
-    return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+    const base::IdMap* ids = &s.graph.layout().ids();
+    return PreparedAlgorithm{std::move(parameters), [o, ids](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::PageRankResult r = timed(seconds, [&] { return algorithms::pagerank(e.out, o, trace); });
       whole(e, r.rank);
       const ValueDigest d = digest_of(r.rank);
       AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s", d.sum,
-                                                   (unsigned long long)d.top_vertex, d.top, r.last_change,
+                                                   (unsigned long long)ids->original(d.top_vertex), d.top, r.last_change,
                                                    !r.converged                  ? "not converged"
                                                    : r.last_change < o.tolerance ? "converged"
                                                                                  : "converged (no change above the delta threshold left)"),
@@ -258,6 +300,7 @@ Algorithm wcc_row() {
   Algorithm a;
   a.name = "wcc";
   a.summary = "weakly connected components by Afforest over the engine (uses the transpose)";
+  a.vertex_valued = {"label"};
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
@@ -292,7 +335,7 @@ Algorithm spmv_row() {
   a.bytes_per_vertex = algorithms::spmv_bytes_per_vertex;
   a.add_options = [](po::options_description& o) {
     o.add_options()
-      ("x", po::value<std::string>()->default_value(""), "the vector x, one value per vertex (text, or float64 with --output-format binary); default all ones")
+      ("x", po::value<std::string>()->default_value(""), "the vector x, one value per vertex (text, or float64 with --output-format binary; of a relabelled graph, as --output writes it: 'ID VALUE' lines or (uint64, float64) records); default all ones")
       ("transposed", po::bool_switch(), "compute A^T x over the out-edges (needs no transpose) instead of A x");
   };
   a.transpose = [](const po::variables_map& v) { return v["transposed"].as<bool>() ? Transpose::not_needed : Transpose::needed; };
@@ -311,7 +354,7 @@ Algorithm spmv_row() {
       x_name = "given";
     } else if (!path.empty()) {
       if (s.outputs) s.outputs->read(path, "--x");
-      x = read_vector(path, s.values.count("output-format") ? output_format(s.values) : "text", n);
+      x = read_vector(path, s.values.count("output-format") ? output_format(s.values) : "text", n, s.graph.layout().ids());
       x_name = path;
     } else {
       x.assign(n, 1.0);
@@ -366,13 +409,14 @@ Algorithm bc_row() {
       }
     }
     NamedScalars parameters = {{"sources", uint64_t(sources.size())}};
-    return PreparedAlgorithm{std::move(parameters), [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+    const base::IdMap* ids = &s.graph.layout().ids();
+    return PreparedAlgorithm{std::move(parameters), [sources, ids](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::BcResult r = timed(seconds, [&] { return algorithms::bc(e.out, e.in, sources, trace); });
       whole(e, r.score);
       const ValueDigest d = digest_of(r.score);
       AlgorithmResult result{r.levels, printed("%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
-                                               (unsigned long long)r.sources, d.sum, (unsigned long long)d.top_vertex, d.top), {}, {}, seconds};
+                                               (unsigned long long)r.sources, d.sum, (unsigned long long)ids->original(d.top_vertex), d.top), {}, {}, seconds};
       result.values = {{"score", std::move(r.score)}};
       result.counts = {{"sources", r.sources}, {"levels", r.levels}};
       return result;
@@ -385,6 +429,7 @@ Algorithm sssp_row() {
   Algorithm a;
   a.name = "sssp";
   a.summary = "single-source shortest paths by delta-stepping (GAPBS's sssp; --delta inf: Bellman-Ford)";
+  a.vertex_valued = {"source"};
   a.usage = "[--source V] [--delta D]";
   a.note = "Unweighted graphs have weight 1; negative weights need --delta inf (Bellman-Ford).";
   a.output_help = "write each vertex's distance (inf: not reached) to this file";
@@ -411,7 +456,7 @@ Algorithm sssp_row() {
       float farthest = 0;
       for (float d : r.distance) farthest = d < std::numeric_limits<float>::infinity() ? std::max(farthest, d) : farthest;
       AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",
-                                               (unsigned long long)source, (unsigned long long)r.reached, r.distance.size(),
+                                               (unsigned long long)sources.named(source), (unsigned long long)r.reached, r.distance.size(),
                                                double(farthest), (unsigned long long)r.buckets), {}, {}, seconds};
       result.values = {{"distance", std::vector<double>(r.distance.begin(), r.distance.end())}};
       result.counts = {{"source", source}, {"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
@@ -461,6 +506,36 @@ const std::vector<Algorithm>& algorithm_table() {
   static const std::vector<Algorithm> table = {bfs_row(), pagerank_row(), wcc_row(), spmv_row(), bc_row(),
                                                 sssp_row(), kcore_row()};
   return table;
+}
+
+namespace {
+bool is_vertex_valued(const Algorithm& algorithm, const std::string& name) {
+  return std::find(algorithm.vertex_valued.begin(), algorithm.vertex_valued.end(), name) != algorithm.vertex_valued.end();
+}
+}  // namespace
+
+NamedScalars counts_by_input_ids(NamedScalars counts, const Algorithm& algorithm, const base::IdMap& ids) {
+  for (auto& [name, value] : counts) {
+    if (!ids.empty() && is_vertex_valued(algorithm, name)) value = ids.original(std::get<uint64_t>(value));
+  }
+  return counts;
+}
+
+void name_by_input_ids(AlgorithmResult& result, const Algorithm& algorithm, const base::IdMap& ids) {
+  if (ids.empty()) return;
+  auto named = [&](const std::string& name) { return is_vertex_valued(algorithm, name); };
+  for (auto& [name, values] : result.values) {
+    if (!named(name)) continue;
+    std::visit([&](auto& array) {
+      using T = typename std::decay_t<decltype(array)>::value_type;
+      if constexpr (std::is_signed_v<T> && std::is_integral_v<T>) {
+        for (T& value : array) value = value < 0 ? value : T(ids.original(uint64_t(value)));  // -1: none
+      } else if constexpr (std::is_integral_v<T>) {
+        for (T& value : array) value = T(ids.original(value));
+      }
+    }, values);
+  }
+  result.counts = counts_by_input_ids(std::move(result.counts), algorithm, ids);
 }
 
 const Algorithm& find_algorithm(const std::string& name) {

@@ -107,6 +107,7 @@ void add_rebuild_options(po::options_description& options) {
     ("drop-self-loops", po::bool_switch(), "remove edges (v, v)")
     ("dedup", po::bool_switch(), "remove repeated edges, keeping the first (sorts neighbour lists)")
     ("sort", po::bool_switch(), "sort every neighbour list by target")
+    ("relabel", po::bool_switch(), "keep only the ids that appear in an edge, numbered densely from 0 in the input's order (ids of any 64-bit size; a sluice layout keeps the map, and results name the input's ids)")
     ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted");
 }
 
@@ -122,6 +123,8 @@ formats::OpenOptions open_options_from(const po::variables_map& v) {
   o.build.drop_self_loops = v.count("drop-self-loops") && v["drop-self-loops"].as<bool>();
   o.build.remove_duplicates = v.count("dedup") && v["dedup"].as<bool>();
   o.build.sort_neighbors = v.count("sort") && v["sort"].as<bool>();
+  o.build.relabel = v.count("relabel") && v["relabel"].as<bool>();
+  if (o.build.relabel && o.load.vertices) throw po::error("--relabel counts the vertices its edges name: leave --vertices out");
   o.build.threads = o.load.threads;
   o.load.progress = o.build.progress = true;  // shown only on a terminal
   o.drop_weights = v.count("drop-weights") && v["drop-weights"].as<bool>();

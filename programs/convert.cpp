@@ -48,6 +48,9 @@ int convert_command(int argc, char** argv) {
   write.progress = true;
   write.force = values["force"].as<bool>();
   if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
+  if (open_options.build.relabel && to != "sluice") {
+    throw po::error("--relabel keeps its map from the new ids to the input's in a sluice layout only: convert to NAME.sluice");
+  }
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("--drives applies to sluice and blaze layouts");
   const unsigned ranks = values["ranks"].as<unsigned>();
   if (!values["ranks"].defaulted()) {
@@ -56,6 +59,9 @@ int convert_command(int argc, char** argv) {
   }
   formats::RankedWriteOptions ranked;
   ranked.ranks = ranks;
+  // The guard's list of files names the id map a layout may get (from
+  // --relabel, or from a relabelled input).
+  ranked.layout.with_ids = write.with_ids = true;
   ranked.drive_patterns = write.drive_dirs;
   ranked.transpose = write.with_transpose;
   ranked.layout.progress = true;

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <vector>
+
 namespace sluice::programs {
 
 void add_output_options(po::options_description& options, const char* output_help) {
@@ -40,6 +42,7 @@ template <class T>
 void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
   if (path.empty() || !writing_) return;
   base::AtomicFile& file = files_.emplace_back(path);
+  if (ids_ && !ids_->empty()) return named_values(file, data);
   if (format_ == "binary") {
     file.write(data.data(), data.size_bytes());
     return;
@@ -51,6 +54,34 @@ void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
     file.write(line, size_t(end - line));
   }
 }
+template <class T>
+void ProgramOutputs::named_values(base::AtomicFile& file, std::span<const T> data) {
+  std::vector<char> buffer;
+  buffer.reserve(1 << 16);
+  for (uint64_t i = 0; i < data.size(); ++i) {
+    const uint64_t v = ids_->in_original_order(i);
+    const uint64_t id = ids_->original(v);
+    if (format_ == "binary") {
+      const char* bytes = reinterpret_cast<const char*>(&id);
+      buffer.insert(buffer.end(), bytes, bytes + 8);
+      bytes = reinterpret_cast<const char*>(&data[v]);
+      buffer.insert(buffer.end(), bytes, bytes + sizeof(T));
+    } else {
+      char line[96];
+      char* end = std::to_chars(line, line + 32, id).ptr;
+      *end++ = ' ';
+      end = std::to_chars(end, line + sizeof(line) - 1, data[v]).ptr;
+      *end++ = '\n';
+      buffer.insert(buffer.end(), line, end);
+    }
+    if (buffer.size() > (1 << 16) - 128) {
+      file.write(buffer.data(), buffer.size());
+      buffer.clear();
+    }
+  }
+  file.write(buffer.data(), buffer.size());
+}
+
 template void ProgramOutputs::values(const std::string&, std::span<const int64_t>);
 template void ProgramOutputs::values(const std::string&, std::span<const uint64_t>);
 template void ProgramOutputs::values(const std::string&, std::span<const double>);

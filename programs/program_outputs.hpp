@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/id_map.hpp"
 #include "base/output_guard.hpp"
 #include "programs/command_line.hpp"
 
@@ -27,7 +28,10 @@ class ProgramOutputs {
   // One more output, the value of `option` (--parents): checked, unless
   // the option was left out; given as "", it is an error.
   void expect(const po::variables_map& values, const char* option);
-  // One value per vertex in --output-format (ignores an empty path).
+  // One value per vertex in --output-format (ignores an empty path). On a
+  // relabelled graph (name_vertices_by), each value with its vertex's
+  // input id, in the input's id order: "ID VALUE" lines, or binary
+  // records of a uint64 id and the value.
   template <class T>
   void values(const std::string& path, std::span<const T> data);
   void text(const std::string& path, const std::string& text);
@@ -37,13 +41,19 @@ class ProgramOutputs {
   // From now on values, text and commit write nothing: every rank but the
   // first of a distributed run, whose first rank writes every output.
   void leave_to_another_rank() { writing_ = false; }
+  // The layout's id map (empty: values are written by position alone).
+  void name_vertices_by(const base::IdMap* ids) { ids_ = ids; }
 
  private:
+  template <class T>
+  void named_values(base::AtomicFile& file, std::span<const T> data);
+
   std::string format_;
   base::OutputGuard guard_;
   std::vector<base::AtomicFile> files_;
   bool writes_stdout_ = false;
   bool writing_ = true;
+  const base::IdMap* ids_ = nullptr;
 };
 
 // --output FILE and --output-format text|binary (add_program_options adds

@@ -59,10 +59,11 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   if (verify && communicator && communicator->size() > 1) {
     throw po::error("--verify reads the graph again in one process: run it without mpirun");
   }
+  const base::IdMap& ids = run.out().graph().layout().ids();
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {
     result = prepared.run(run.engines(), run.trace());
-    run.print_summary(result);
+    run.print_summary(result, counts_by_input_ids(result.counts, algorithm, ids));
   }
   // GAPBS's -v: the last trial's result checked by a plain, separate pass.
   bool verified = true;
@@ -77,6 +78,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
       verified = false;
     }
   }
+  name_by_input_ids(result, algorithm, ids);  // verified in the layout's ids; written in the input's
   for (const auto& [option, name] : algorithm.extra_outputs) {
     std::visit([&](const auto& values) { run.outputs().values(v[option].as<std::string>(), std::span(values)); },
                *find_values(result, name));

@@ -47,7 +47,8 @@ int describe_ranked_layout(const std::string& path, const layout::Manifest& top,
   if (json) {
     nlohmann::ordered_json o = {{"graph", path}, {"format", "sluice"}, {"vertices", top.info.vertices}, {"edges", top.info.edges},
                                 {"weighted", top.info.weighted}, {"symmetric", top.info.symmetric}, {"ranks", top.parts.size()},
-                                {"alpha", top.alpha}, {"layout_id", top.layout_id}, {"parts", parts}};
+                                {"alpha", top.alpha}, {"layout_id", top.layout_id}, {"parts", parts},
+                                {"relabelled", !top.ids.empty()}};
     std::cout << o.dump() << "\n";
     return exit_ok;
   }
@@ -56,6 +57,10 @@ int describe_ranked_layout(const std::string& path, const layout::Manifest& top,
             << "edges       " << top.info.edges << "\n"
             << "weighted    " << (top.info.weighted ? "yes" : "no") << "\n"
             << "ranks       " << top.parts.size() << ", ranges balancing " << top.alpha << " x vertices + in-edges\n";
+  if (!top.ids.empty()) {
+    std::cout << "ids         relabelled densely from 0 (convert --relabel), mapped in " << layout::path_in_layout(path, top.ids)
+              << "; every vertex shown or typed is the input's id\n";
+  }
   for (size_t r = 0; r < parts.size(); ++r) {
     std::cout << "part " << r << "      vertices [" << parts[r]["begin"] << ", " << parts[r]["end"] << "), " << parts[r]["edges"]
               << " edges, " << parts[r]["drives"] << " drive(s)" << (parts[r]["transpose"].get<bool>() ? " + by destination" : "")
@@ -100,6 +105,13 @@ int cmd_info(int argc, char** argv) {
            : formats::BlockGraph::open(path, open_options);
   const base::GraphInfo& info = graph->info();
   DegreeStats degrees = degree_stats(*graph);
+  const base::IdMap& ids = graph->source().ids();
+  degrees.max_vertex = ids.original(degrees.max_vertex);  // as the input named it
+  // A relabelled graph's input ids: their span and where the map is.
+  auto relabelled = [&] {
+    const uint64_t n = info.vertices;
+    return std::pair(ids.original(ids.in_original_order(0)), ids.original(ids.in_original_order(n - 1)));
+  };
   double mean = info.vertices ? double(info.edges) / double(info.vertices) : 0.0;
 
   std::unique_ptr<layout::SluiceLayout> layout;
@@ -118,6 +130,8 @@ int cmd_info(int argc, char** argv) {
                                 {"edges", info.edges}, {"weighted", info.weighted}, {"symmetric", info.symmetric}, {"id_bytes", info.id_bytes},
                                 {"degree_min", degrees.min}, {"degree_max", degrees.max}, {"degree_mean", mean},
                                 {"zero_degree_vertices", degrees.zero}};
+    o["relabelled"] = !ids.empty();
+    if (!ids.empty()) o["input_ids"] = {{"smallest", relabelled().first}, {"largest", relabelled().second}};
     if (layout) {
       const auto& edges = layout->out().edges();
       nlohmann::ordered_json drives = nlohmann::ordered_json::array();
@@ -144,7 +158,13 @@ int cmd_info(int argc, char** argv) {
             << "weighted    " << (info.weighted ? "yes" : "no") << "\n"
             << "symmetric   " << (!info.symmetric ? "not known" : rank ? "yes (the whole graph; a part holds the edges into its range)"
                                                                          : "yes (every edge stored both ways)") << "\n"
-            << "id bytes    " << info.id_bytes << "\n"
+            << "id bytes    " << info.id_bytes << "\n";
+  if (!ids.empty()) {
+    std::cout << "ids         relabelled densely from 0 (convert --relabel); the input's ran from " << relabelled().first << " to "
+              << relabelled().second << (layout ? ", mapped in " + layout::path_in_layout(layout->whole_path(), layout::Manifest::read(layout->whole_path()).ids) : std::string())
+              << "; every vertex shown or typed is the input's id\n";
+  }
+  std::cout
             << "degree      min " << degrees.min << ", max " << degrees.max << " (vertex " << degrees.max_vertex
             << "), mean " << std::fixed << std::setprecision(2) << mean << ", zero-degree vertices " << degrees.zero << "\n";
   if (layout) {

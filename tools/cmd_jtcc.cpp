@@ -52,6 +52,12 @@ int run_jtcc(const po::variables_map& v, engine::Communicator* communicator) {
   if (leader) std::printf("jtcc %s: %.3f s, 1 pass over %llu edges (%.1f M edges/s, %.1f MB of ids), %s\n", path.c_str(), seconds,
               (unsigned long long)result.edges, seconds > 0 ? double(result.edges) / seconds / 1e6 : 0.0, bytes,
               components_digest(result).c_str());
+  // A relabelled layout's components are named, and written, by the input's ids.
+  const base::IdMap& ids = graph->source().ids();
+  if (!ids.empty()) {
+    for (uint64_t& label : result.label) label = ids.original(label);
+    outputs.name_vertices_by(&ids);
+  }
   outputs.values(v["output"].as<std::string>(), std::span<const uint64_t>(result.label));
   outputs.commit();
   return exit_ok;

@@ -44,6 +44,7 @@ OPEN_OPTIONS = (
     "dedup",
     "sort",
     "drop_weights",
+    "relabel",
 )
 
 

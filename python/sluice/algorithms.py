@@ -46,6 +46,10 @@ class RunResult:
     """What every run reports besides its arrays."""
 
     seconds: float = 0.0
+    # Each vertex's id in the input: row v of every array is vertex ids[v].
+    # 0 .. n - 1, unless the layout was relabelled (convert relabel=True);
+    # then sources, parents and labels are input ids too.
+    ids: Optional[np.ndarray] = None
     edgemaps: list[dict[str, Any]] = field(default_factory=list)
     skip_threshold: str = ""
     skip_threshold_source: str = ""
@@ -150,6 +154,9 @@ def _result(cls: type, raw: dict[str, Any]) -> Any:
         if signed in fields and fields[signed].dtype == np.uint64:
             fields[signed] = fields[signed].view(np.int64)
     fields["edgemaps"] = json.loads(raw.get("edgemaps", "[]"))
+    if fields.get("ids") is None:
+        arrays = [v for v in fields.values() if isinstance(v, np.ndarray)]
+        fields["ids"] = np.arange(len(arrays[0]) if arrays else 0, dtype=np.uint64)
     return cls(**fields)
 
 

@@ -80,6 +80,18 @@ class Graph:
         return self._handle.format
 
     @property
+    def relabelled(self) -> bool:
+        """Whether the ids were relabelled densely from 0 (``relabel=True``
+        when converting or opening): then :attr:`ids` maps them back."""
+        return self._handle.relabelled
+
+    @property
+    def ids(self) -> np.ndarray:
+        """Each vertex's id in the input (uint64): ``ids[v]`` for vertex v of
+        this graph; 0 .. vertices - 1 unless the graph was relabelled."""
+        return self._handle.ids
+
+    @property
     def id_bytes(self) -> int:
         """4 or 8: the width of the vertex ids edges() and blocks() return."""
         return self._handle.id_bytes

@@ -134,4 +134,10 @@ std::string run_command_in_process(const std::string& name, int (*command)(int, 
   return line;
 }
 
+py::array_t<uint64_t> input_ids(const base::IdMap& ids, uint64_t vertices) {
+  std::vector<uint64_t> values(ids.empty() ? vertices : ids.originals().size());
+  for (uint64_t v = 0; v < values.size(); ++v) values[v] = ids.original(v);
+  return to_numpy(std::move(values));
+}
+
 }  // namespace sluice::python

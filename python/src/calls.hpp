@@ -13,6 +13,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "base/id_map.hpp"
+
 namespace sluice::python {
 
 namespace py = pybind11;
@@ -46,5 +48,8 @@ py::array_t<T> to_numpy(std::vector<T>&& values) {
   py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), owner);
 }
+
+// Each vertex's id in the input: the map of a relabelled graph, else 0 .. vertices - 1.
+py::array_t<uint64_t> input_ids(const base::IdMap& ids, uint64_t vertices);
 
 }  // namespace sluice::python

@@ -68,6 +68,8 @@ void bind_graph(py::module_& m) {
       .def_property_readonly("weighted", [](GraphHandle& h) { return h.graph().info().weighted; })
       .def_property_readonly("id_bytes", [](GraphHandle& h) { return h.graph().info().id_bytes; })
       .def_property_readonly("format", [](GraphHandle& h) { return h.graph().format(); })
+      .def_property_readonly("relabelled", [](GraphHandle& h) { return !h.graph().source().ids().empty(); })
+      .def_property_readonly("ids", [](GraphHandle& h) { return input_ids(h.graph().source().ids(), h.graph().info().vertices); })
       .def("offsets", &GraphHandle::offsets, py::arg("begin"), py::arg("end"))
       .def("edges", &GraphHandle::edges, py::arg("begin"), py::arg("end"))
       .def("blocks", [](py::object self, uint64_t begin, uint64_t end) { return std::make_unique<BlockIterator>(self, begin, end); },

@@ -40,6 +40,9 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   trace.keep_records(true);
   programs::AlgorithmResult r;
   run_released([&] { r = prepared.run({*engines.out, engines.in.get()}, trace); });
+  // A relabelled layout's vertices are named by the input's ids, as the programs write them.
+  const base::IdMap& ids = engines.out_graph->layout().ids();
+  programs::name_by_input_ids(r, algorithm, ids);
 
   py::dict result;
   result["seconds"] = r.seconds;
@@ -59,6 +62,7 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   for (const auto& [key, value] : r.counts) std::visit([&](const auto& v) { put(key, v); }, value);
   for (auto& [key, value] : r.values) std::visit([&](auto& v) { result[py::str(key)] = to_numpy(std::move(v)); }, value);
   result["warnings"] = r.warnings;  // raised as RuntimeWarning by the wrapper
+  if (!ids.empty()) result["ids"] = input_ids(ids, ids.originals().size());
   return result;
 }
 
@@ -78,6 +82,12 @@ py::dict jtcc(GraphHandle& handle, uint64_t seed) {
   py::dict result;
   result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result["edges"] = r.edges;
+  // A relabelled graph's components are named by the input's ids, as sluice jtcc writes them.
+  const base::IdMap& ids = graph.source().ids();
+  if (!ids.empty()) {
+    for (uint64_t& label : r.label) label = ids.original(label);
+    result["ids"] = input_ids(ids, graph.info().vertices);
+  }
   put_components(result, r);
   return result;
 }

@@ -1,0 +1,49 @@
+#include "base/id_map.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace sluice::base {
+
+IdMap::IdMap(Array<uint64_t> originals) : originals_(std::move(originals)) {
+  const uint64_t n = originals_.size();
+  if (std::is_sorted(originals_.begin(), originals_.end())) {
+    // Sorted: distinct when no two neighbours are equal.
+    for (uint64_t v = 1; v < n; ++v) {
+      if (originals_[v] == originals_[v - 1]) throw std::invalid_argument("id map: the input id " + std::to_string(originals_[v]) + " is given to two vertices");
+    }
+    return;
+  }
+  by_original_ = Array<uint64_t>(n, "the id map's order");
+  std::iota(by_original_.begin(), by_original_.end(), uint64_t(0));
+  std::sort(by_original_.begin(), by_original_.end(), [&](uint64_t a, uint64_t b) { return originals_[a] < originals_[b]; });
+  for (uint64_t i = 1; i < n; ++i) {
+    if (originals_[by_original_[i]] == originals_[by_original_[i - 1]]) {
+      throw std::invalid_argument("id map: the input id " + std::to_string(originals_[by_original_[i]]) + " is given to two vertices");
+    }
+  }
+}
+
+std::optional<uint64_t> IdMap::vertex_of(uint64_t original) const {
+  if (empty()) return original;
+  const uint64_t n = originals_.size();
+  // Binary search over the vertices in original order.
+  uint64_t low = 0, high = n;
+  while (low < high) {
+    const uint64_t mid = low + (high - low) / 2;
+    if (originals_[in_original_order(mid)] < original) low = mid + 1; else high = mid;
+  }
+  if (low < n && originals_[in_original_order(low)] == original) return in_original_order(low);
+  return std::nullopt;
+}
+
+IdMap IdMap::copy() const {
+  if (empty()) return {};
+  Array<uint64_t> originals(originals_.size(), "the id map");
+  std::copy(originals_.begin(), originals_.end(), originals.begin());
+  return IdMap(std::move(originals));
+}
+
+}  // namespace sluice::base

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# convert --relabel (issue 23, 1): a SNAP file whose ids have gaps (and
+# 64-bit ids, and duplicates) becomes a dense layout with its id map; the
+# programs take sources and write results by the input's ids, checked
+# against a plain BFS and union-find over the input itself; every text
+# format relabels; a ranked layout keeps one map; what would lose the map
+# is refused.
+set -euo pipefail
+tools=$1
+. "$(dirname "$0")/lib.sh"
+sluice=$tools/sluice
+python=${PYTHON:-python3}
+
+# Ids with gaps up to 2^40, a 64-bit one, duplicates, a self loop, and a
+# header that declares fewer nodes than the largest id.
+"$python" - <<'PY'
+import random
+random.seed(7)
+ids = sorted(random.sample(range(1, 2**40), 300)) + [2**63 + 5]
+edges = [(random.choice(ids), random.choice(ids)) for _ in range(1500)]
+edges += edges[:40] + [(ids[3], ids[3])]
+with open("snap.txt", "w") as f:
+    f.write("# Directed graph (each unordered pair of nodes is saved once): test.txt\n")
+    f.write("# A graph with id gaps\n# Nodes: 301 Edges: %d\n# FromNodeId\tToNodeId\n" % len(edges))
+    for u, v in edges:
+        f.write("%d\t%d\n" % (u, v))
+PY
+gzip -k snap.txt
+
+# Without --relabel the ids are refused, with the way out named.
+expect_error 1 "convert with --relabel" "$sluice" convert snap.txt.gz plain.sluice
+"$sluice" convert snap.txt.gz g.sluice --relabel --transpose > convert.out
+grep -q "^converted el -> sluice: 301 vertices, 1541 edges" convert.out || fail "relabelled conversion: $(cat convert.out)"
+[ -f g.ids ] || fail "no id map beside the layout"
+grep -q "^ids g.ids$" g.sluice || fail "the manifest names no id map: $(cat g.sluice)"
+"$sluice" info g.sluice > info.out
+grep -q "^ids         relabelled densely from 0 (convert --relabel); the input's ran from [0-9]* to 9223372036854775813, mapped in g.ids" info.out ||
+  fail "info: $(cat info.out)"
+"$sluice" info g.sluice --json | grep -q '"relabelled":true,"input_ids":{"smallest":[0-9]*,"largest":9223372036854775813}' || fail "info --json"
+
+# The layout's edges, written out, are the input's (as a multiset).
+"$sluice" convert g.sluice back.el > /dev/null
+grep -v '^#' snap.txt | tr '\t' ' ' | sort > want.txt
+grep -v '^#' back.el | sort > got.txt
+cmp -s want.txt got.txt || fail "converting back does not give the input's edges"
+
+# Results by the input's ids, against a plain BFS and union-find.
+source=$(sed -n 5p snap.txt | cut -f1)
+"$tools/sluice-bfs" g.sluice --source "$source" -o depth.txt --parents parent.txt > bfs.out 2>/dev/null
+grep -q "source $source reached" bfs.out || fail "bfs summary names the input's source: $(cat bfs.out)"
+"$tools/sluice-wcc" g.sluice -o label.txt > /dev/null 2>&1
+"$tools/sluice-jtcc" g.sluice -o jtcc.txt > /dev/null 2>&1
+cmp -s label.txt jtcc.txt || fail "wcc and jtcc disagree on the relabelled layout"
+"$python" - "$source" <<'PY' || fail "results by the input's ids"
+import collections, sys
+edges = [tuple(map(int, l.split())) for l in open("snap.txt") if not l.startswith("#")]
+ids = sorted({x for e in edges for x in e})
+out = collections.defaultdict(list)
+for u, v in edges: out[u].append(v)
+source = int(sys.argv[1])
+depth = {source: 0}
+frontier = [source]
+while frontier:
+    nxt = []
+    for u in frontier:
+        for v in out[u]:
+            if v not in depth: depth[v] = depth[u] + 1; nxt.append(v)
+    frontier = nxt
+parent = {}
+for l in open("parent.txt"):
+    i, p = map(int, l.split())
+    parent[i] = p
+got = [tuple(map(int, l.split())) for l in open("depth.txt")]
+assert [i for i, _ in got] == ids, "depth.txt is not one line per input id, in order"
+for i, d in got:
+    assert d == depth.get(i, -1), (i, d, depth.get(i))
+    if i != source and d > 0: assert depth[parent[i]] == d - 1 and i in out[parent[i]], (i, parent[i])
+root = {x: x for x in ids}
+def find(x):
+    while root[x] != x: root[x] = root[root[x]]; x = root[x]
+    return x
+for u, v in edges:
+    a, b = find(u), find(v)
+    if a != b: root[max(a, b)] = min(a, b)
+smallest = {}
+for x in ids: smallest.setdefault(find(x), x)
+for l in open("label.txt"):
+    i, c = map(int, l.split())
+    assert c == smallest[find(i)], (i, c)
+PY
+expect_error 2 "source 4 is not a vertex of the graph: it was relabelled" "$tools/sluice-bfs" g.sluice --source 4
+
+# Binary output: (uint64 id, value) records; spmv reads its x back in the same form.
+"$tools/sluice-spmv" g.sluice -o y.txt > /dev/null 2>&1
+"$tools/sluice-spmv" g.sluice --x y.txt -o y2.txt > /dev/null 2>&1
+"$tools/sluice-spmv" g.sluice -o y.bin --output-format binary > /dev/null 2>&1
+[ "$(stat -c %s y.bin)" -eq $((301 * 16)) ] || fail "binary records of id and value"
+"$tools/sluice-spmv" g.sluice --x y.bin --output-format binary -o y2.bin > /dev/null 2>&1
+cmp -s <(od -An -tu8 -w16 -v y2.bin | awk '{print $1}') <(cut -d' ' -f1 y.txt) || fail "binary ids"
+expect_error 1 "expected 'ID VALUE'" "$tools/sluice-spmv" g.sluice --x <(cut -d' ' -f2 y.txt)
+
+# Every text format relabels: el, wel, mtx, adj and bel64 give the same graph.
+awk '!/^#/ {print $1, $2, 1.5}' snap.txt > w.wel
+"$sluice" convert w.wel w.sluice --relabel > /dev/null
+"$sluice" convert snap.txt plain-dense.bel64 --relabel 2> err.txt && fail "--relabel to bel64 accepted"
+grep -q "a sluice layout only" err.txt || fail "--relabel refused without reason: $(cat err.txt)"
+"$sluice" convert g.sluice out.bel64 > /dev/null
+"$sluice" convert out.bel64 b.sluice --relabel > /dev/null
+cmp -s g.ids b.ids || fail "bel64 relabels to another map"
+{ echo "%%MatrixMarket matrix coordinate pattern general"; echo "5000 5000 3"; echo "10 4000"; echo "4000 20"; echo "20 10"; } > m.mtx
+"$sluice" convert m.mtx m.sluice --relabel > mtx.out
+grep -q "3 vertices, 3 edges" mtx.out || fail "mtx relabelled: $(cat mtx.out)"
+"$sluice" convert m.sluice m.el > /dev/null
+grep -q "^9 3999$" m.el || fail "mtx ids back (0-based): $(cat m.el)"
+printf 'AdjacencyGraph\n4\n2\n0\n1\n1\n2\n3\n0\n' > a.adj
+"$sluice" convert a.adj a.sluice --relabel > adj.out
+grep -q "3 vertices, 2 edges" adj.out || fail "adj relabelled (vertex 1 has no edge): $(cat adj.out)"
+"$sluice" convert a.sluice a.el > /dev/null
+[ "$(grep -v '^#' a.el | tr '\n' ' ')" = "0 3 2 0 " ] || fail "adj ids back: $(cat a.el)"
+"$sluice" info w.sluice | grep -q "weighted    yes" || fail "wel relabelled"
+
+# What would lose the map is refused; --vertices contradicts --relabel.
+expect_error 1 "numbers vertices by position" "$sluice" convert g.sluice g.adj
+expect_error 2 "leave --vertices out" "$sluice" convert snap.txt x.sluice --relabel --vertices 10
+
+# A relabelled layout rebuilt (--symmetrize) keeps its map.
+"$sluice" convert g.sluice s.sluice --symmetrize > /dev/null
+cmp -s g.ids s.ids || fail "the map changed when rebuilding"
+
+# Ranked: one map beside the top manifest, the same results on 2 ranks.
+# (Only where sluice was built with MPI: the test is given "mpi".)
+if [ "${2:-}" = mpi ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  "$sluice" convert snap.txt r.sluice --relabel --transpose --ranks 2 > /dev/null 2>&1
+  cmp -s g.ids r.ids || fail "the ranked layout's map"
+  [ ! -f r.part0.ids ] || fail "a part has its own map"
+  mpirun --oversubscribe -np 2 "$tools/sluice-bfs" r.sluice --source "$source" -o depth2.txt > /dev/null 2>&1
+  cmp -s depth.txt depth2.txt || fail "bfs on 2 ranks differs on the relabelled layout"
+  mpirun --oversubscribe -np 2 "$tools/sluice-wcc" r.sluice -o label2.txt > /dev/null 2>&1
+  cmp -s label.txt label2.txt || fail "wcc on 2 ranks differs on the relabelled layout"
+fi
+echo "relabel: all passed"
