@@ -14,8 +14,11 @@ IdMap::IdMap(Array<uint64_t> originals) : originals_(std::move(originals)) {
     for (uint64_t v = 1; v < n; ++v) {
       if (originals_[v] == originals_[v - 1]) throw std::invalid_argument("id map: the input id " + std::to_string(originals_[v]) + " is given to two vertices");
     }
+    permutes_ = n > 0 && originals_[n - 1] == n - 1;
     return;
   }
+  // Distinct ids below n are exactly 0 .. n - 1 (checked below).
+  permutes_ = std::all_of(originals_.begin(), originals_.end(), [&](uint64_t id) { return id < n; });
   by_original_ = Array<uint64_t>(n, "the id map's order");
   std::iota(by_original_.begin(), by_original_.end(), uint64_t(0));
   std::sort(by_original_.begin(), by_original_.end(), [&](uint64_t a, uint64_t b) { return originals_[a] < originals_[b]; });

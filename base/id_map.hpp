@@ -26,12 +26,16 @@ class IdMap {
   // Vertex v of a listing in the input's id order (the identity when the
   // dense ids ascend with the original ones, as --relabel numbers them).
   uint64_t in_original_order(uint64_t i) const { return by_original_.size() ? by_original_[i] : i; }
+  // The input's ids are 0 .. n - 1, only in another order (--reorder
+  // without --relabel): files can list values by position, in input order.
+  bool permutes() const { return permutes_; }
   const Array<uint64_t>& originals() const { return originals_; }
   IdMap copy() const;
 
  private:
   Array<uint64_t> originals_;
   Array<uint64_t> by_original_;  // vertices sorted by original id; empty when they already are
+  bool permutes_ = false;
 };
 
 }  // namespace sluice::base

@@ -56,21 +56,23 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
     out_degrees_ = summed_degrees_.data();
   }
   counted_ = exchange_->communicator().counters();
-  if (!options_.skip) options_.skip = default_skip_threshold(graph).threshold;
+  if (!options_.skip) options_.skip = default_skip_threshold(graph, options_.io.backend).threshold;
   uint64_t limit = options_.memory_limit ? options_.memory_limit : base::available_memory();
   if (limit && budget_.total() > limit) {
     const auto& size = base::byte_count;
     throw std::runtime_error("the vertex state does not fit in memory: needs " + size(budget_.total()) + " (index " +
                              size(budget_.index) + ", frontiers " + size(budget_.frontiers) + ", bins " + size(budget_.bins) +
-                             ", IO buffers " + size(budget_.io_buffers) + ", pull cache " + size(budget_.pull_cache) +
+                             (options_.io.backend == io::BackendKind::memory ? ", edges in memory " : ", IO buffers ") + size(budget_.io_buffers) + ", pull cache " + size(budget_.pull_cache) +
                              ", algorithm " + size(budget_.algorithm) + "), the limit is " + size(limit) +
                              (options_.memory_limit ? " (the memory limit asked for)" : " (the memory available)"));
   }
   // Both sides opened now, not at their first EDGEMAP: --io memory loads
   // the drive files here, outside any EDGEMAP's time.
-  push_stream_ = std::make_unique<PageStream>(graph, options_.io);
+  push_stream_ = std::make_unique<PageStream>(graph, options_.io, threads(), options_.verify_reads);
   if (pull_graph_) {
-    pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io);
+    // A symmetric graph pulls over its own out-edges: in memory, the same pages.
+    pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io, threads(), options_.verify_reads,
+                                                pull_graph_ == &graph ? push_stream_.get() : nullptr);
     pull_cache_ = std::make_unique<PullCache>(graph.vertices(), threads(), pull_cache_bytes(graph, options_));
   }
 }
@@ -124,7 +126,9 @@ uint64_t bin_space_bytes(const DiskGraph& graph, const EngineOptions& options) {
 }
 
 uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options) {
-  return options.pull_cache ? *options.pull_cache : blaze_space(graph);
+  if (options.pull_cache) return *options.pull_cache;
+  // In memory every in-list is in DRAM already: a cache would only copy it.
+  return options.io.backend == io::BackendKind::memory ? 0 : blaze_space(graph);
 }
 
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
@@ -140,11 +144,16 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   // A frontier in, one out (both possibly dense), the scratch bitmap and
   // the next frontier's, and pull's destinations.
   b.frontiers = 4 * (n / 8 + 1) + n * 8 / VertexSubset::dense_divisor;
-  b.io_buffers = uint64_t(io_buffers_for(graph, options.io)) * options.io.max_request_bytes;
+  // From the drives, IO buffers; in memory, the drive files themselves.
+  const bool resident = options.io.backend == io::BackendKind::memory;
+  auto edge_bytes = [&](const DiskGraph& g) {
+    return resident ? g.pages() * g.page_bytes() : uint64_t(io_buffers_for(g, options.io)) * options.io.max_request_bytes;
+  };
+  b.io_buffers = edge_bytes(graph);
   if (reversed) {
     if (reversed != &graph) b.index += reversed->memory_bytes() + reversed->pages() / 8;
     b.frontiers += n / 8 + 1;
-    b.io_buffers += uint64_t(io_buffers_for(*reversed, options.io)) * options.io.max_request_bytes;
+    if (reversed != &graph || !resident) b.io_buffers += edge_bytes(*reversed);
     b.pull_cache = PullCache::memory_bytes(n, pull_cache_bytes(graph, options));
   }
   const BinGeometry geometry = BinGeometry::of(n, bin_count(graph, options));
@@ -163,7 +172,8 @@ std::optional<DeviceCalibration> calibration_of(const DiskGraph& graph) {
   return DeviceCalibration{*profile, path, device};
 }
 
-SkipChoice default_skip_threshold(const DiskGraph& graph) {
+SkipChoice default_skip_threshold(const DiskGraph& graph, io::BackendKind backend) {
+  if (backend == io::BackendKind::memory) return {SkipThreshold::of(0), "in memory: no request to save"};
   if (auto calibration = calibration_of(graph)) return {SkipThreshold::of(calibration->profile.skip_threshold), calibration->path};
   return {SkipThreshold::of(64 << 10), "default"};
 }

@@ -87,7 +87,8 @@ struct EngineOptions {
   bool symmetric = false;          // the graph stores every edge both ways: pull over the out-edges
   bool verify_reads = true;        // check every page read against its checksum
   // Bytes for pull's cache of open in-lists (pull_cache.hpp); unset:
-  // edges * 4 / 20, as the bins, at least 1 MiB; 0: no cache.
+  // edges * 4 / 20, as the bins, at least 1 MiB (none with --io memory,
+  // where every in-list is in DRAM already); 0: no cache.
   std::optional<uint64_t> pull_cache;
   // λ; unset: default_skip_threshold (the calibrated profile of the first
   // drive's device, else 64 KiB), as the programs do.
@@ -153,8 +154,9 @@ struct DeviceCalibration {
 };
 std::optional<DeviceCalibration> calibration_of(const DiskGraph& graph);
 // λ when none is given: the calibrated one, else 64 KiB (between the
-// 16 KiB and 128 KiB that NVMe drives calibrate to).
-SkipChoice default_skip_threshold(const DiskGraph& graph);
+// 16 KiB and 128 KiB that NVMe drives calibrate to); with --io memory 0,
+// as a gap held in memory costs no request to skip, only its walk to read.
+SkipChoice default_skip_threshold(const DiskGraph& graph, io::BackendKind backend = io::BackendKind::automatic);
 
 class Engine {
  public:
@@ -172,7 +174,9 @@ class Engine {
   const MemoryBudget& budget() const { return budget_; }
   int threads() const { return pool_.size(); }
   // The IO backend the drives are read with ("io_uring", "libaio", ...).
-  const char* backend_name() const { return push_stream_->io().backend_name(); }
+  const char* backend_name() const { return push_stream_->backend_name(); }
+  // Seconds the drive files took to load into memory (--io memory), before any EDGEMAP.
+  double load_seconds() const { return push_stream_->load_seconds() + (pull_stream_ ? pull_stream_->load_seconds() : 0.0); }
   // Whether edge_map can pull (the layout has a transpose, or is symmetric).
   bool can_pull() const { return pull_graph_ != nullptr; }
 

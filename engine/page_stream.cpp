@@ -13,16 +13,42 @@ unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options) {
   return unsigned(std::min<uint64_t>(2ull * options.queue_depth * graph.drives(), std::max<uint64_t>(whole, 2)));
 }
 
-PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options)
-    : graph_(graph), drives_(graph.drive_paths(), true, graph.page_bytes(), graph.drive_descriptors()), planner_(graph) {
+namespace {
+// Pages a compute thread takes at a time from memory: enough to pay for
+// taking them, few enough to share a small plan among the threads.
+constexpr uint64_t resident_piece_pages = 64;
+}  // namespace
+
+PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options, int threads, bool verify_reads,
+                       const PageStream* same_pages)
+    : graph_(graph), planner_(graph), page_check_(verify_reads ? PageCheck::everything : PageCheck::targets) {
+  if (options.backend == io::BackendKind::memory) {
+    shares_pages_ = same_pages && same_pages->resident_;
+    resident_ = shares_pages_ ? same_pages->resident_ : std::make_shared<const ResidentPages>(graph, threads, verify_reads);
+    page_check_ = PageCheck::nothing;  // every page was checked as it was loaded
+    return;
+  }
+  drives_ = std::make_unique<io::DriveSet>(graph.drive_paths(), true, graph.page_bytes(), graph.drive_descriptors());
   io::IoOptions sized = options;
   sized.buffers = io_buffers_for(graph, options);
-  io_ = std::make_unique<io::IoService>(drives_, sized);
+  io_ = std::make_unique<io::IoService>(*drives_, sized);
 }
 
 PageStream::~PageStream() = default;
 
 void PageStream::start(const ChunkPlan& plan) {
+  if (resident_) {
+    pieces_.clear();
+    for (unsigned d = 0; d < graph_.drives(); ++d) {
+      for (const Chunk& c : plan.chunks[d]) {
+        for (uint64_t p = 0; p < c.pages; p += resident_piece_pages) {
+          pieces_.push_back({d, c.first_page + p, std::min(resident_piece_pages, c.pages - p)});
+        }
+      }
+    }
+    next_piece_.store(0, std::memory_order_relaxed);
+    return;
+  }
   const uint64_t page = graph_.page_bytes(), header = graph_.interleaving().header_bytes;
   for (unsigned d = 0; d < graph_.drives(); ++d) {
     std::vector<io::Extent> extents;
@@ -33,6 +59,7 @@ void PageStream::start(const ChunkPlan& plan) {
 }
 
 double PageStream::busy_seconds() const {
+  if (resident_) return 0.0;
   uint64_t ns = 0;
   for (unsigned d = 0; d < graph_.drives(); ++d) ns += io_->stats(d).busy_ns;
   return double(ns) / 1e9;

@@ -2,7 +2,9 @@
 // files, the IO service (one IO thread per drive), and the chunk planner.
 // start(plan) queues the planned chunks; then every compute thread calls
 // next() until it returns false, and gets the pages of one filled buffer
-// at a time, in completion order.
+// at a time, in completion order. With `--io memory` the pages are held
+// in DRAM (resident_pages.hpp) and next() hands out pieces of the planned
+// chunks in place, with no IO thread and no buffer.
 #pragma once
 
 #include <chrono>
@@ -13,6 +15,8 @@
 #include "engine/chunk_planner.hpp"
 #include "engine/disk_graph.hpp"
 #include "engine/first_error.hpp"
+#include "engine/page_walk.hpp"
+#include "engine/resident_pages.hpp"
 #include "io/drive_set.hpp"
 #include "io/io_service.hpp"
 
@@ -24,7 +28,13 @@ unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options);
 
 class PageStream {
  public:
-  PageStream(const DiskGraph& graph, const io::IoOptions& options);
+  // threads: the compute threads, which load the pages with --io memory.
+  // verify_reads: check every page's checksum (once, at the load, with
+  // --io memory; its targets are always checked before use).
+  // same_pages: a stream over the same edge set whose pages in memory this
+  // one shares (null: none).
+  PageStream(const DiskGraph& graph, const io::IoOptions& options, int threads, bool verify_reads,
+             const PageStream* same_pages = nullptr);
   ~PageStream();
 
   const DiskGraph& graph() const { return graph_; }
@@ -39,6 +49,7 @@ class PageStream {
   // buffers are then released unread.
   template <class Visit>
   bool next(FirstError& error, uint64_t& busy_ns, Visit&& visit) {
+    if (resident_) return next_resident(error, busy_ns, visit);
     io::Filled filled;
     for (;;) {
       try {
@@ -64,15 +75,50 @@ class PageStream {
     return true;
   }
 
-  // Drive busy time so far, summed over the drives (seconds).
+  // Drive busy time so far, summed over the drives (seconds); 0 in memory.
   double busy_seconds() const;
-  const io::IoService& io() const { return *io_; }
+  const char* backend_name() const { return resident_ ? "memory" : io_->backend_name(); }
+  // What the walks check of each page they are given (page_walk.hpp).
+  PageCheck page_check() const { return page_check_; }
+  // Seconds the pages took to load into memory (0: read from the drives).
+  double load_seconds() const { return resident_ && !shares_pages_ ? resident_->load_seconds() : 0.0; }
 
  private:
+  // A piece of a planned chunk, walked in place by one compute thread.
+  struct Piece {
+    unsigned drive;
+    uint64_t first_page, pages;
+  };
+  template <class Visit>
+  bool next_resident(FirstError& error, uint64_t& busy_ns, Visit& visit) {
+    const size_t i = next_piece_.fetch_add(1, std::memory_order_relaxed);
+    if (i >= pieces_.size()) return false;
+    if (error.failed()) return true;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      base::throw_if_interrupted();
+      const Piece& piece = pieces_[i];
+      const uint64_t drives = graph_.drives();
+      for (uint64_t k = 0; k < piece.pages; ++k) {
+        const uint64_t local = piece.first_page + k;
+        visit(local * drives + piece.drive, resident_->page(piece.drive, local));
+      }
+    } catch (...) {
+      error.capture();
+    }
+    busy_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    return true;
+  }
+
   const DiskGraph& graph_;
-  io::DriveSet drives_;
+  std::shared_ptr<const ResidentPages> resident_;  // --io memory
+  std::unique_ptr<io::DriveSet> drives_;     // otherwise, with the IO service
   std::unique_ptr<io::IoService> io_;
   ChunkPlanner planner_;
+  PageCheck page_check_;
+  bool shares_pages_ = false;
+  std::vector<Piece> pieces_;
+  std::atomic<size_t> next_piece_{0};
 };
 
 }  // namespace sluice::engine

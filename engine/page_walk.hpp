@@ -72,13 +72,21 @@ uint64_t largest_id(const uint32_t* ids, uint64_t count, unsigned stride);
 uint64_t largest_id(const uint64_t* ids, uint64_t count, unsigned stride);
 }  // namespace detail
 
+// What check_page checks of a page just read: everything (its checksum,
+// --verify-reads, and its targets), its targets only, or nothing (pages
+// held in memory, checked whole when they were loaded: resident_pages.hpp).
+enum class PageCheck { everything, targets, nothing };
+
 // Checks a page before any of its targets indexes memory: its checksum
-// (when `verify`), then every target against the vertex count, in one
-// vectorizable pass (the maximum) instead of a branch per edge in the
+// (PageCheck::everything), then every target against the vertex count, in
+// one vectorizable pass (the maximum) instead of a branch per edge in the
 // walks. Throws DamagedPageError or BadTargetError.
 template <class Format>
-void check_page(const DiskGraph& graph, uint64_t page, const char* data, bool verify) {
-  if (verify && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] throw DamagedPageError(graph, page);
+void check_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
+  if (check == PageCheck::nothing) return;
+  if (check == PageCheck::everything && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] {
+    throw DamagedPageError(graph, page);
+  }
   const uint64_t first = graph.first_edge_of_page(page);
   const uint64_t count = std::min(graph.edges(), first + graph.records_per_page()) - first;
   using Id = typename Format::id_type;

@@ -180,7 +180,7 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
     while (stream.next(error, busy, [&](uint64_t page, const char* data) {
       const uint64_t first = graph.first_edge_of_page(page);
       const uint64_t records = std::min(graph.edges(), first + graph.records_per_page()) - first;
-      check_page<Format>(graph, page, data, options_.verify_reads);
+      check_page<Format>(graph, page, data, stream.page_check());
       // The page's destinations are consecutive: those activated go to the
       // next frontier a bitmap word at a time (one atomic or per word).
       uint64_t word = 0, activated_bits = 0;

@@ -48,9 +48,9 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
 // `first_edges` of each source's list (0: all): on_edge(src, dst, w). A
 // target that is not a vertex stops the EDGEMAP before it indexes memory.
 template <class Format, bool AllActive, class OnEdge>
-void scatter_page(const DiskGraph& graph, const IndexedBitmap& active, bool verify, uint64_t first_edges, uint64_t page,
+void scatter_page(const DiskGraph& graph, const IndexedBitmap& active, PageCheck check, uint64_t first_edges, uint64_t page,
                   const char* data, OnEdge&& on_edge) {
-  check_page<Format>(graph, page, data, verify);
+  check_page<Format>(graph, page, data, check);
   const uint64_t first = graph.first_edge_of_page(page);
   for_each_vertex_in_page(graph, page, [&](uint64_t src, uint64_t lo, uint64_t hi, uint64_t begin, uint64_t) {
     if constexpr (!AllActive) {
@@ -86,7 +86,7 @@ void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, 
       auto gather = gatherer(t, gathering);
       bins.begin(t, gather);
       while (push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
-        scatter_page<Format, AllActive>(graph_, active, options_.verify_reads, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
+        scatter_page<Format, AllActive>(graph_, active, push_stream_->page_check(), first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
           Value value;
           if (f.scatter(src, dst, w, value)) bins.put(t, dst, value, gather);
         });
@@ -119,7 +119,7 @@ void Engine::push_pages_atomic(const IndexedBitmap& active, Functions& f, bool o
   pool_.run([&](int t) {
     uint64_t busy = 0;
     while (push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
-      scatter_page<Format, AllActive>(graph_, active, options_.verify_reads, first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
+      scatter_page<Format, AllActive>(graph_, active, push_stream_->page_check(), first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
         Value value;
         if (f.cond(dst) && f.scatter(src, dst, w, value) && f.gather_atomic(dst, value) && output) next_.add(t, dst);
       });

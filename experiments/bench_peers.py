@@ -1,8 +1,10 @@
-"""sluice out of core, sluice in memory (--io memory) and NetworKit (in
-memory, kernel time only) on the same generated graphs, in alternating
-rounds on one machine; plus, for full scans, the PageRank iterations'
-bandwidth (--stats) against a sequential read of the same drive files
-measured in the same round. Run through experiments/bench_peers.
+"""sluice out of core, sluice in memory (--io memory), NetworKit and GAPBS
+(both in memory, kernel time only) on the same generated graphs, in
+alternating rounds on one machine; with --reorder also sluice on a copy
+converted with --reorder degree, and GAPBS on the same reordered graph;
+plus, for full scans, the PageRank iterations' bandwidth (--stats) against
+a sequential read of the same drive files measured in the same round. Run
+through experiments/bench_peers.
 
 Prints markdown tables: medians over the rounds, the ratios, bytes read,
 and a check that all systems agree (vertices reached, component count).
@@ -75,6 +77,34 @@ def read_layout(layout):
     return offsets, records.reshape(-1)[:m], n, m, drive_files("in")
 
 
+def write_gapbs_graph(path, n, offsets, targets, in_order=None):
+    """GAPBS's serialized graph (.sg: directed flag, edge and vertex counts
+    as int64, out offsets and int32 neighbours, then the in-edges), built as
+    GAPBS's converter builds it: self loops and duplicate edges removed,
+    neighbours sorted."""
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets))
+    keys = rows * n + targets.astype(np.int64)
+    del rows
+    keys = np.unique(keys[keys // n != keys % n])
+    def csr(keys):
+        owner = keys // n
+        counts = np.bincount(owner, minlength=n)
+        index = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=index[1:])
+        return index, (keys % n).astype(np.int32)
+    out_index, out_neighbours = csr(keys)
+    in_index, in_neighbours = csr(np.sort((keys % n) * n + keys // n))
+    with open(path, "wb") as f:
+        f.write(np.array([1], dtype=np.uint8).tobytes())
+        f.write(np.array([len(keys), n], dtype=np.int64).tobytes())
+        for array in (out_index, out_neighbours, in_index, in_neighbours):
+            f.write(array.tobytes())
+
+
+def gapbs_seconds(out):
+    return float(re.search(r"Trial Time:\s+([0-9.]+)", out).group(1))
+
+
 def summary_seconds(out):
     """Seconds and MB read from an algorithm program's summary line."""
     found = re.search(r": ([0-9.]+) s, ([0-9]+) iterations, ([0-9.]+) MB read", out)
@@ -91,6 +121,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--iterations", type=int, default=10, help="PageRank iterations")
+    parser.add_argument("--gapbs", type=Path, help="a GAPBS build (bfs, cc, pr), run on the same graph")
+    parser.add_argument("--reorder", action="store_true", help="also a copy converted with --reorder degree")
     args = parser.parse_args()
 
     import networkit as nk
@@ -98,20 +130,44 @@ def main():
     nk.setNumberOfThreads(args.threads)
     args.work.mkdir(parents=True, exist_ok=True)
     t = str(args.threads)
-    sluices = [("sluice", args.tools)] + ([("before", args.before)] if args.before else [])
+    gapbs_env = dict(os.environ, OMP_NUM_THREADS=t)
     for kind in args.kinds.split(","):
         layout = make_graph(args.tools, args.work, kind, args.scale, args.threads)
-        layouts = {"sluice": layout}
+        # The sluice runs: (system name, tools, layout, io).
+        sluices = [("sluice", args.tools, layout)]
         if args.before:  # an earlier sluice may not read this version's layout
-            layouts["before"] = make_graph(args.before, args.work, kind, args.scale, args.threads, "-before")
+            sluices.append(("before", args.before, make_graph(args.before, args.work, kind, args.scale, args.threads, "-before")))
+        reordered = args.work / f"{kind}{args.scale}-degree.sluice"
+        if args.reorder:
+            if not reordered.exists():
+                drive = args.work / f"{kind}{args.scale}-degree-drive0"
+                drive.mkdir(parents=True, exist_ok=True)
+                run([args.tools / "sluice", "convert", layout, reordered, "--reorder", "degree", "--transpose", "--drives", drive, "-t", t])
+            sluices.append(("sluice degree", args.tools, reordered))
+        runs = [(f"{name} {io}", tools, path, io) for name, tools, path in sluices for io in ("disk", "memory")]
         offsets, targets, n, m, in_drives = read_layout(layout)
         if m and int(targets.max()) >= n:
             sys.exit(f"{layout}: a target beyond the vertex count; the layout was not read right")
         in_drives = [str(d) for d in in_drives]
+        source = int(np.argmax(np.diff(offsets)))  # sluice's default: the highest out-degree, smallest id
+        # GAPBS's graphs: the same edges, and the reordered layout's (its dense ids).
+        gapbs = []  # (system name, .sg path, BFS source in its ids)
+        if args.gapbs:
+            sg = args.work / f"{kind}{args.scale}.sg"
+            if not sg.exists():
+                write_gapbs_graph(sg, n, offsets, targets)
+            gapbs.append(("gapbs", sg, source))
+            if args.reorder:
+                sg_degree = args.work / f"{kind}{args.scale}-degree.sg"
+                if not sg_degree.exists():
+                    degree_offsets, degree_targets, _, _, _ = read_layout(reordered)
+                    write_gapbs_graph(sg_degree, n, degree_offsets, degree_targets)
+                    del degree_offsets, degree_targets
+                ids = np.fromfile(reordered.with_suffix(".ids"), dtype=np.uint64, offset=64)
+                gapbs.append(("gapbs degree", sg_degree, int(np.flatnonzero(ids == source)[0])))
         rows = np.repeat(np.arange(n, dtype=np.uint32), np.diff(offsets).astype(np.int64))
         graph = nk.GraphFromCoo((np.ones(m, dtype=np.float64), (rows, targets)), n, directed=True)
-        del rows
-        source = int(np.argmax(np.diff(offsets)))  # sluice's default: the highest out-degree, smallest id
+        del rows, offsets, targets
         print(f"\n## {kind} scale {args.scale}: {n} vertices, {m} edges, {args.rounds} rounds, {args.threads} threads,"
               f" BFS source {source}\n", flush=True)
 
@@ -131,8 +187,17 @@ def main():
             pr.run()
             return time.perf_counter() - start, pr.numberOfIterations()
 
+        def gapbs_run(algorithm, sg, start):
+            if algorithm == "bfs":
+                cmd = [args.gapbs / "bfs", "-f", sg, "-r", str(start), "-n", "1"]
+            elif algorithm == "wcc":
+                cmd = [args.gapbs / "cc", "-f", sg, "-n", "1"]
+            else:
+                cmd = [args.gapbs / "pr", "-f", sg, "-i", str(args.iterations), "-t", "0", "-n", "1"]
+            return gapbs_seconds(run(cmd, env=gapbs_env))
+
         flags = {
-            "bfs": [],
+            "bfs": ["--source", str(source)],  # an input id: the reordered layout takes it as well
             "wcc": [],
             "pagerank": ["--method", "classic", "--iterations", str(args.iterations), "--tolerance", "0"],
         }
@@ -142,30 +207,35 @@ def main():
         scan_ratio, scan_rows = [], []
         for r in range(args.rounds):
             for algorithm in ("bfs", "wcc", "pagerank"):
-                order = [(name, tools, io) for name, tools in sluices for io in ("disk", "memory")] + [("networkit", None, None)]
+                order = [("sluice", x) for x in runs] + [("networkit", None)] + [("gapbs", g) for g in gapbs]
                 if r % 2:
                     order.reverse()
-                for name, tools, io in order:
-                    if name == "networkit":
+                for what, detail in order:
+                    if what == "networkit":
                         seconds, digest = networkit(algorithm)
                         times.setdefault(("networkit", algorithm), []).append(seconds)
                         digests[("networkit", algorithm)] = digest
                         continue
-                    cmd = [tools / f"sluice-{algorithm}", layouts[name], "-t", t] + flags[algorithm]
+                    if what == "gapbs":
+                        name, sg, start = detail
+                        times.setdefault((name, algorithm), []).append(gapbs_run(algorithm, sg, start))
+                        continue
+                    system, tools, path, io = detail
+                    cmd = [tools / f"sluice-{algorithm}", path, "-t", t] + flags[algorithm]
                     if io == "memory":
                         cmd += ["--io", "memory"]
                     stats = args.work / "stats.jsonl"
-                    if algorithm == "pagerank" and io == "disk" and name == "sluice":
+                    if algorithm == "pagerank" and system == "sluice disk":
                         cmd += ["--stats", stats]
                     out = run(cmd)
                     seconds, mb = summary_seconds(out)
-                    times.setdefault((f"{name} {io}", algorithm), []).append(seconds)
-                    read_mb[(f"{name} {io}", algorithm)] = mb
+                    times.setdefault((system, algorithm), []).append(seconds)
+                    read_mb[(system, algorithm)] = mb
                     if algorithm == "bfs":
-                        digests[(name, algorithm)] = int(re.search(r"reached ([0-9]+) of", out).group(1))
+                        digests[(system, algorithm)] = int(re.search(r"reached ([0-9]+) of", out).group(1))
                     elif algorithm == "wcc":
-                        digests[(name, algorithm)] = int(re.search(r"([0-9]+) components", out).group(1))
-                    if algorithm == "pagerank" and io == "disk" and name == "sluice":
+                        digests[(system, algorithm)] = int(re.search(r"([0-9]+) components", out).group(1))
+                    if algorithm == "pagerank" and system == "sluice disk":
                         records = [json.loads(line) for line in stats.read_text().splitlines()]
                         lines = [x for x in records if x["record"] == "edgemap"]  # after the "run" record
                         edgemap = statistics.median(x["bandwidth_mb_s"] for x in lines)
@@ -175,17 +245,17 @@ def main():
                         scan_ratio.append(edgemap / seq_mb)
                         scan_rows.append((r, edgemap, seq_mb, lines[0]["direction"]))
 
-        systems = [f"{name} {io}" for name, _ in sluices for io in ("disk", "memory")] + ["networkit"]
-        print("| algorithm | " + " | ".join(f"{s} s" for s in systems) + " | NetworKit / sluice disk |"
-              + (" before / sluice disk |" if args.before else "") + " sluice disk MB read |"
-              + (" before MB read |" if args.before else ""))
-        print("|" + " --- |" * (len(systems) + 3 + (2 if args.before else 0)))
+        systems = [x[0] for x in runs] + ["networkit"] + [g[0] for g in gapbs]
+        peer = "gapbs" if gapbs else "networkit"
+        print(f"Kernel seconds, medians; the ratios are each sluice's time over {peer}'s (below 1: sluice faster).\n")
+        print("| algorithm | " + " | ".join(f"{s} s" for s in systems) + " | "
+              + " | ".join(f"{x[0]} / {peer}" for x in runs) + " | sluice disk MB read |"
+              + (" before disk MB read |" if args.before else ""))
+        print("|" + " --- |" * (len(systems) + len(runs) + 2 + (1 if args.before else 0)))
         for algorithm in ("bfs", "wcc", "pagerank"):
             med = {s: statistics.median(times[(s, algorithm)]) for s in systems}
             row = f"| {algorithm} | " + " | ".join(f"{med[s]:.3f}" for s in systems)
-            row += f" | {med['networkit'] / med['sluice disk']:.2f}"
-            if args.before:
-                row += f" | {med['before disk'] / med['sluice disk']:.2f}"
+            row += " | " + " | ".join(f"{med[x[0]] / med[peer]:.2f}" for x in runs)
             row += f" | {read_mb[('sluice disk', algorithm)]:.0f}"
             if args.before:
                 row += f" | {read_mb[('before disk', algorithm)]:.0f}"
@@ -197,7 +267,7 @@ def main():
         for (r, edgemap, seq_mb, direction), ratio in zip(scan_rows, scan_ratio):
             print(f"| {r} | {direction} | {edgemap:.0f} | {seq_mb:.0f} | {ratio:.2f} |")
         print(f"\nmedian ratio {statistics.median(scan_ratio):.2f}")
-        agree = all(digests[(name, a)] == digests[("networkit", a)] for name, _ in sluices for a in ("bfs", "wcc"))
+        agree = all(digests[(x[0], a)] == digests[("networkit", a)] for x in runs for a in ("bfs", "wcc"))
         print("\nagreement: " + ", ".join(f"{k[0]} {k[1]} {v}" for k, v in sorted(digests.items()) if k[1] != "pagerank")
               + (" (all equal)" if agree else " (DIFFER)"))
 

@@ -44,10 +44,11 @@ struct BuildOptions {
   bool remove_duplicates = false;  // keep the first of equal (u,v); implies sorting
   bool sort_neighbors = false;     // each neighbour list ascending by target
   bool relabel = false;            // keep the ids that appear in an edge, dense from 0 (formats/relabel.hpp)
+  bool order_by_degree = false;    // renumber by descending degree (formats/relabel.hpp)
   int threads = 0;                 // 0: OpenMP's default
   bool progress = false;           // the passes' progress on a terminal
   bool changes_edges() const {
-    return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors || relabel;
+    return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors || relabel || order_by_degree;
   }
 };
 

@@ -47,6 +47,7 @@ std::unique_ptr<GraphSource> built(AnyEdgeList edges, const BuildOptions& build,
     auto* wide = std::get_if<EdgeList<uint64_t>>(&edges);
     if (wide && !wide_ids && wide->vertices <= (uint64_t(1) << 32)) edges = narrowed(std::move(*wide), build.threads);
   }
+  if (build.order_by_degree) map = std::visit([&](auto& list) { return compose(map, order_by_degree(list, build.threads)); }, edges);
   return in_memory(build_any_csr(edges, build), format, symmetric, std::move(map));
 }
 

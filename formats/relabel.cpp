@@ -90,6 +90,33 @@ base::IdMap compact_ids(EdgeList<V>& edges, int threads) {
 template base::IdMap compact_ids(EdgeList<uint32_t>&, int);
 template base::IdMap compact_ids(EdgeList<uint64_t>&, int);
 
+template <class V>
+base::IdMap order_by_degree(EdgeList<V>& edges, int threads) {
+  threads = base::resolve_threads(threads);
+  const uint64_t n = edges.vertices, m = edges.size();
+  base::Array<uint64_t> degree = base::Array<uint64_t>::zeros(n, "degrees to order by");
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (uint64_t e = 0; e < m; ++e) {
+    std::atomic_ref<uint64_t>(degree[edges.sources[e]]).fetch_add(1, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(degree[edges.targets[e]]).fetch_add(1, std::memory_order_relaxed);
+  }
+  // originals[new] = old: by descending degree, ties by id (a stable sort of the ids).
+  base::Array<uint64_t> originals(n, "the id map");
+  for (uint64_t v = 0; v < n; ++v) originals[v] = v;
+  std::stable_sort(originals.begin(), originals.end(), [&](uint64_t a, uint64_t b) { return degree[a] > degree[b]; });
+  base::Array<uint64_t>& renamed = degree;  // reused: renamed[old] = new
+  for (uint64_t v = 0; v < n; ++v) renamed[originals[v]] = v;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (uint64_t e = 0; e < m; ++e) {
+    edges.sources[e] = V(renamed[edges.sources[e]]);
+    edges.targets[e] = V(renamed[edges.targets[e]]);
+  }
+  return base::IdMap(std::move(originals));
+}
+
+template base::IdMap order_by_degree(EdgeList<uint32_t>&, int);
+template base::IdMap order_by_degree(EdgeList<uint64_t>&, int);
+
 EdgeList<uint32_t> narrowed(EdgeList<uint64_t>&& edges, int threads) {
   threads = base::resolve_threads(threads);
   EdgeList<uint32_t> narrow;

@@ -14,6 +14,12 @@ namespace sluice::formats {
 template <class V>
 base::IdMap compact_ids(EdgeList<V>& edges, int threads);
 
+// --reorder degree: renumbers `edges` in place by descending degree (in
+// plus out; ties keep the id order), so that the vertices most edges name
+// share cache lines; returns the map back to the ids it had.
+template <class V>
+base::IdMap order_by_degree(EdgeList<V>& edges, int threads);
+
 // The same edges with 32-bit ids (every id must fit): what 64-bit input
 // ids come down to once relabelled, when there are at most 2^32 of them.
 EdgeList<uint32_t> narrowed(EdgeList<uint64_t>&& edges, int threads);

@@ -91,7 +91,8 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       {"edgemap", options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic"},
       {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
       {"skip_threshold_source", skip_source}, {"verify_reads", options.verify_reads},
-      {"bins", engine::bin_count(graph, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_}};
+      {"bins", engine::bin_count(graph, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_},
+      {"load_seconds", load_seconds()}};
   if (distributed()) {
     // The first rank's part is described above; the whole graph's edges here.
     run["ranks"] = communicator->size();
@@ -108,6 +109,10 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
                graph.drives(), graph.layout().in() ? " + transpose" : "",
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
                engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
+  if (load_seconds() > 0) {
+    std::fprintf(stderr, "%s: the drive files loaded into memory in %.3f s (%s), before any trial\n", name, load_seconds(),
+                 base::byte_count(engines_.out->budget().io_buffers + (engines_.in ? engines_.in->budget().io_buffers : 0)).c_str());
+  }
   if (!engines_.symmetry_check.empty()) {
     std::fprintf(stderr, "%s: --symmetric on a layout that does not record it: checked %s\n", name, engines_.symmetry_check.c_str());
   }

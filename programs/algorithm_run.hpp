@@ -77,6 +77,8 @@ class AlgorithmRun {
   void summarize(double seconds, uint64_t iterations, const std::string& digest, const nlohmann::ordered_json& counts);
 
   bool leader() const { return !communicator_ || communicator_->rank() == 0; }
+  // --io memory: the seconds the engines took to load the drive files.
+  double load_seconds() const { return engines_.out->load_seconds() + (engines_.in ? engines_.in->load_seconds() : 0.0); }
   bool distributed() const { return communicator_ && communicator_->size() > 1; }
 
   engine::Communicator* communicator_;

@@ -135,7 +135,14 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
   base::MappedFile file(path);
   const char* data = file.data();
   const size_t size = file.size();
-  const bool named = !ids.empty();
+  const bool named = !ids.empty() && !ids.permutes();  // a reordering's file lists values by input id: its line
+  // A reordered graph's x, given in input order, in the layout's.
+  auto in_layout_order = [&](std::vector<double> given) {
+    if (ids.empty()) return given;
+    std::vector<double> ordered(n);
+    for (uint64_t v = 0; v < n; ++v) ordered[v] = given[ids.original(v)];
+    return ordered;
+  };
   std::vector<double> x(n, 0.0);
   std::vector<bool> given(named ? n : 0, false);
   uint64_t count = 0;
@@ -164,7 +171,7 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
       std::memcpy(&id, data + i * record, 8);
       place(id, value, base::at_byte(i * record));
     }
-    return x;
+    return named ? x : in_layout_order(std::move(x));
   }
   uint64_t line = 1;
   for (size_t at = 0; at < size;) {
@@ -196,7 +203,7 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
   if (count != n) {
     throw base::InputError(path, "", "expected " + std::to_string(n) + " values, one per vertex, found " + std::to_string(count));
   }
-  return x;
+  return named ? x : in_layout_order(std::move(x));
 }
 
 Algorithm bfs_row() {
@@ -300,7 +307,7 @@ Algorithm wcc_row() {
   Algorithm a;
   a.name = "wcc";
   a.summary = "weakly connected components by Afforest over the engine (uses the transpose)";
-  a.vertex_valued = {"label"};
+  a.component_labels = {"label"};
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
@@ -506,36 +513,6 @@ const std::vector<Algorithm>& algorithm_table() {
   static const std::vector<Algorithm> table = {bfs_row(), pagerank_row(), wcc_row(), spmv_row(), bc_row(),
                                                 sssp_row(), kcore_row()};
   return table;
-}
-
-namespace {
-bool is_vertex_valued(const Algorithm& algorithm, const std::string& name) {
-  return std::find(algorithm.vertex_valued.begin(), algorithm.vertex_valued.end(), name) != algorithm.vertex_valued.end();
-}
-}  // namespace
-
-NamedScalars counts_by_input_ids(NamedScalars counts, const Algorithm& algorithm, const base::IdMap& ids) {
-  for (auto& [name, value] : counts) {
-    if (!ids.empty() && is_vertex_valued(algorithm, name)) value = ids.original(std::get<uint64_t>(value));
-  }
-  return counts;
-}
-
-void name_by_input_ids(AlgorithmResult& result, const Algorithm& algorithm, const base::IdMap& ids) {
-  if (ids.empty()) return;
-  auto named = [&](const std::string& name) { return is_vertex_valued(algorithm, name); };
-  for (auto& [name, values] : result.values) {
-    if (!named(name)) continue;
-    std::visit([&](auto& array) {
-      using T = typename std::decay_t<decltype(array)>::value_type;
-      if constexpr (std::is_signed_v<T> && std::is_integral_v<T>) {
-        for (T& value : array) value = value < 0 ? value : T(ids.original(uint64_t(value)));  // -1: none
-      } else if constexpr (std::is_integral_v<T>) {
-        for (T& value : array) value = T(ids.original(value));
-      }
-    }, values);
-  }
-  result.counts = counts_by_input_ids(std::move(result.counts), algorithm, ids);
 }
 
 const Algorithm& find_algorithm(const std::string& name) {

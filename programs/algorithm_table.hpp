@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "algorithms/run_trace.hpp"
-#include "base/id_map.hpp"
 #include "programs/command_line.hpp"
 #include "formats/block_graph.hpp"
 #include "programs/engine_flags.hpp"
@@ -85,21 +84,17 @@ struct Algorithm {
   std::vector<std::pair<std::string, std::string>> extra_outputs;
   // The arrays and counts whose values are vertices ("parent", "source"):
   // on a relabelled graph they are named by the input's ids once the run,
-  // and its verification, are done (name_by_input_ids).
+  // and its verification, are done (programs/input_ids.hpp).
   std::vector<std::string> vertex_valued;
+  // Arrays of component labels, each a vertex of the component: named by
+  // the component's smallest input id, as without relabelling.
+  std::vector<std::string> component_labels;
   std::function<void(po::options_description&)> add_options;
   std::function<Transpose(const po::variables_map&)> transpose;
   // Refuses flags that contradict each other, before any file is opened.
   std::function<void(const po::variables_map&)> check = [](const po::variables_map&) {};
   std::function<PreparedAlgorithm(const AlgorithmSetup&)> prepare;
 };
-
-// A result's vertex-valued arrays and counts (Algorithm::vertex_valued)
-// turned from the layout's dense ids into the input's, for the outputs,
-// --stats and Python. Kernels and verifiers work in the dense ids.
-void name_by_input_ids(AlgorithmResult& result, const Algorithm& algorithm, const base::IdMap& ids);
-// The counts alone, copied (for each trial's summary).
-NamedScalars counts_by_input_ids(NamedScalars counts, const Algorithm& algorithm, const base::IdMap& ids);
 
 // Every row, in the order `sluice --help` lists them.
 const std::vector<Algorithm>& algorithm_table();

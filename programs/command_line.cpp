@@ -107,6 +107,7 @@ void add_rebuild_options(po::options_description& options) {
     ("drop-self-loops", po::bool_switch(), "remove edges (v, v)")
     ("dedup", po::bool_switch(), "remove repeated edges, keeping the first (sorts neighbour lists)")
     ("sort", po::bool_switch(), "sort every neighbour list by target")
+    ("reorder", po::value<std::string>()->default_value("none"), "degree: number the vertices by descending degree (in + out), so the most used share cache lines; a sluice layout keeps the map, and results name the input's ids; none: keep the order")
     ("relabel", po::bool_switch(), "keep only the ids that appear in an edge, numbered densely from 0 in the input's order (ids of any 64-bit size; a sluice layout keeps the map, and results name the input's ids)")
     ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted");
 }
@@ -124,6 +125,11 @@ formats::OpenOptions open_options_from(const po::variables_map& v) {
   o.build.remove_duplicates = v.count("dedup") && v["dedup"].as<bool>();
   o.build.sort_neighbors = v.count("sort") && v["sort"].as<bool>();
   o.build.relabel = v.count("relabel") && v["relabel"].as<bool>();
+  if (v.count("reorder")) {
+    const std::string order = v["reorder"].as<std::string>();
+    if (order != "degree" && order != "none") throw po::error("--reorder must be degree or none, not '" + order + "'");
+    o.build.order_by_degree = order == "degree";
+  }
   if (o.build.relabel && o.load.vertices) throw po::error("--relabel counts the vertices its edges name: leave --vertices out");
   o.build.threads = o.load.threads;
   o.load.progress = o.build.progress = true;  // shown only on a terminal

@@ -48,8 +48,9 @@ int convert_command(int argc, char** argv) {
   write.progress = true;
   write.force = values["force"].as<bool>();
   if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
-  if (open_options.build.relabel && to != "sluice") {
-    throw po::error("--relabel keeps its map from the new ids to the input's in a sluice layout only: convert to NAME.sluice");
+  if ((open_options.build.relabel || open_options.build.order_by_degree) && to != "sluice") {
+    throw po::error(std::string(open_options.build.relabel ? "--relabel" : "--reorder degree") +
+                    " keeps its map from the new ids to the input's in a sluice layout only: convert to NAME.sluice");
   }
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("--drives applies to sluice and blaze layouts");
   const unsigned ranks = values["ranks"].as<unsigned>();

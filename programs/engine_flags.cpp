@@ -39,13 +39,14 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
   o.bin_space = v["bin-space"].as<ByteSize>().bytes;
   const std::string edgemap = v["edgemap"].as<std::string>();
   if (edgemap != "both") o.variant = parse_edgemap(edgemap);
+  o.io.backend = parse_backend(v["io"].as<std::string>());
   // λ, resolved here once: the flag, else the device's calibration, else
-  // the default; the engine takes the value.
+  // the default (0 in memory); the engine takes the value.
   if (v.count("skip-threshold")) {
     const std::string& text = v["skip-threshold"].as<std::string>();
     engine::SkipChoice choice{{}, "--skip-threshold"};
     if (text.empty()) {
-      choice = engine::default_skip_threshold(graph);
+      choice = engine::default_skip_threshold(graph, o.io.backend);
     } else {
       try {
         choice.threshold = parse_skip_threshold(text);
@@ -56,7 +57,6 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
     o.skip = choice.threshold;
     if (skip_source) *skip_source = choice.source;
   }
-  o.io.backend = parse_backend(v["io"].as<std::string>());
   o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
   if (const std::string cache = v["pull-cache"].as<std::string>(); cache != "auto") {
     try {

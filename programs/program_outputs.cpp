@@ -42,7 +42,7 @@ template <class T>
 void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
   if (path.empty() || !writing_) return;
   base::AtomicFile& file = files_.emplace_back(path);
-  if (ids_ && !ids_->empty()) return named_values(file, data);
+  if (ids_ && !ids_->empty()) return named_values(file, data);  // in input order, with ids unless they are positions
   if (format_ == "binary") {
     file.write(data.data(), data.size_bytes());
     return;
@@ -61,15 +61,19 @@ void ProgramOutputs::named_values(base::AtomicFile& file, std::span<const T> dat
   for (uint64_t i = 0; i < data.size(); ++i) {
     const uint64_t v = ids_->in_original_order(i);
     const uint64_t id = ids_->original(v);
+    const bool with_id = !ids_->permutes();  // a reordering's ids are the line numbers
     if (format_ == "binary") {
       const char* bytes = reinterpret_cast<const char*>(&id);
-      buffer.insert(buffer.end(), bytes, bytes + 8);
+      if (with_id) buffer.insert(buffer.end(), bytes, bytes + 8);
       bytes = reinterpret_cast<const char*>(&data[v]);
       buffer.insert(buffer.end(), bytes, bytes + sizeof(T));
     } else {
       char line[96];
-      char* end = std::to_chars(line, line + 32, id).ptr;
-      *end++ = ' ';
+      char* end = line;
+      if (with_id) {
+        end = std::to_chars(line, line + 32, id).ptr;
+        *end++ = ' ';
+      }
       end = std::to_chars(end, line + sizeof(line) - 1, data[v]).ptr;
       *end++ = '\n';
       buffer.insert(buffer.end(), line, end);

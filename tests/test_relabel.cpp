@@ -53,6 +53,35 @@ TEST(Relabel, DenseIdsInTheInputsOrderForEveryShape) {
   }
 }
 
+TEST(Relabel, OrderByDegreePutsTheBusiestFirst) {
+  for (const RefGraph& g : graph_shapes(false)) {
+    EdgeList<uint32_t> edges;
+    edges.vertices = g.n;
+    const uint64_t m = g.edges.size();
+    edges.sources = base::Array<uint32_t>(m);
+    edges.targets = base::Array<uint32_t>(m);
+    std::vector<uint64_t> degree(g.n, 0);
+    for (uint64_t e = 0; e < m; ++e) {
+      edges.sources[e] = uint32_t(g.edges[e].u);
+      edges.targets[e] = uint32_t(g.edges[e].v);
+      ++degree[g.edges[e].u], ++degree[g.edges[e].v];
+    }
+    const base::IdMap map = order_by_degree(edges, 2);
+    EXPECT_EQ(edges.vertices, g.n) << g.name;
+    if (g.n == 0) continue;
+    EXPECT_TRUE(map.permutes()) << g.name;
+    for (uint64_t v = 1; v < g.n; ++v) {
+      const uint64_t before = map.original(v - 1), now = map.original(v);
+      EXPECT_TRUE(degree[before] > degree[now] || (degree[before] == degree[now] && before < now)) << g.name << " at " << v;
+    }
+    for (uint64_t e = 0; e < m; ++e) {
+      EXPECT_EQ(map.original(edges.sources[e]), g.edges[e].u) << g.name;
+      EXPECT_EQ(map.original(edges.targets[e]), g.edges[e].v) << g.name;
+    }
+    for (uint64_t id = 0; id < g.n; ++id) EXPECT_EQ(map.original(*map.vertex_of(id)), id) << g.name;
+  }
+}
+
 TEST(Relabel, MapsLookUpAndComposeInAnyOrder) {
   base::Array<uint64_t> shuffled(4);
   const uint64_t values[] = {40, 10, 30, 20};

@@ -5,6 +5,7 @@
 #include "cluster/session.hpp"
 #include "formats/sluice_format.hpp"
 #include "programs/algorithm_run.hpp"
+#include "programs/input_ids.hpp"
 #include "programs/verifiers.hpp"
 #include "tools/commands.hpp"
 

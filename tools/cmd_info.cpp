@@ -58,7 +58,7 @@ int describe_ranked_layout(const std::string& path, const layout::Manifest& top,
             << "weighted    " << (top.info.weighted ? "yes" : "no") << "\n"
             << "ranks       " << top.parts.size() << ", ranges balancing " << top.alpha << " x vertices + in-edges\n";
   if (!top.ids.empty()) {
-    std::cout << "ids         relabelled densely from 0 (convert --relabel), mapped in " << layout::path_in_layout(path, top.ids)
+    std::cout << "ids         the layout's own (convert --relabel or --reorder degree), mapped in " << layout::path_in_layout(path, top.ids)
               << "; every vertex shown or typed is the input's id\n";
   }
   for (size_t r = 0; r < parts.size(); ++r) {
@@ -160,7 +160,8 @@ int cmd_info(int argc, char** argv) {
                                                                          : "yes (every edge stored both ways)") << "\n"
             << "id bytes    " << info.id_bytes << "\n";
   if (!ids.empty()) {
-    std::cout << "ids         relabelled densely from 0 (convert --relabel); the input's ran from " << relabelled().first << " to "
+    std::cout << "ids         " << (ids.permutes() ? "reordered (convert --reorder degree)" : "relabelled densely from 0 (convert --relabel)")
+              << "; the input's ran from " << relabelled().first << " to "
               << relabelled().second << (layout ? ", mapped in " + layout::path_in_layout(layout->whole_path(), layout::Manifest::read(layout->whole_path()).ids) : std::string())
               << "; every vertex shown or typed is the input's id\n";
   }

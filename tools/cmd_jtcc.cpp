@@ -5,6 +5,7 @@
 #include "algorithms/jtcc.hpp"
 #include "cluster/session.hpp"
 #include "programs/algorithm_run.hpp"
+#include "programs/input_ids.hpp"
 #include "tools/commands.hpp"
 
 namespace sluice::tools {
@@ -55,7 +56,7 @@ int run_jtcc(const po::variables_map& v, engine::Communicator* communicator) {
   // A relabelled layout's components are named, and written, by the input's ids.
   const base::IdMap& ids = graph->source().ids();
   if (!ids.empty()) {
-    for (uint64_t& label : result.label) label = ids.original(label);
+    name_components_by_input_ids(std::span<uint64_t>(result.label), ids);
     outputs.name_vertices_by(&ids);
   }
   outputs.values(v["output"].as<std::string>(), std::span<const uint64_t>(result.label));

@@ -45,6 +45,7 @@ OPEN_OPTIONS = (
     "sort",
     "drop_weights",
     "relabel",
+    "reorder",
 )
 
 

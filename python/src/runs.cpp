@@ -10,6 +10,7 @@
 #include "base/errors.hpp"
 #include "graph.hpp"
 #include "programs/algorithm_table.hpp"
+#include "programs/input_ids.hpp"
 
 namespace sluice::python {
 
@@ -85,7 +86,7 @@ py::dict jtcc(GraphHandle& handle, uint64_t seed) {
   // A relabelled graph's components are named by the input's ids, as sluice jtcc writes them.
   const base::IdMap& ids = graph.source().ids();
   if (!ids.empty()) {
-    for (uint64_t& label : r.label) label = ids.original(label);
+    programs::name_components_by_input_ids(std::span<uint64_t>(r.label), ids);
     result["ids"] = input_ids(ids, graph.info().vertices);
   }
   put_components(result, r);
