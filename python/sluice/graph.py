@@ -174,6 +174,8 @@ def open(path: PathLike, **options: Any) -> Graph:  # noqa: A001 (sluice.open, a
     compressed text too. Options are ``sluice convert``'s read options as
     keywords: threads, base (0, 1, "auto"), vertices, wide_ids,
     block_edges, buffers, adjacency_dirs (Blaze), save_offsets (BV), and
-    the rebuilds symmetrize, drop_self_loops, dedup, sort, drop_weights.
+    the rebuilds symmetrize, drop_self_loops, dedup, sort, drop_weights,
+    relabel (keep the ids that appear, dense from 0: ``g.ids`` maps them
+    back) and reorder ("degree": busiest vertices first; "none").
     """
     return Graph(path, **options)

@@ -157,6 +157,8 @@ cmp -s g.ids s.ids || fail "the map changed when rebuilding"
 # (Only where sluice was built with MPI: the test is given "mpi".)
 if [ "${2:-}" = mpi ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  # OpenMPI's own allocations are still held at exit: not sluice's leaks (as in ranks.sh).
+  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
   "$sluice" convert snap.txt r.sluice --relabel --transpose --ranks 2 > /dev/null 2>&1
   cmp -s g.ids r.ids || fail "the ranked layout's map"
   [ ! -f r.part0.ids ] || fail "a part has its own map"
