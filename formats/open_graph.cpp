@@ -41,9 +41,9 @@ std::unique_ptr<GraphSource> in_memory(AnyCsr csr, const std::string& format, bo
 // `wide_ids` (--id-bytes 8).
 std::unique_ptr<GraphSource> built(AnyEdgeList edges, const BuildOptions& build, const std::string& format, bool symmetric,
                                    const base::IdMap& ids = {}, bool wide_ids = false) {
-  base::IdMap map = ids.copy();
+  base::IdMap map = build.relabel ? std::visit([&](auto& list) { return compose(ids, compact_ids(list, build.threads)); }, edges)
+                                  : ids.copy();
   if (build.relabel) {
-    map = std::visit([&](auto& list) { return compose(ids, compact_ids(list, build.threads)); }, edges);
     auto* wide = std::get_if<EdgeList<uint64_t>>(&edges);
     if (wide && !wide_ids && wide->vertices <= (uint64_t(1) << 32)) edges = narrowed(std::move(*wide), build.threads);
   }

@@ -134,8 +134,8 @@ EdgeList<uint32_t> narrowed(EdgeList<uint64_t>&& edges, int threads) {
   return narrow;
 }
 
-base::IdMap compose(const base::IdMap& inner, const base::IdMap& outer) {
-  if (inner.empty()) return outer.copy();
+base::IdMap compose(const base::IdMap& inner, base::IdMap outer) {
+  if (inner.empty()) return outer;
   if (outer.empty()) return inner.copy();
   const uint64_t n = outer.originals().size();
   base::Array<uint64_t> originals(n, "the id map");

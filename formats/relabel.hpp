@@ -26,6 +26,6 @@ EdgeList<uint32_t> narrowed(EdgeList<uint64_t>&& edges, int threads);
 
 // The map of a graph relabelled twice: vertex v is `inner`'s vertex
 // outer.original(v), which is the input's inner.original(outer.original(v)).
-base::IdMap compose(const base::IdMap& inner, const base::IdMap& outer);
+base::IdMap compose(const base::IdMap& inner, base::IdMap outer);
 
 }  // namespace sluice::formats

@@ -79,9 +79,9 @@ class SourcePlan {
   // What --stats' run record says of the sources.
   Scalar parameter() const {
     if (random_) return std::string("random");
-    if (listed_.size() == 1) return ids_->original(listed_.front());
+    if (listed_.size() == 1) return named(listed_.front());
     std::string text;
-    for (uint64_t v : listed_) text += (text.empty() ? "" : ",") + std::to_string(ids_->original(v));
+    for (uint64_t v : listed_) text += (text.empty() ? "" : ",") + std::to_string(named(v));
     return text;
   }
   unsigned trials() const { return random_ || listed_.size() == 1 ? 0 : unsigned(listed_.size()); }
@@ -98,7 +98,7 @@ class SourcePlan {
   // A source without out-edges reaches nothing else: worth a warning.
   void warn_if_stuck(uint64_t source, AlgorithmResult& result) const {
     if (degrees_[source] == 0) {
-      result.warnings.push_back("source " + std::to_string(ids_->original(source)) +
+      result.warnings.push_back("source " + std::to_string(named(source)) +
                                 " has no out-edges: the search reaches only itself (--source random picks vertices with out-edges)");
     }
   }

@@ -58,10 +58,10 @@ template <class T>
 void ProgramOutputs::named_values(base::AtomicFile& file, std::span<const T> data) {
   std::vector<char> buffer;
   buffer.reserve(1 << 16);
+  const bool with_id = !ids_->permutes();  // a reordering's ids are the line numbers
   for (uint64_t i = 0; i < data.size(); ++i) {
     const uint64_t v = ids_->in_original_order(i);
     const uint64_t id = ids_->original(v);
-    const bool with_id = !ids_->permutes();  // a reordering's ids are the line numbers
     if (format_ == "binary") {
       const char* bytes = reinterpret_cast<const char*>(&id);
       if (with_id) buffer.insert(buffer.end(), bytes, bytes + 8);
