@@ -197,6 +197,20 @@ void AtomicFile::write(const void* data, size_t length) {
   }
 }
 
+void AtomicFile::rewrite(uint64_t offset, const void* data, size_t length) {
+  if (in_place() || offset + length > written_) throw std::logic_error("rewrite: " + path_ + " cannot be rewritten there");
+  flush();
+  const char* bytes = static_cast<const char*>(data);
+  for (size_t done = 0; done < length;) {
+    const ssize_t put = ::pwrite(fd_, bytes + done, length - done, off_t(offset + done));
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      throw_system_error(path_, "write failed");
+    }
+    done += size_t(put);
+  }
+}
+
 void AtomicFile::write_zeros(size_t length) {
   written_ += length;
   while (length > 0) {

@@ -32,6 +32,9 @@ class AtomicFile {
   void write(std::string_view text) { write(text.data(), text.size()); }
   // Writes `length` zero bytes (page padding).
   void write_zeros(size_t length);
+  // Overwrites bytes already written at `offset` (a header whose contents
+  // are known only at the end); not for files written in place.
+  void rewrite(uint64_t offset, const void* data, size_t length);
   uint64_t bytes_written() const { return written_; }
   const std::string& path() const { return path_; }
 

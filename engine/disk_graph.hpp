@@ -46,10 +46,21 @@ class DiskGraph {
   unsigned drives() const { return interleaving().drives; }
   uint64_t page_bytes() const { return interleaving().page_bytes; }
   unsigned record_bytes() const { return set_->edges().layout().record_bytes(); }
-  uint64_t records_per_page() const { return uint64_t(1) << page_shift_; }
-  // The page holding edge record e: a shift (pages and records are powers
-  // of two), not a division, in the planners' per-vertex loops.
-  uint64_t page_of_edge(uint64_t e) const { return e >> page_shift_; }
+  // Gap-coded pages (layout/compressed_pages.hpp), each holding its own
+  // number of edges, rather than fixed records.
+  bool compressed() const { return compressed_; }
+  // The most edges a page holds.
+  uint64_t max_edges_per_page() const { return max_edges_per_page_; }
+  // The page holding edge e: a shift (pages and records are powers of
+  // two), not a division, in the planners' per-vertex loops. Compressed
+  // pages: the page of e's bucket of edges, then at most a step or two on
+  // (a bucket is no longer than the shortest full page).
+  uint64_t page_of_edge(uint64_t e) const {
+    if (!compressed_) [[likely]] return e >> page_shift_;
+    uint64_t p = page_of_bucket_[e >> page_shift_];
+    while (p + 1 < page_starts_size_ && page_starts_[p + 1] <= e) ++p;
+    return p;
+  }
   uint64_t pages() const { return set_->edges().pages(); }
   const std::vector<std::string>& drive_paths() const { return set_->edges().paths(); }
   // The drive files as opened and checked with the layout (see InterleavedEdgeReader::descriptors).
@@ -72,7 +83,13 @@ class DiskGraph {
   // The vertex whose edges include the first record of page p (a vertex
   // with no edges never owns a page).
   uint64_t first_vertex_of_page(uint64_t page) const { return page_first_vertex_[page]; }
-  uint64_t first_edge_of_page(uint64_t page) const { return page * records_per_page(); }
+  uint64_t first_edge_of_page(uint64_t page) const { return compressed_ ? page_starts_[page] : page << page_shift_; }
+  // One past the last edge of page p.
+  uint64_t end_edge_of_page(uint64_t page) const {
+    return compressed_ ? set_->page_end(page) : std::min(edges(), (page + 1) << page_shift_);
+  }
+  // The edge set as the layout opened it (decodes compressed pages).
+  const layout::EdgeSet& edge_set() const { return *set_; }
 
   // "DRIVE_FILE, byte N": where edge record e lies, for error messages.
   std::string locate_edge(uint64_t e) const;
@@ -80,7 +97,7 @@ class DiskGraph {
   layout::PageChecksums checksums() const { return set_->checksums(); }
 
   // DRAM held by the index, the page checksums and the page map.
-  uint64_t memory_bytes() const { return set_->memory_bytes() + page_first_vertex_.size() * 8; }
+  uint64_t memory_bytes() const { return set_->memory_bytes() + (page_first_vertex_.size() + page_of_bucket_.size()) * 8; }
 
  private:
   DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpose, const std::string& path);
@@ -89,7 +106,12 @@ class DiskGraph {
   bool transpose_;
   const layout::EdgeSet* set_;
   const uint32_t* degrees_;
-  unsigned page_shift_ = 0;  // log2 of the records per page
+  unsigned page_shift_ = 0;  // log2 of the records per page; compressed: of the edges per bucket
+  uint64_t max_edges_per_page_ = 0;
+  bool compressed_ = false;
+  const uint64_t* page_starts_ = nullptr;  // compressed: each page's first edge
+  uint64_t page_starts_size_ = 0;
+  std::vector<uint64_t> page_of_bucket_;   // compressed: the page holding each bucket's first edge
   std::vector<uint64_t> page_first_vertex_;
 };
 

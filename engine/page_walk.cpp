@@ -1,5 +1,7 @@
 #include "engine/page_walk.hpp"
 
+#include <vector>
+
 namespace sluice::engine::detail {
 
 // Compiled for AVX2 and SSE4.1 (unsigned max in one instruction) as well
@@ -32,6 +34,22 @@ SLUICE_CPU_CLONES("avx2", "default") uint64_t largest_id(const uint64_t* ids, ui
   uint64_t largest = 0;
   for (uint64_t i = 0; i < count; ++i) largest = ids[i * stride] > largest ? ids[i * stride] : largest;
   return largest;
+}
+
+}  // namespace sluice::engine::detail
+
+namespace sluice::engine::detail {
+
+const char* decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
+  if (check == PageCheck::everything && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] {
+    throw DamagedPageError(graph, page);
+  }
+  // Decoded targets are always checked: the decode needs the page's
+  // structure to hold anyway, and the largest target falls out of it.
+  thread_local std::vector<uint32_t> scratch;
+  scratch.resize(graph.max_edges_per_page());
+  graph.edge_set().decode_page(page, data, scratch.data());
+  return reinterpret_cast<const char*>(scratch.data());
 }
 
 }  // namespace sluice::engine::detail

@@ -88,7 +88,7 @@ void check_page(const DiskGraph& graph, uint64_t page, const char* data, PageChe
     throw DamagedPageError(graph, page);
   }
   const uint64_t first = graph.first_edge_of_page(page);
-  const uint64_t count = std::min(graph.edges(), first + graph.records_per_page()) - first;
+  const uint64_t count = graph.end_edge_of_page(page) - first;
   using Id = typename Format::id_type;
   // Pages sit in page-aligned IO buffers, so the ids are aligned too.
   const uint64_t largest = detail::largest_id(reinterpret_cast<const Id*>(data), count, Format::bytes / sizeof(Id));
@@ -98,14 +98,33 @@ void check_page(const DiskGraph& graph, uint64_t page, const char* data, PageChe
   }
 }
 
+namespace detail {
+// A compressed page's targets, checked (its checksum too, with
+// PageCheck::everything) and decoded into the calling thread's scratch,
+// valid until its next call.
+const char* decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check);
+}  // namespace detail
+
+// The records the walks read for `page`, whose bytes are at `data`: the
+// page itself, checked as check_page does; or, for compressed pages, its
+// targets decoded (as 4-byte records) and checked.
+template <class Format>
+const char* page_records(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
+  if (!graph.compressed()) [[likely]] {
+    check_page<Format>(graph, page, data, check);
+    return data;
+  }
+  return detail::decode_compressed_page(graph, page, data, check);
+}
+
 // The edges of `page` (logical), grouped by source: visit(v, lo, hi,
 // begin, end) for every vertex v with edges in the page: [lo, hi) its edge
 // numbers inside the page, [begin, end) its whole list (which reaches into
 // other pages when begin < lo or end > hi).
 template <class Visit>
 void for_each_vertex_in_page(const DiskGraph& graph, uint64_t page, Visit&& visit) {
-  const uint64_t first = page * graph.records_per_page();
-  const uint64_t last = std::min(graph.edges(), first + graph.records_per_page());
+  const uint64_t first = graph.first_edge_of_page(page);
+  const uint64_t last = graph.end_edge_of_page(page);
   const uint32_t* degrees = graph.degrees();
   uint64_t v = graph.first_vertex_of_page(page);
   uint64_t begin = graph.offset(v);

@@ -49,8 +49,8 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
 // target that is not a vertex stops the EDGEMAP before it indexes memory.
 template <class Format, bool AllActive, class OnEdge>
 void scatter_page(const DiskGraph& graph, const IndexedBitmap& active, PageCheck check, uint64_t first_edges, uint64_t page,
-                  const char* data, OnEdge&& on_edge) {
-  check_page<Format>(graph, page, data, check);
+                  const char* raw, OnEdge&& on_edge) {
+  const char* data = page_records<Format>(graph, page, raw, check);
   const uint64_t first = graph.first_edge_of_page(page);
   for_each_vertex_in_page(graph, page, [&](uint64_t src, uint64_t lo, uint64_t hi, uint64_t begin, uint64_t) {
     if constexpr (!AllActive) {

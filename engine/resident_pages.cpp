@@ -56,8 +56,8 @@ ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) :
         }
         with_record_format(graph, [&](auto format) {
           for (uint64_t k = 0; k < piece.pages; ++k) {
-            check_page<decltype(format)>(graph, (piece.first_page + k) * graph.drives() + piece.drive, into + k * page_bytes_,
-                                         verify ? PageCheck::everything : PageCheck::targets);
+            page_records<decltype(format)>(graph, (piece.first_page + k) * graph.drives() + piece.drive, into + k * page_bytes_,
+                                           verify ? PageCheck::everything : PageCheck::targets);
           }
         });
       } catch (...) {

@@ -1,10 +1,12 @@
 #include "formats/sluice_format.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 
 #include "base/errors.hpp"
 #include "base/progress.hpp"
+#include "layout/compressed_pages.hpp"
 #include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
 #include "layout/layout_replacement.hpp"
@@ -31,7 +33,7 @@ class SluiceSource : public GraphSource {
   void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
     uint64_t first = set_->index().offset(begin);
     uint64_t last = end == begin ? first : set_->index().offset(end - 1) + set_->index().degree(end - 1);
-    set_->edges().read_edges(first, last - first, targets, weights);
+    set_->read_edges(first, last - first, targets, weights);
   }
 
  private:
@@ -93,22 +95,44 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
   });
   layout::CompactIndex index(std::move(degrees));
 
-  layout::InterleavedEdgeWriter writer(drive_paths, layout::RecordLayout{info.id_bytes, info.weighted},
-                               layout::PageInterleaving{options.page_bytes, unsigned(drive_paths.size()), options.page_bytes}, info.edges,
-                               identity);
-  base::Progress progress("writing " + suffix + " edges", info.edges, options.progress);
-  for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
-    writer.append(block.targets, block.weights, block.edges);
-    progress.advance(block.edges);
-  });
+  const layout::PageInterleaving interleaving{options.page_bytes, unsigned(drive_paths.size()), options.page_bytes};
+  base::Progress progress("writing " + suffix + " edges" + (options.compress ? " (compressed)" : ""), info.edges, options.progress);
+  std::optional<layout::InterleavedEdgeWriter> writer;
+  std::vector<uint64_t> page_starts;
+  if (options.compress) {
+    writer.emplace(drive_paths, interleaving, identity);
+    layout::CompressedPageEncoder encoder(options.page_bytes, [&](const char* page, uint64_t first_edge) {
+      writer->append_page(page);
+      page_starts.push_back(first_edge);
+    });
+    std::vector<uint32_t> list;
+    for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+      const uint32_t* targets = static_cast<const uint32_t*>(block.targets);
+      for (uint64_t v = block.begin; v < block.end; ++v) {
+        const uint64_t begin = block.offsets[v - block.begin] - block.first_edge(), end = block.offsets[v - block.begin + 1] - block.first_edge();
+        list.assign(targets + begin, targets + end);
+        std::sort(list.begin(), list.end());  // gaps need sorted lists
+        encoder.add_list(v, list.data(), list.size());
+      }
+      progress.advance(block.edges);
+    });
+    encoder.finish();
+    files.pages = encoder.pages();
+  } else {
+    writer.emplace(drive_paths, layout::RecordLayout{info.id_bytes, info.weighted}, interleaving, info.edges, identity);
+    for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+      writer->append(block.targets, block.weights, block.edges);
+      progress.advance(block.edges);
+    });
+  }
   progress.done();
-  std::vector<uint64_t> sums = writer.finish();
-  for (auto& f : writer.files()) outputs.push_back(std::move(f));
+  std::vector<uint64_t> sums = writer->finish();
+  for (auto& f : writer->files()) outputs.push_back(std::move(f));
 
   const std::string& index_path = paths.index;
   outputs.emplace_back(index_path);
   files.index = relative_to(dir, index_path);
-  files.index_checksum = layout::write_index_file(outputs.back(), index, sums);
+  files.index_checksum = layout::write_index_file(outputs.back(), index, sums, page_starts);
   return files;
 }
 
@@ -157,12 +181,21 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
   if (options.page_bytes < 512 || (options.page_bytes & (options.page_bytes - 1))) {
     throw std::invalid_argument("the page size must be a power of two of at least 512 bytes");
   }
+  if (options.compress) {
+    const base::GraphInfo& info = graph.info();
+    if (info.weighted) throw std::runtime_error("--compress stores unweighted graphs only (the weights would stay 4 bytes an edge): convert without it");
+    if (info.id_bytes != 4 || info.vertices > layout::compressed_max_vertices) {
+      throw std::runtime_error("--compress needs 32-bit ids and fewer than 2^31 vertices (" + std::to_string(info.vertices) +
+                               " vertices, " + std::to_string(info.id_bytes) + "-byte ids): convert without it");
+    }
+  }
   const layout::LayoutReplacement replacement(manifest_path, options.drive_dirs, options.force);
   std::vector<base::AtomicFile> outputs;
   layout::Manifest manifest;
   manifest.layout_id = layout::new_layout_id();
   manifest.info = graph.info();
   manifest.page_bytes = options.page_bytes;
+  manifest.compressed = options.compress;
   manifest.part = options.part;
   manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
   manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, replacement, outputs);

@@ -35,6 +35,9 @@ struct SluiceWriteOptions {
   // files_to_write: whether the graph has an id map (convert --relabel),
   // written as NAME.ids (write_sluice_layout asks the graph itself).
   bool with_ids = false;
+  // Gap-coded edge pages (layout/compressed_pages.hpp): unweighted graphs
+  // with 32-bit ids only.
+  bool compress = false;
 };
 
 // Where a layout's id map goes: NAME.ids beside the manifest.

@@ -135,6 +135,7 @@ SluiceWriteOptions layout_options(const WriteOptions& options) {
   layout.progress = options.progress;
   layout.force = options.force;
   layout.with_ids = options.with_ids;
+  layout.compress = options.compress;
   return layout;
 }
 }  // namespace

@@ -17,6 +17,7 @@ struct WriteOptions {
   bool progress = false;
   bool force = false;                   // sluice layout: overwrite another layout's drive files
   bool with_ids = false;                // files_to_write: a sluice layout's id map too
+  bool compress = false;                // sluice layout: gap-coded edge pages
 };
 
 // Formats: el (a weight column when weighted), wel, mtx, adj, bel (u32

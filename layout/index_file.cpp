@@ -22,11 +22,14 @@ uint64_t degrees_at(uint64_t vertices) {
   return align64(index_header_bytes + groups * 8);
 }
 uint64_t sums_at(uint64_t vertices) { return align64(degrees_at(vertices) + vertices * 4); }
-uint64_t index_file_bytes(uint64_t vertices, uint64_t pages) { return sums_at(vertices) + pages * 8; }
+uint64_t index_file_bytes(uint64_t vertices, uint64_t pages, bool compressed) {
+  return sums_at(vertices) + pages * 8 * (compressed ? 2 : 1);
+}
 
 }  // namespace
 
-uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, const std::vector<uint64_t>& sums) {
+uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, const std::vector<uint64_t>& sums,
+                          const std::vector<uint64_t>& page_starts) {
   char header[index_header_bytes] = {};
   std::memcpy(header, index_magic, 8);
   uint32_t version = sluice_layout_version;
@@ -51,17 +54,19 @@ uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, con
   put(index.degrees().data(), index.degrees().size() * 4);
   pad();
   put(sums.data(), sums.size() * 8);
+  put(page_starts.data(), page_starts.size() * 8);
   uint64_t digest = XXH64_digest(state);
   XXH64_freeState(state);
   return digest;
 }
 
-IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, uint64_t pages, uint64_t checksum) {
+IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, uint64_t pages, uint64_t checksum,
+                          bool compressed, uint64_t page_capacity) {
   base::FileDescriptor file = base::FileDescriptor::open_for_reading(path);
   if (info.vertices > (uint64_t(1) << 48) || pages > (uint64_t(1) << 52)) {
     throw base::InputError(path, "", "the manifest declares an impossible size (" + std::to_string(info.vertices) + " vertices)");
   }
-  uint64_t expected = index_file_bytes(info.vertices, pages);
+  uint64_t expected = index_file_bytes(info.vertices, pages, compressed);
   if (file.size() != expected) {
     throw base::InputError(path, "", "index file holds " + std::to_string(file.size()) + " bytes, expected " +
                                    std::to_string(expected) + " for " + std::to_string(info.vertices) + " vertices and " +
@@ -96,7 +101,22 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
   if (bad != UINT64_MAX) {
     throw base::InputError(path, "", "index offsets disagree with the degrees at vertex " + std::to_string(bad));
   }
-  return {std::move(index), std::move(sums)};
+  base::Array<uint64_t> starts(compressed ? pages : 0, "page starts");
+  if (compressed && pages) {
+    const uint64_t at = sums_at(n) + pages * 8;
+    std::memcpy(starts.data(), bytes.data() + at, pages * 8);
+    // Pages follow each other from edge 0 to the last, none empty or over-full.
+    for (uint64_t q = 0; q < pages; ++q) {
+      const uint64_t begin = starts[q], end = q + 1 < pages ? starts[q + 1] : m;
+      if ((q == 0 && begin != 0) || end <= begin || end - begin > page_capacity) {
+        throw base::InputError(path, base::at_byte(at + q * 8), "page " + std::to_string(q) + " would hold edges [" +
+                                                              std::to_string(begin) + ", " + std::to_string(end) +
+                                                              "): the pages' first edges must rise from 0, at most " +
+                                                              std::to_string(page_capacity) + " apart");
+      }
+    }
+  }
+  return {std::move(index), std::move(sums), std::move(starts)};
 }
 
 }  // namespace sluice::layout

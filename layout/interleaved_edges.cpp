@@ -28,9 +28,9 @@ uint64_t PageChecksums::of(const char* page, uint64_t page_bytes, uint64_t index
 
 InterleavedEdgeReader::InterleavedEdgeReader(std::vector<std::string> paths, RecordLayout layout,
                                              PageInterleaving interleaving, uint64_t edges, uint64_t vertices,
-                                             std::optional<DriveHeader> identity)
+                                             std::optional<DriveHeader> identity, std::optional<uint64_t> pages)
     : paths_(std::move(paths)), layout_(layout), interleaving_(interleaving), vertices_(vertices) {
-  pages_ = layout_.pages_for(edges, interleaving_.page_bytes);
+  pages_ = pages ? *pages : layout_.pages_for(edges, interleaving_.page_bytes);
   for (unsigned d = 0; d < paths_.size(); ++d) {
     files_.push_back(base::FileDescriptor::open_for_reading(paths_[d]));
     if (identity) {
@@ -117,23 +117,38 @@ InterleavedEdgeWriter::InterleavedEdgeWriter(const std::vector<std::string>& pat
                                              PageInterleaving interleaving, uint64_t edges,
                                              std::optional<DriveHeader> identity)
     : layout_(layout), interleaving_(interleaving), page_(interleaving.page_bytes), checksummed_(identity.has_value()) {
-  const uint64_t pages = pages_ = layout.pages_for(edges, interleaving.page_bytes);
+  pages_ = layout.pages_for(edges, interleaving.page_bytes);
+  open(paths, identity);
+}
+
+InterleavedEdgeWriter::InterleavedEdgeWriter(const std::vector<std::string>& paths, PageInterleaving interleaving,
+                                             DriveHeader identity)
+    : interleaving_(interleaving), pages_known_(false), checksummed_(true) {
+  open(paths, identity);
+}
+
+std::string InterleavedEdgeWriter::header_page(const DriveHeader& identity, unsigned drive, uint64_t pages) const {
+  DriveHeader header = identity;
+  header.drive = drive;
+  header.drives = unsigned(files_.size());
+  header.page_bytes = interleaving_.page_bytes;
+  header.pages = interleaving_.pages_on_drive(pages, drive);
+  std::string page = header.page();
+  if (page.size() != interleaving_.header_bytes) throw std::logic_error("drive header size differs from the layout's");
+  return page;
+}
+
+void InterleavedEdgeWriter::open(const std::vector<std::string>& paths, const std::optional<DriveHeader>& identity) {
+  identity_ = identity;
   if (identity) {
     seed_ = page_checksum_seed(identity->layout_id);
-    sums_.reserve(pages);
+    if (pages_known_) sums_.reserve(pages_);
   }
   for (unsigned d = 0; d < paths.size(); ++d) {
     files_.emplace_back(paths[d], 4 << 20);
-    if (identity) {
-      DriveHeader header = *identity;
-      header.drive = d;
-      header.drives = unsigned(paths.size());
-      header.page_bytes = interleaving.page_bytes;
-      header.pages = interleaving.pages_on_drive(pages, d);
-      const std::string page = header.page();
-      if (page.size() != interleaving.header_bytes) throw std::logic_error("drive header size differs from the layout's");
-      files_.back().write(page);
-    }
+    if (!identity) continue;
+    if (pages_known_) files_.back().write(header_page(*identity, d, pages_));
+    else files_.back().write_zeros(interleaving_.header_bytes);  // written by finish()
   }
 }
 
@@ -160,7 +175,21 @@ void InterleavedEdgeWriter::append(const void* targets, const float* weights, ui
   }
 }
 
+void InterleavedEdgeWriter::append_page(const char* page) {
+  if (pages_known_) throw std::logic_error("append_page needs the writer for whole pages");
+  files_[interleaving_.drive_of(page_index_)].write(page, interleaving_.page_bytes);
+  sums_.push_back(PageChecksums{seed_, nullptr}.of(page, interleaving_.page_bytes, page_index_));
+  ++page_index_;
+}
+
 std::vector<uint64_t> InterleavedEdgeWriter::finish() {
+  if (!pages_known_) {
+    pages_ = page_index_;
+    for (unsigned d = 0; d < files_.size(); ++d) {
+      const std::string header = header_page(*identity_, d, pages_);
+      files_[d].rewrite(0, header.data(), header.size());
+    }
+  }
   if (used_ > 0) flush_page();
   if (page_index_ != pages_) {
     throw std::logic_error("the edge writer got " + std::to_string(page_index_) + " pages, " + std::to_string(pages_) + " were announced");

@@ -59,15 +59,18 @@ class InterleavedEdgeReader {
  public:
   // Opens the drive files and checks each has exactly the pages it should
   // (and, with `identity`, the header of that layout, edge set and drive).
+  // `pages`: the page count when it does not follow from the edge count
+  // (compressed pages).
   InterleavedEdgeReader(std::vector<std::string> paths, RecordLayout layout, PageInterleaving interleaving,
-                        uint64_t edges, uint64_t vertices, std::optional<DriveHeader> identity = std::nullopt);
+                        uint64_t edges, uint64_t vertices, std::optional<DriveHeader> identity = std::nullopt,
+                        std::optional<uint64_t> pages = std::nullopt);
 
   // Checks every page read from now on against these checksums.
   void check_pages(PageChecksums checksums) { checksums_ = checksums; }
 
-  // Reads edge records [first, first + count) (thread-safe); a target that
-  // is not below the vertex count is an InputError naming the drive file
-  // and byte.
+  // Reads edge records [first, first + count) (thread-safe; fixed records
+  // only); a target that is not below the vertex count is an InputError
+  // naming the drive file and byte.
   void read_edges(uint64_t first, uint64_t count, void* targets, float* weights) const;
   // Reads logical pages [first, first + count) into `out` (count * page_bytes).
   void read_pages(uint64_t first, uint64_t count, char* out) const;
@@ -107,15 +110,23 @@ class InterleavedEdgeWriter {
  public:
   InterleavedEdgeWriter(const std::vector<std::string>& paths, RecordLayout layout, PageInterleaving interleaving,
                         uint64_t edges, std::optional<DriveHeader> identity = std::nullopt);
+  // For whole pages built elsewhere (compressed pages), whose count is
+  // known only at the end: the headers are written then.
+  InterleavedEdgeWriter(const std::vector<std::string>& paths, PageInterleaving interleaving, DriveHeader identity);
 
   void append(const void* targets, const float* weights, uint64_t count);
+  // Appends one whole page (page_bytes); only with the second constructor.
+  void append_page(const char* page);
   // Pads the last page; returns the page checksums (none without an
   // identity). The files still need commit.
   std::vector<uint64_t> finish();
   std::vector<base::AtomicFile>& files() { return files_; }
+  uint64_t pages_written() const { return page_index_; }
 
  private:
+  void open(const std::vector<std::string>& paths, const std::optional<DriveHeader>& identity);
   void flush_page();
+  std::string header_page(const DriveHeader& identity, unsigned drive, uint64_t pages) const;
 
   std::vector<base::AtomicFile> files_;
   RecordLayout layout_;
@@ -124,6 +135,8 @@ class InterleavedEdgeWriter {
   uint64_t used_ = 0;
   uint64_t page_index_ = 0;
   uint64_t pages_ = 0;  // as announced in the headers
+  bool pages_known_ = true;  // else the headers are written by finish()
+  std::optional<DriveHeader> identity_;
   bool checksummed_ = false;
   uint64_t seed_ = 0;
   std::vector<uint64_t> sums_;

@@ -103,17 +103,19 @@ class ManifestParser {
   std::map<std::string, std::pair<std::string, uint64_t>> values_;
 };
 
-EdgeSetFiles parse_edge_set(const ManifestParser& p, const std::string& prefix, unsigned drives) {
+EdgeSetFiles parse_edge_set(const ManifestParser& p, const std::string& prefix, unsigned drives, bool compressed) {
   EdgeSetFiles files;
   files.index = p.text(prefix + ".index");
   files.index_checksum = p.number(prefix + ".index_xxh64", 16);
+  if (compressed) files.pages = p.number(prefix + ".pages");
   for (unsigned d = 0; d < drives; ++d) files.drives.push_back(p.text(prefix + ".drive." + std::to_string(d)));
   return files;
 }
 
-void print_edge_set(std::ostringstream& out, const std::string& prefix, const EdgeSetFiles& files) {
+void print_edge_set(std::ostringstream& out, const std::string& prefix, const EdgeSetFiles& files, bool compressed) {
   out << prefix << ".index " << files.index << "\n";
   out << prefix << ".index_xxh64 " << hex(files.index_checksum) << "\n";
+  if (compressed) out << prefix << ".pages " << files.pages << "\n";
   for (size_t d = 0; d < files.drives.size(); ++d) out << prefix << ".drive." << d << " " << files.drives[d] << "\n";
 }
 
@@ -202,8 +204,16 @@ Manifest Manifest::read(const std::string& path) {
   }
   uint64_t drives = p.number("drives");
   if (drives == 0 || drives > 4096) throw base::InputError(path, "", "drives must be between 1 and 4096");
-  m.out = parse_edge_set(p, "out", unsigned(drives));
-  if (p.number("transpose")) m.in = parse_edge_set(p, "in", unsigned(drives));
+  if (p.has("compression")) {
+    if (p.text("compression") != "gap-vbyte") {
+      throw base::InputError(path, "", "compression '" + p.text("compression") + "' is not known (sluice " SLUICE_VERSION
+                                       " reads gap-vbyte): use a newer sluice to read it");
+    }
+    if (m.info.weighted || m.info.id_bytes != 4) throw base::InputError(path, "", "compressed layouts are unweighted with 32-bit ids");
+    m.compressed = true;
+  }
+  m.out = parse_edge_set(p, "out", unsigned(drives), m.compressed);
+  if (p.number("transpose")) m.in = parse_edge_set(p, "in", unsigned(drives), m.compressed);
   return m;
 }
 
@@ -244,8 +254,9 @@ std::string Manifest::text() const {
   out << "page_bytes " << page_bytes << "\n";
   out << "drives " << this->out.drives.size() << "\n";
   out << "transpose " << (in ? 1 : 0) << "\n";
-  print_edge_set(out, "out", this->out);
-  if (in) print_edge_set(out, "in", *in);
+  if (compressed) out << "compression gap-vbyte\n";
+  print_edge_set(out, "out", this->out, compressed);
+  if (in) print_edge_set(out, "in", *in, compressed);
   return out.str();
 }
 

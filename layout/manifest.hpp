@@ -20,6 +20,7 @@ struct EdgeSetFiles {
   std::string index;
   uint64_t index_checksum = 0;
   std::vector<std::string> drives;  // as written in the manifest (relative to it or absolute)
+  uint64_t pages = 0;  // of compressed pages (recorded: it does not follow from the edge count)
 };
 
 // Which file a manifest was read from, and as of when (to tell a layout
@@ -54,6 +55,8 @@ struct Manifest {
   std::string layout_id;  // 32 hex digits, also in every drive header
   base::GraphInfo info;
   uint64_t page_bytes = 4096;
+  // Edge pages gap-coded (layout/compressed_pages.hpp) rather than fixed records.
+  bool compressed = false;
   EdgeSetFiles out;
   std::optional<EdgeSetFiles> in;
   std::vector<RankPart> parts;  // a top manifest: one per rank (it has no edge sets of its own)

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
 #include "base/errors.hpp"
+#include "layout/compressed_pages.hpp"
 #include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
 
@@ -37,21 +39,78 @@ DriveHeader drive_identity(const Manifest& manifest, const std::string& manifest
 }
 
 EdgeSet::EdgeSet(const std::string& manifest_path, const Manifest& m, const std::string& name, const EdgeSetFiles& files)
-    : seed_(page_checksum_seed(m.layout_id)),
+    : compressed_(m.compressed),
+      seed_(page_checksum_seed(m.layout_id)),
       edges_(paths_in_layout(manifest_path, files.drives), RecordLayout{m.info.id_bytes, m.info.weighted},
              PageInterleaving{m.page_bytes, unsigned(files.drives.size()), m.page_bytes}, m.info.edges, m.info.vertices,
-             drive_identity(m, manifest_path, name)) {
-  IndexFile loaded = read_index_file(path_in_layout(manifest_path, files.index), m.info, edges_.pages(), files.index_checksum);
+             drive_identity(m, manifest_path, name), m.compressed ? std::optional<uint64_t>(files.pages) : std::nullopt) {
+  if (compressed_ && m.info.vertices > compressed_max_vertices) {
+    throw base::InputError(manifest_path, "", "a compressed layout holds fewer than 2^31 vertices");
+  }
+  IndexFile loaded = read_index_file(path_in_layout(manifest_path, files.index), m.info, edges_.pages(), files.index_checksum,
+                                     compressed_, compressed_page_capacity(m.page_bytes));
   index_ = std::move(loaded.index);
   sums_ = std::move(loaded.page_sums);
+  page_starts_ = std::move(loaded.page_starts);
   edges_.check_pages(checksums());
+}
+
+uint64_t EdgeSet::decode_page(uint64_t page, const char* data, uint32_t* out) const {
+  const CompressedPageHeader header = CompressedPageHeader::of(data);
+  const uint64_t first = page_starts_[page], count = page_end(page) - first;
+  const uint64_t vertex = header.first_vertex;
+  const bool fits = header.edges == count && vertex < index_.vertices() && index_.offset(vertex) <= first &&
+                    first < index_.offset(vertex) + index_.degree(vertex);
+  const uint64_t largest = fits ? layout::decode_page(data, edges_.interleaving().page_bytes, out) : UINT64_MAX;
+  if (largest == UINT64_MAX) {
+    throw base::InputError(edges_.paths()[edges_.interleaving().drive_of(page)], base::at_byte(edges_.interleaving().offset_on_drive(page)),
+                           "compressed page " + std::to_string(page) + " does not decode to edges [" + std::to_string(first) +
+                               ", " + std::to_string(first + count) + ") (the drive file is damaged or belongs to another graph)");
+  }
+  if (largest >= index_.vertices()) {
+    throw base::InputError(edges_.paths()[edges_.interleaving().drive_of(page)], base::at_byte(edges_.interleaving().offset_on_drive(page)),
+                           "compressed page " + std::to_string(page) + " decodes to a target that is not below the " +
+                               std::to_string(index_.vertices()) + " vertices (the drive file is damaged or belongs to another graph)");
+  }
+  return count;
+}
+
+void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* weights) const {
+  if (!compressed_) return edges_.read_edges(first, count, targets, weights);
+  if (count == 0) return;
+  const uint64_t page_bytes = edges_.interleaving().page_bytes;
+  // The pages holding [first, first + count): the last whose first edge is at most `first`, on.
+  uint64_t page = uint64_t(std::upper_bound(page_starts_.begin(), page_starts_.end(), first) - page_starts_.begin()) - 1;
+  thread_local std::vector<char> data;
+  thread_local std::vector<uint32_t> decoded;
+  const uint64_t run = 64;  // pages per read
+  data.resize(run * page_bytes);
+  decoded.resize(compressed_page_capacity(page_bytes));
+  uint32_t* out = static_cast<uint32_t*>(targets);
+  for (uint64_t done = 0; done < count;) {
+    const uint64_t pages = std::min(run, edges_.pages() - page);
+    edges_.read_pages(page, pages, data.data());
+    for (uint64_t k = 0; k < pages && done < count; ++k, ++page) {
+      const uint64_t n = decode_page(page, data.data() + k * page_bytes, decoded.data());
+      const uint64_t from = first + done - page_starts_[page];
+      const uint64_t take = std::min(n - from, count - done);
+      std::memcpy(out + done, decoded.data() + from, take * 4);
+      done += take;
+    }
+  }
 }
 
 void EdgeSet::verify() const {
   const uint64_t run = 1024;  // pages per read
-  std::vector<char> buffer(run * edges_.interleaving().page_bytes);
+  const uint64_t page_bytes = edges_.interleaving().page_bytes;
+  std::vector<char> buffer(run * page_bytes);
+  std::vector<uint32_t> decoded(compressed_ ? compressed_page_capacity(page_bytes) : 0);
   for (uint64_t first = 0; first < edges_.pages(); first += run) {
-    edges_.read_pages(first, std::min(run, edges_.pages() - first), buffer.data());  // checks every page
+    const uint64_t pages = std::min(run, edges_.pages() - first);
+    edges_.read_pages(first, pages, buffer.data());  // checks every page
+    if (compressed_) {
+      for (uint64_t k = 0; k < pages; ++k) decode_page(first + k, buffer.data() + k * page_bytes, decoded.data());
+    }
   }
 }
 

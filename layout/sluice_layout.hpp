@@ -34,14 +34,30 @@ class EdgeSet {
   const CompactIndex& index() const { return index_; }
   const InterleavedEdgeReader& edges() const { return edges_; }
   PageChecksums checksums() const { return {seed_, sums_.data()}; }
-  // Reads every page and checks its checksum; throws InputError naming the
-  // drive file and byte of the first damaged page.
+  // Reads edges [first, first + count), decoding compressed pages
+  // (thread-safe; the targets are checked against the vertex count).
+  void read_edges(uint64_t first, uint64_t count, void* targets, float* weights) const;
+  // Reads every page and checks its checksum (and that a compressed page
+  // decodes); throws InputError naming the drive file and byte of the
+  // first damaged page.
   void verify() const;
-  uint64_t memory_bytes() const { return index_.memory_bytes() + sums_.size() * 8; }
+  uint64_t memory_bytes() const { return index_.memory_bytes() + sums_.size() * 8 + page_starts_.size() * 8; }
+
+  // Compressed pages (layout/compressed_pages.hpp): each page's first edge.
+  bool compressed() const { return compressed_; }
+  const base::Array<uint64_t>& page_starts() const { return page_starts_; }
+  uint64_t page_end(uint64_t page) const { return page + 1 < page_starts_.size() ? page_starts_[page + 1] : index_.edges(); }
+  // Decodes compressed page `page` (its bytes at `data`) into `out` (room
+  // for compressed_page_capacity ids) and returns its edge count; a page
+  // that disagrees with the index, or a target that is not a vertex, is an
+  // InputError naming the drive file and byte.
+  uint64_t decode_page(uint64_t page, const char* data, uint32_t* out) const;
 
  private:
   CompactIndex index_;
   base::Array<uint64_t> sums_;
+  base::Array<uint64_t> page_starts_;
+  bool compressed_ = false;
   uint64_t seed_ = 0;
   InterleavedEdgeReader edges_;
 };

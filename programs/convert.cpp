@@ -23,6 +23,7 @@ int convert_command(int argc, char** argv) {
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
+    ("compress", po::bool_switch(), "gap-code the edge pages (sluice layout; unweighted, 32-bit ids): fewer bytes to read")
     ("ranks", po::value<unsigned>()->default_value(0), "split the sluice layout for this many MPI ranks by destination (a part per rank; a drive directory may name {rank})");
   add_read_options(options);
   add_rebuild_options(options);
@@ -47,7 +48,9 @@ int convert_command(int argc, char** argv) {
   write.with_transpose = values["transpose"].as<bool>();
   write.progress = true;
   write.force = values["force"].as<bool>();
+  write.compress = values["compress"].as<bool>();
   if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
+  if (write.compress && to != "sluice") throw po::error("--compress applies to sluice's layout only");
   if ((open_options.build.relabel || open_options.build.order_by_degree) && to != "sluice") {
     throw po::error(std::string(open_options.build.relabel ? "--relabel" : "--reorder degree") +
                     " keeps its map from the new ids to the input's in a sluice layout only: convert to NAME.sluice");
@@ -67,6 +70,7 @@ int convert_command(int argc, char** argv) {
   ranked.transpose = write.with_transpose;
   ranked.layout.progress = true;
   ranked.layout.force = write.force;
+  ranked.layout.compress = write.compress;
   ranked.threads = open_options.load.threads;
   // Before any work: no file written may be one that is read.
   base::OutputGuard guard;

@@ -220,6 +220,36 @@ TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
   }
 }
 
+// The same on gap-coded pages (convert --compress), every shape made
+// unweighted plus one list spanning several pages, through every backend,
+// on 1 or 3 drives.
+TEST(Algorithms, MatchOnCompressedPages) {
+  TempDir dir;
+  std::vector<RefGraph> shapes = algorithm_shapes();
+  RefGraph long_list;  // vertex 3's list over four pages, and short lists around it
+  long_list.name = "long_list";
+  long_list.n = 30000;
+  std::mt19937_64 random(7);
+  for (uint64_t i = 0; i < 12000; ++i) long_list.edges.push_back({3, random() % long_list.n, 1.0f});
+  for (uint64_t v = 0; v < 200; ++v) long_list.edges.push_back({v * 100, (v * 7919) % long_list.n, 1.0f});
+  shapes.push_back(long_list);
+  int round = 0;
+  for (RefGraph g : shapes) {
+    g.weighted = false;
+    for (Edge& e : g.edges) e.w = 1;
+    for (unsigned drives : {1u + 2 * (round % 2)}) {  // 1 and 3 drives, shape by shape
+      const std::string layout = layout_on_drives(dir, g, drives, true, true);
+      ASSERT_TRUE(DiskGraph(layout).compressed());
+      for (Direction direction : {Direction::push, Direction::pull, Direction::automatic}) {
+        Config c = config_for(round++);
+        c.direction = direction;
+        check_all(g, layout, c);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // k-core on every shape made undirected, on 1 and 3 drives, pushed and
 // pulled (over the out-edges: symmetric), against peeling one vertex at a
 // time; and SSSP there, unweighted, against BFS depths.

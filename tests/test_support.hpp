@@ -209,11 +209,14 @@ inline std::unique_ptr<BlockGraph> open_as_edge_list(const TempDir& dir, const R
 }
 
 // Writes `g` in sluice's layout over `drives` drive directories (and its
-// transpose when asked); returns the manifest's path.
-inline std::string layout_on_drives(const TempDir& dir, const RefGraph& g, unsigned drives, bool transpose = false) {
+// transpose when asked; gap-coded pages with `compress`); returns the
+// manifest's path.
+inline std::string layout_on_drives(const TempDir& dir, const RefGraph& g, unsigned drives, bool transpose = false,
+                                    bool compress = false) {
   auto graph = open_as_edge_list(dir, g);
   WriteOptions options;
-  const std::string name = g.name + (transpose ? "-t" : "") + std::to_string(drives);
+  options.compress = compress;
+  const std::string name = g.name + (transpose ? "-t" : "") + (compress ? "-c" : "") + std::to_string(drives);
   for (unsigned d = 0; d < drives; ++d) {
     std::string drive = dir / (name + "-drive" + std::to_string(d));
     std::filesystem::create_directories(drive);

@@ -141,6 +141,8 @@ int cmd_info(int argc, char** argv) {
       o["drives"] = drives;
       o["pages"] = edges.pages();
       o["page_bytes"] = edges.interleaving().page_bytes;
+      o["compressed"] = layout->manifest().compressed;
+      o["edge_page_bytes_per_edge"] = info.edges ? double(edges.pages() * edges.interleaving().page_bytes) / double(info.edges) : 0.0;
       o["index_memory_bytes"] = layout->out().index().memory_bytes();
       o["engine_memory_bytes"] = engine::DiskGraph(path, false, rank).memory_bytes();
       if (rank) o["part"] = {{"rank", rank->rank}, {"ranks", rank->ranks}, {"begin", layout->owned_begin()}, {"end", layout->owned_end()}};
@@ -173,7 +175,11 @@ int cmd_info(int argc, char** argv) {
     const auto& edges = layout->out().edges();
     std::cout << "layout      version " << m.version << ", " << edges.interleaving().drives << " drive(s), "
               << edges.interleaving().page_bytes << "-byte pages, " << edges.pages() << " pages, "
-              << edges.layout().record_bytes() << "-byte edge records, transpose " << (layout->in() ? "yes" : "no") << "\n";
+              << (m.compressed ? std::string("gap-coded (convert --compress)")
+                               : std::to_string(edges.layout().record_bytes()) + "-byte edge records")
+              << ", " << std::setprecision(2) << std::fixed
+              << (info.edges ? double(edges.pages() * edges.interleaving().page_bytes) / double(info.edges) : 0.0)
+              << " bytes per edge, transpose " << (layout->in() ? "yes" : "no") << "\n";
     for (unsigned d = 0; d < edges.interleaving().drives; ++d) {
       std::cout << "drive " << d << "     " << edges.paths()[d] << ": " << edges.drive_bytes(d) << " bytes\n";
     }

@@ -18,14 +18,16 @@ if TYPE_CHECKING:
     import networkx
     import scipy.sparse
 
-_WRITE_OPTIONS = ("to", "drives", "transpose", "force", "threads")
+_WRITE_OPTIONS = ("to", "drives", "transpose", "compress", "force", "threads")
 
 
 def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
     """``sluice convert SRC DST`` in process, with its options as keywords:
     to (the output format; default from DST's extension), drives (a list of
     directories, one per drive: sluice and Blaze layouts), transpose,
-    force, and the read and rebuild options of :func:`sluice.open`.
+    compress (gap-coded edge pages: fewer bytes to read; unweighted graphs
+    with 32-bit ids), force, and the read and rebuild options of
+    :func:`sluice.open`.
     Errors raise with the command line's messages. Returns the command's
     summary line ("converted el -> sluice: N vertices, M edges in S s -> DST")."""
     check_names("convert", options, _WRITE_OPTIONS + OPEN_OPTIONS)

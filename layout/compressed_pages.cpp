@@ -1,0 +1,190 @@
+#include "layout/compressed_pages.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <stdexcept>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace sluice::layout {
+
+namespace {
+
+unsigned value_bytes(uint32_t v) { return v < (1u << 8) ? 1 : v < (1u << 16) ? 2 : v < (1u << 24) ? 3 : 4; }
+
+uint32_t zigzag(int64_t d) { return uint32_t((uint64_t(d) << 1) ^ uint64_t(d >> 63)); }
+int64_t unzigzag(uint32_t z) { return int64_t(z >> 1) ^ -int64_t(z & 1); }
+
+// For each control byte: its four values' total length, and the shuffle
+// that spreads their bytes over four 32-bit lanes (0x80: a zero byte).
+struct ControlTables {
+  std::array<uint8_t, 256> length{};
+  std::array<std::array<uint8_t, 16>, 256> shuffle{};
+  constexpr ControlTables() {
+    for (unsigned c = 0; c < 256; ++c) {
+      unsigned at = 0;
+      for (unsigned lane = 0; lane < 4; ++lane) {
+        const unsigned bytes = ((c >> (2 * lane)) & 3) + 1;
+        for (unsigned b = 0; b < 4; ++b) shuffle[c][lane * 4 + b] = uint8_t(b < bytes ? at + b : 0x80);
+        at += bytes;
+      }
+      length[c] = uint8_t(at);
+    }
+  }
+};
+constexpr ControlTables tables;
+
+uint32_t read_value(const uint8_t* data, unsigned bytes) {
+  uint32_t v = 0;
+  std::memcpy(&v, data, bytes);  // little-endian hosts only (the layout's byte order)
+  return v;
+}
+
+// Decodes targets [from, count) one at a time, each its value's difference
+// added to `previous`; false when data would pass end.
+bool decode_scalar(const uint8_t* control, uint64_t from, uint64_t count, const uint8_t*& data, const uint8_t* end,
+                   uint32_t* out, uint32_t& previous, uint32_t& largest) {
+  for (uint64_t i = from; i < count; ++i) {
+    const unsigned bytes = ((control[i / 4] >> (2 * (i % 4))) & 3) + 1;
+    if (data + bytes > end) return false;
+    previous = uint32_t(int64_t(previous) + unzigzag(read_value(data, bytes)));  // modulo 2^32: checked by the caller
+    out[i] = previous;
+    largest = std::max(largest, previous);
+    data += bytes;
+  }
+  return true;
+}
+
+#if defined(__x86_64__)
+// Four targets per control byte, while a 16-byte load stays inside the
+// page: one shuffle spreads the values over the lanes, then they are
+// unzigzagged, summed within the vector (two shifted adds) and added to
+// the previous target. Returns how many it decoded.
+__attribute__((target("sse4.1"))) uint64_t decode_sse41(const uint8_t* control, uint64_t count, const uint8_t*& data,
+                                                        const uint8_t* end, uint32_t* out, uint32_t& previous,
+                                                        uint32_t& largest) {
+  uint64_t i = 0;
+  const uint8_t* at = data;
+  __m128i carry = _mm_set1_epi32(int(previous));
+  __m128i top = _mm_setzero_si128();
+  const __m128i one = _mm_set1_epi32(1);
+  for (; i + 4 <= count && at + 16 <= end; i += 4) {
+    const uint8_t c = control[i / 4];
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    const __m128i mask = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.shuffle[c].data()));
+    __m128i v = _mm_shuffle_epi8(bytes, mask);
+    v = _mm_xor_si128(_mm_srli_epi32(v, 1), _mm_sub_epi32(_mm_setzero_si128(), _mm_and_si128(v, one)));  // unzigzag
+    v = _mm_add_epi32(v, _mm_slli_si128(v, 4));
+    v = _mm_add_epi32(v, _mm_slli_si128(v, 8));
+    v = _mm_add_epi32(v, carry);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), v);
+    top = _mm_max_epu32(top, v);
+    carry = _mm_shuffle_epi32(v, 0xff);
+    at += tables.length[c];
+  }
+  top = _mm_max_epu32(top, _mm_shuffle_epi32(top, 0x4e));
+  top = _mm_max_epu32(top, _mm_shuffle_epi32(top, 0xb1));
+  largest = std::max(largest, uint32_t(_mm_cvtsi128_si32(top)));
+  previous = uint32_t(_mm_cvtsi128_si32(carry));
+  data = at;
+  return i;
+}
+
+bool has_sse41() {
+  static const bool has = [] {
+    __builtin_cpu_init();  // may run before libgcc's own constructor
+    return __builtin_cpu_supports("sse4.1") != 0 && __builtin_cpu_supports("ssse3") != 0;
+  }();
+  return has;
+}
+#endif
+
+}  // namespace
+
+CompressedPageHeader CompressedPageHeader::of(const char* page) {
+  CompressedPageHeader h;
+  std::memcpy(&h.edges, page, 4);
+  std::memcpy(&h.first_vertex, page + 4, 4);
+  return h;
+}
+
+CompressedPageEncoder::CompressedPageEncoder(uint64_t page_bytes, Emit emit)
+    : page_bytes_(page_bytes), emit_(std::move(emit)), page_(page_bytes) {
+  values_.reserve(compressed_page_capacity(page_bytes));
+  lengths_.reserve(compressed_page_capacity(page_bytes));
+}
+
+void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, uint64_t count) {
+  if (source >= compressed_max_vertices) throw std::invalid_argument("compressed pages hold sources below 2^31");
+  for (uint64_t i = 0; i < count; ++i) {
+    if (targets[i] >= compressed_max_vertices) throw std::invalid_argument("compressed pages hold targets below 2^31");
+    // Every value is the difference to the target before it in the page
+    // (the page's first: to its source), so the page decodes as one
+    // prefix sum, without the lists' boundaries and without the page before.
+    if (values_.empty()) previous_ = source;
+    uint32_t value = zigzag(int64_t(targets[i]) - int64_t(previous_));
+    unsigned bytes = value_bytes(value);
+    const uint64_t n = values_.size() + 1;
+    if (compressed_page_header_bytes + (n + 3) / 4 + data_bytes_ + bytes > page_bytes_) {
+      emit_page();
+      previous_ = source;
+      value = zigzag(int64_t(targets[i]) - int64_t(source));
+      bytes = value_bytes(value);
+    }
+    if (values_.empty()) {
+      first_vertex_ = source;
+      first_edge_ = next_edge_;
+    }
+    values_.push_back(value);
+    lengths_.push_back(uint8_t(bytes));
+    data_bytes_ += bytes;
+    previous_ = targets[i];
+    ++next_edge_;
+  }
+}
+
+void CompressedPageEncoder::emit_page() {
+  std::memset(page_.data(), 0, page_.size());
+  const uint32_t count = uint32_t(values_.size()), first = uint32_t(first_vertex_);
+  std::memcpy(page_.data(), &count, 4);
+  std::memcpy(page_.data() + 4, &first, 4);
+  uint8_t* control = reinterpret_cast<uint8_t*>(page_.data() + compressed_page_header_bytes);
+  uint8_t* data = control + (values_.size() + 3) / 4;
+  for (size_t i = 0; i < values_.size(); ++i) {
+    control[i / 4] |= uint8_t((lengths_[i] - 1) << (2 * (i % 4)));
+    std::memcpy(data, &values_[i], lengths_[i]);
+    data += lengths_[i];
+  }
+  emit_(page_.data(), first_edge_);
+  ++pages_;
+  values_.clear();
+  lengths_.clear();
+  data_bytes_ = 0;
+}
+
+void CompressedPageEncoder::finish() {
+  if (!values_.empty()) emit_page();
+}
+
+uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, bool simd) {
+  const CompressedPageHeader header = CompressedPageHeader::of(page);
+  const uint64_t count = header.edges;
+  if (count > compressed_page_capacity(page_bytes) || header.first_vertex >= compressed_max_vertices) return UINT64_MAX;
+  const uint8_t* control = reinterpret_cast<const uint8_t*>(page + compressed_page_header_bytes);
+  const uint8_t* data = control + (count + 3) / 4;
+  const uint8_t* end = reinterpret_cast<const uint8_t*>(page + page_bytes);
+  uint64_t done = 0;
+  uint32_t previous = header.first_vertex, largest = 0;
+#if defined(__x86_64__)
+  if (simd && has_sse41()) done = decode_sse41(control, count, data, end, out, previous, largest);
+#else
+  (void)simd;
+#endif
+  if (!decode_scalar(control, done, count, data, end, out, previous, largest)) return UINT64_MAX;
+  return largest;
+}
+
+}  // namespace sluice::layout
