@@ -25,7 +25,8 @@ PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options, int
   if (options.backend == io::BackendKind::memory) {
     shares_pages_ = same_pages && same_pages->resident_;
     resident_ = shares_pages_ ? same_pages->resident_ : std::make_shared<const ResidentPages>(graph, threads, verify_reads);
-    page_check_ = PageCheck::nothing;  // every page was checked as it was loaded
+    // Every page was checked as it was loaded (and a compressed one decoded).
+    page_check_ = graph.compressed() ? PageCheck::decoded : PageCheck::nothing;
     return;
   }
   drives_ = std::make_unique<io::DriveSet>(graph.drive_paths(), true, graph.page_bytes(), graph.drive_descriptors());

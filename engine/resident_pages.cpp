@@ -19,11 +19,13 @@ namespace {
 constexpr uint64_t read_bytes = uint64_t(4) << 20;  // one pread: large, and many of them to share among threads
 }  // namespace
 
-ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) : page_bytes_(graph.page_bytes()) {
+ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) : graph_(graph), page_bytes_(graph.page_bytes()) {
   const auto start = std::chrono::steady_clock::now();
   const std::vector<int> descriptors = graph.drive_descriptors();
   const uint64_t header = graph.interleaving().header_bytes;
-  base::require_memory(graph.pages() * page_bytes_, "the drive files held in memory (--io memory)");
+  const bool decode = graph.compressed();
+  base::require_memory(graph.pages() * page_bytes_ + (decode ? graph.edges() * 4 : 0), "the drive files held in memory (--io memory)");
+  if (decode) decoded_.emplace(std::max<uint64_t>(graph.edges() * 4, 4), graph.drive_paths()[0]);
   regions_.reserve(graph.drives());
   for (unsigned d = 0; d < graph.drives(); ++d) {
     regions_.emplace_back(std::max<uint64_t>(graph.pages_on_drive(d) * page_bytes_, page_bytes_), graph.drive_paths()[d]);
@@ -54,6 +56,15 @@ ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) :
           if (n == 0) throw base::InputError(graph.drive_paths()[piece.drive], base::at_byte(header + piece.first_page * page_bytes_ + done), "the drive file ends early");
           done += uint64_t(n);
         }
+        if (decode) {  // checked and decoded into place; the compressed bytes are dropped after the load
+          for (uint64_t k = 0; k < piece.pages; ++k) {
+            const uint64_t p = (piece.first_page + k) * graph.drives() + piece.drive;
+            const char* data = into + k * page_bytes_;
+            if (verify && !graph.checksums().matches(data, page_bytes_, p)) throw DamagedPageError(graph, p);
+            graph.edge_set().decode_page(p, data, reinterpret_cast<uint32_t*>(decoded_->data + graph.first_edge_of_page(p) * 4));
+          }
+          continue;
+        }
         with_record_format(graph, [&](auto format) {
           for (uint64_t k = 0; k < piece.pages; ++k) {
             page_records<decltype(format)>(graph, (piece.first_page + k) * graph.drives() + piece.drive, into + k * page_bytes_,
@@ -70,6 +81,7 @@ ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) :
   work();
   for (std::thread& h : helpers) h.join();
   error.rethrow();
+  if (decode) regions_.clear();
   load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -87,7 +99,7 @@ ResidentPages::Region::~Region() {
 }
 
 uint64_t ResidentPages::bytes() const {
-  uint64_t total = 0;
+  uint64_t total = decoded_ ? decoded_->bytes : 0;
   for (const Region& r : regions_) total += r.bytes;
   return total;
 }

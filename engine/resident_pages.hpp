@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,12 @@ class ResidentPages {
   ResidentPages(const ResidentPages&) = delete;
   ResidentPages& operator=(const ResidentPages&) = delete;
 
-  // Drive-local page `page` of drive `drive`.
-  const char* page(unsigned drive, uint64_t page) const { return regions_[drive].data + page * page_bytes_; }
+  // Drive-local page `page` of drive `drive`: its bytes, or for compressed
+  // pages its decoded records.
+  const char* page(unsigned drive, uint64_t page) const {
+    if (decoded_) return decoded_->data + graph_.first_edge_of_page(page * graph_.drives() + drive) * 4;
+    return regions_[drive].data + page * page_bytes_;
+  }
   uint64_t bytes() const;
   double load_seconds() const { return load_seconds_; }
 
@@ -40,7 +45,9 @@ class ResidentPages {
     char* data;
     uint64_t bytes;
   };
+  const DiskGraph& graph_;
   std::vector<Region> regions_;
+  std::optional<Region> decoded_;  // compressed pages: every target, by edge number
   uint64_t page_bytes_;
   double load_seconds_ = 0;
 };
