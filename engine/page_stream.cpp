@@ -27,6 +27,11 @@ PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options, int
     resident_ = shares_pages_ ? same_pages->resident_ : std::make_shared<const ResidentPages>(graph, threads, verify_reads);
     // Every page was checked as it was loaded (and a compressed one decoded).
     page_check_ = graph.compressed() ? PageCheck::decoded : PageCheck::nothing;
+    // Compressed pages hold more edges: pieces of as many edges as plain ones.
+    if (graph.compressed() && graph.edges()) {
+      const uint64_t per_page = std::max<uint64_t>(1, graph.edges() / std::max<uint64_t>(1, graph.pages()));
+      piece_pages_ = std::clamp<uint64_t>(resident_piece_pages * (graph.page_bytes() / 4) / per_page, 1, resident_piece_pages);
+    }
     return;
   }
   drives_ = std::make_unique<io::DriveSet>(graph.drive_paths(), true, graph.page_bytes(), graph.drive_descriptors());
@@ -42,8 +47,8 @@ void PageStream::start(const ChunkPlan& plan) {
     pieces_.clear();
     for (unsigned d = 0; d < graph_.drives(); ++d) {
       for (const Chunk& c : plan.chunks[d]) {
-        for (uint64_t p = 0; p < c.pages; p += resident_piece_pages) {
-          pieces_.push_back({d, c.first_page + p, std::min(resident_piece_pages, c.pages - p)});
+        for (uint64_t p = 0; p < c.pages; p += piece_pages_) {
+          pieces_.push_back({d, c.first_page + p, std::min(piece_pages_, c.pages - p)});
         }
       }
     }

@@ -117,6 +117,7 @@ class PageStream {
   ChunkPlanner planner_;
   PageCheck page_check_;
   bool shares_pages_ = false;
+  uint64_t piece_pages_ = 64;  // pages a compute thread takes at a time in memory
   std::vector<Piece> pieces_;
   std::atomic<size_t> next_piece_{0};
 };

@@ -130,7 +130,7 @@ InterleavedEdgeWriter::InterleavedEdgeWriter(const std::vector<std::string>& pat
 std::string InterleavedEdgeWriter::header_page(const DriveHeader& identity, unsigned drive, uint64_t pages) const {
   DriveHeader header = identity;
   header.drive = drive;
-  header.drives = unsigned(files_.size());
+  header.drives = interleaving_.drives;
   header.page_bytes = interleaving_.page_bytes;
   header.pages = interleaving_.pages_on_drive(pages, drive);
   std::string page = header.page();

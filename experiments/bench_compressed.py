@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Compressed edge pages (convert --compress) against plain ones, side by
+side: for each graph, the plain layout and its compressed copy run the same
+program in alternating order, round after round; kernel seconds (medians)
+and MB read, from disk and with --io memory.
+
+  experiments/bench_compressed.py --tools build-release/tools --rounds 3 \\
+      NAME=PLAIN.sluice,COMPRESSED.sluice [...]
+
+Each layout needs its transpose. PageRank runs 10 classic iterations."""
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+PROGRAMS = {
+    "bfs": ["sluice-bfs"],
+    "wcc": ["sluice-wcc"],
+    "pagerank10": ["sluice-pagerank", "--method", "classic", "--iterations", "10", "--tolerance", "0"],
+    "spmv": ["sluice-spmv"],
+}
+
+
+def run(cmd):
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"failed ({done.returncode}): {' '.join(map(str, cmd))}\n{done.stderr}")
+    found = re.search(r": ([0-9.]+) s, ([0-9]+) iterations, ([0-9.]+) MB read", done.stdout)
+    return float(found.group(1)), float(found.group(3)), done.stdout
+
+
+def page_bytes(tools, layout):
+    info = subprocess.run([tools / "sluice", "info", layout], capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"([0-9.]+) bytes per edge", info).group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tools", required=True, type=Path)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", default="2")
+    parser.add_argument("graphs", nargs="+", help="NAME=PLAIN.sluice,COMPRESSED.sluice")
+    args = parser.parse_args()
+    print(f"Kernel seconds, medians of {args.rounds} alternating rounds, {args.threads} threads; "
+          "ratio = plain / compressed (above 1: compressed faster).\n")
+    print("| graph | bytes/edge plain | compressed | algorithm | io | plain s | compressed s | ratio | MB read plain | compressed |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for spec in args.graphs:
+        name, layouts = spec.split("=", 1)
+        plain, compressed = layouts.split(",")
+        sizes = [page_bytes(args.tools, x) for x in (plain, compressed)]
+        for algorithm, program in PROGRAMS.items():
+            for io in ("auto", "memory"):
+                seconds = {plain: [], compressed: []}
+                mb = {}
+                outputs = {}
+                for r in range(args.rounds):
+                    order = [plain, compressed] if r % 2 == 0 else [compressed, plain]
+                    for layout in order:
+                        cmd = [args.tools / program[0], layout, "-t", args.threads, "--io", io] + program[1:]
+                        s, m, out = run(cmd)
+                        seconds[layout].append(s)
+                        mb[layout] = m
+                        outputs[layout] = out.splitlines()[-1].split(": ", 1)[1].split(", ", 3)[-1]
+                # The same answer from both (the summary after the timings).
+                if outputs[plain] != outputs[compressed] and algorithm != "pagerank10":
+                    sys.exit(f"{name} {algorithm}: plain says '{outputs[plain]}', compressed '{outputs[compressed]}'")
+                p, c = statistics.median(seconds[plain]), statistics.median(seconds[compressed])
+                print(f"| {name} | {sizes[0]:.2f} | {sizes[1]:.2f} | {algorithm} | {'disk' if io == 'auto' else 'memory'} | "
+                      f"{p:.3f} | {c:.3f} | {p / c:.2f} | {mb[plain]:.0f} | {mb[compressed]:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
