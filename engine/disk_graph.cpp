@@ -20,7 +20,8 @@ DiskGraph::DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpos
     page_starts_size_ = set_->page_starts().size();
     max_edges_per_page_ = layout::compressed_page_capacity(page_bytes());
     // Buckets no longer than the fewest edges a full page can hold (every
-    // value 4 bytes, its control bits and a page's unused tail), so that a bucket's edges span at most two pages.
+    // value 4 bytes, its control bits and a page's unused tail), so that a
+    // bucket's edges span at most two pages.
     const uint64_t fewest = (page_bytes() - layout::compressed_page_header_bytes) * 4 / 18;
     page_shift_ = unsigned(std::bit_width(fewest) - 1);
     page_of_bucket_.resize((edges() >> page_shift_) + 1);
@@ -53,9 +54,9 @@ std::unique_ptr<DiskGraph> DiskGraph::reversed() const {
 
 std::string DiskGraph::locate_edge(uint64_t e) const {
   const uint64_t page = page_of_edge(e);
-  if (compressed_) return drive_paths()[drive_of(page)] + ":byte " + std::to_string(offset_on_drive(page)) + " (the compressed page holding edge " + std::to_string(e) + ")";
-  const uint64_t byte = offset_on_drive(page) + (e % max_edges_per_page()) * record_bytes();
-  return drive_paths()[drive_of(page)] + ":byte " + std::to_string(byte);
+  const std::string at = drive_paths()[drive_of(page)] + ":byte ";
+  if (compressed_) return at + std::to_string(offset_on_drive(page)) + " (the compressed page holding edge " + std::to_string(e) + ")";
+  return at + std::to_string(offset_on_drive(page) + (e % max_edges_per_page()) * record_bytes());
 }
 
 }  // namespace sluice::engine

@@ -36,10 +36,6 @@ SLUICE_CPU_CLONES("avx2", "default") uint64_t largest_id(const uint64_t* ids, ui
   return largest;
 }
 
-}  // namespace sluice::engine::detail
-
-namespace sluice::engine::detail {
-
 const char* decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
   if (check == PageCheck::everything && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] {
     throw DamagedPageError(graph, page);

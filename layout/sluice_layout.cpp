@@ -61,16 +61,18 @@ uint64_t EdgeSet::decode_page(uint64_t page, const char* data, uint32_t* out) co
   const uint64_t vertex = header.first_vertex;
   const bool fits = header.edges == count && vertex < index_.vertices() && index_.offset(vertex) <= first &&
                     first < index_.offset(vertex) + index_.degree(vertex);
+  auto damaged = [&](const std::string& what) {
+    const PageInterleaving& at = edges_.interleaving();
+    return base::InputError(edges_.paths()[at.drive_of(page)], base::at_byte(at.offset_on_drive(page)),
+                            "compressed page " + std::to_string(page) + " " + what +
+                                " (the drive file is damaged or belongs to another graph)");
+  };
   const uint64_t largest = fits ? layout::decode_page(data, edges_.interleaving().page_bytes, out) : UINT64_MAX;
   if (largest == UINT64_MAX) {
-    throw base::InputError(edges_.paths()[edges_.interleaving().drive_of(page)], base::at_byte(edges_.interleaving().offset_on_drive(page)),
-                           "compressed page " + std::to_string(page) + " does not decode to edges [" + std::to_string(first) +
-                               ", " + std::to_string(first + count) + ") (the drive file is damaged or belongs to another graph)");
+    throw damaged("does not decode to edges [" + std::to_string(first) + ", " + std::to_string(first + count) + ")");
   }
   if (largest >= index_.vertices()) {
-    throw base::InputError(edges_.paths()[edges_.interleaving().drive_of(page)], base::at_byte(edges_.interleaving().offset_on_drive(page)),
-                           "compressed page " + std::to_string(page) + " decodes to a target that is not below the " +
-                               std::to_string(index_.vertices()) + " vertices (the drive file is damaged or belongs to another graph)");
+    throw damaged("decodes to a target that is not below the " + std::to_string(index_.vertices()) + " vertices");
   }
   return count;
 }
