@@ -19,6 +19,7 @@ void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
   line["io_seconds"] = s.io_seconds;
   line["scatter_seconds"] = s.scatter_seconds;
   line["gather_seconds"] = s.gather_seconds;
+  line["vertex_seconds"] = s.vertex_seconds;
   line["bandwidth_mb_s"] = s.bandwidth() / 1e6;
   if (s.rank >= 0) {
     line["rank"] = s.rank;
@@ -32,6 +33,8 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   const engine::EdgeMapStats& s = engine.last_stats();
   ++edge_maps_;
   bytes_read_ += s.bytes_read;
+  edge_map_seconds_ += s.seconds;
+  vertex_seconds_ += s.vertex_seconds;
   if (keep_records_) records_.push_back({phase, iteration, s});
   if (show_progress_) {
     if (!progress_) progress_ = std::make_unique<base::Progress>(algorithm_, 0, true, "bytes");
@@ -52,7 +55,8 @@ void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string&
   if (stats_) {
     nlohmann::ordered_json line = {{"record", "summary"}, {"algorithm", algorithm_}, {"trial", trial_},
                                    {"seconds", seconds},  {"iterations", iterations},  {"edge_maps", edge_maps_},
-                                   {"bytes_read", bytes_read_}, {"digest", digest}};
+                                   {"bytes_read", bytes_read_}, {"digest", digest},
+                                   {"edgemap_seconds", edge_map_seconds_}, {"vertex_seconds", vertex_seconds_}};
     if (rank_ >= 0) line["rank"] = rank_;
     for (const auto& [key, value] : counts.items()) {
       if (!line.contains(key)) line[key] = value;
@@ -62,6 +66,7 @@ void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string&
   progress_.reset();  // its last line stays
   ++trial_;
   edge_maps_ = bytes_read_ = 0;
+  edge_map_seconds_ = vertex_seconds_ = 0;
   records_.clear();
 }
 

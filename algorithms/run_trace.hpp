@@ -6,7 +6,10 @@
 //   "edgemap"  one per EDGEMAP: trial, phase, iteration and the engine's
 //              statistics (engine.hpp, EdgeMapStats);
 //   "summary"  one per trial: seconds, iterations, EDGEMAPs, bytes read,
-//              the digest of the result.
+//              the digest of the result, and where the seconds went: in
+//              EDGEMAPs, and in vertex work on the engine's threads
+//              before each (the rest ran on one thread, or after the
+//              last EDGEMAP).
 // The field names are listed in the README ("Statistics").
 #pragma once
 
@@ -67,6 +70,7 @@ class RunTrace {
   std::string algorithm_;
   std::ostream* stats_;
   uint64_t trial_ = 0, edge_maps_ = 0, bytes_read_ = 0;
+  double edge_map_seconds_ = 0, vertex_seconds_ = 0;
   int rank_ = -1;
   bool keep_records_ = false, show_progress_ = false;
   std::unique_ptr<base::Progress> progress_;

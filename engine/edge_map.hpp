@@ -50,6 +50,8 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   base::throw_if_interrupted();
   const auto start = std::chrono::steady_clock::now();
   stats_ = {};
+  stats_.vertex_seconds = vertex_seconds_;
+  vertex_seconds_ = 0;
   stats_.active_vertices = frontier.size();
   if (frontier.empty()) {
     count_communication();
@@ -89,6 +91,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 
 template <class F>
 VertexSubset Engine::vertex_map(const VertexSubset& frontier, F&& f) {
+  const VertexPhase phase(*this);
   const uint64_t n = graph_.vertices();
   std::vector<std::vector<uint64_t>> kept(static_cast<size_t>(this->threads()));
   if (const IndexedBitmap* bits = frontier.bitmap()) {

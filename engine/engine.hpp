@@ -47,6 +47,7 @@
 // atomic loads and stores (std::atomic_ref), which compile to plain moves.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -131,6 +132,9 @@ struct EdgeMapStats {
   double io_seconds = 0;       // drive busy time (summed over drives)
   double scatter_seconds = 0;  // compute threads' time reading pages and scattering (pull: and gathering), summed
   double gather_seconds = 0;   // compute threads' time gathering bins, summed
+  // The vertex work the algorithm ran on the engine's threads (VERTEXMAP,
+  // parallel_for, parallel_sum) since the previous EDGEMAP, wall time.
+  double vertex_seconds = 0;
   // Distributed runs: this rank, and what it exchanged since the previous
   // EDGEMAP ended (the values the algorithm shared, then this one's frontier).
   int rank = -1;               // -1: one process
@@ -214,6 +218,7 @@ class Engine {
   // threads (t: the thread, for per-thread results).
   template <class F>
   void parallel_for(uint64_t count, F&& f) {
+    const VertexPhase phase(*this);
     pool_.parallel_for(count, IndexedBitmap::block_bits, f);
     base::throw_if_interrupted();
   }
@@ -239,6 +244,24 @@ class Engine {
   }
 
  private:
+  // Times vertex work between EDGEMAPs (EdgeMapStats::vertex_seconds); the
+  // outermost one counts, as vertex_map and parallel_sum call parallel_for.
+  class VertexPhase {
+   public:
+    explicit VertexPhase(Engine& engine) : engine_(engine), outermost_(engine.vertex_depth_++ == 0) {}
+    ~VertexPhase() {
+      --engine_.vertex_depth_;
+      if (outermost_) engine_.vertex_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+    VertexPhase(const VertexPhase&) = delete;
+    VertexPhase& operator=(const VertexPhase&) = delete;
+
+   private:
+    Engine& engine_;
+    bool outermost_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  };
+
   // The direction of one EDGEMAP and the chunks it reads.
   struct Route {
     Direction direction;
@@ -305,6 +328,8 @@ class Engine {
   std::unique_ptr<std::mutex[]> split_locks_;
   EdgeMapStats stats_;
   std::optional<uint64_t> with_in_edges_;
+  double vertex_seconds_ = 0;  // vertex work since the last EDGEMAP (VertexPhase)
+  int vertex_depth_ = 0;
 };
 
 }  // namespace sluice::engine

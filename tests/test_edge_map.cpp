@@ -5,10 +5,12 @@
 // skipping settled destinations, falling back to push without a
 // transpose, the pull cache. (Whole algorithms on EDGEMAP: test_algorithms.cpp.)
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <queue>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "base/interruption.hpp"
 #include "engine/engine.hpp"
@@ -166,6 +168,36 @@ TEST(EdgeMap, MatchesAPlainTraversalOnCompressedPages) {
       }
     }
   }
+}
+
+// vertex_seconds: the vertex work since the previous EDGEMAP, each piece
+// once (vertex_map and parallel_sum run on parallel_for), none when
+// nothing ran between two EDGEMAPs.
+TEST(EdgeMap, StatsCountTheVertexWorkBetweenEdgeMaps) {
+  TempDir dir;
+  const RefGraph g = graph_shapes(false).back();
+  DiskGraph graph(layout_on_drives(dir, g, 1));
+  EngineOptions options;
+  options.threads = 2;
+  Engine engine(graph, options);
+  std::vector<uint64_t> x(g.n, 1), sum(g.n, 0);
+  NeighbourSum f{x, sum};
+  const VertexSubset all = VertexSubset::all(g.n);
+  const auto start = std::chrono::steady_clock::now();
+  engine.vertex_map(all, [](uint64_t v) {
+    if (v == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return true;
+  });
+  engine.parallel_sum<uint64_t>(g.n, [](uint64_t v) {
+    if (v == 1) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return v;
+  });
+  const double between = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  engine.edge_map<uint64_t>(all, f);
+  EXPECT_GE(engine.last_stats().vertex_seconds, 0.03);
+  EXPECT_LE(engine.last_stats().vertex_seconds, between);
+  engine.edge_map<uint64_t>(all, f);
+  EXPECT_EQ(engine.last_stats().vertex_seconds, 0.0);
 }
 
 TEST(VertexMap, KeepsWhatTheFunctionAccepts) {

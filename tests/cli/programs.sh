@@ -20,6 +20,9 @@ grep -q "^bfs g.sluice: .* iterations, .* MB read (.* MB/s), source 5 reached [0
 grep -q '^{"record":"edgemap","algorithm":"bfs","trial":0,"phase":"level","iteration":0,"direction":"push","active_vertices":1,' bfs.jsonl || fail "stats line: $(sed -n 2p bfs.jsonl)"
 head -1 bfs.jsonl | grep -q '^{"record":"run","sluice":"[0-9.]*","algorithm":"bfs","graph":"g.sluice",.*"vertices":4096,.*"drives":2,.*"backend":"[a-z_]*",.*"parameters":{"source":5}}$' || fail "run record: $(head -1 bfs.jsonl)"
 tail -1 bfs.jsonl | grep -q '^{"record":"summary","algorithm":"bfs","trial":0,"seconds":' || fail "summary record: $(tail -1 bfs.jsonl)"
+# Where the seconds went: EDGEMAPs, and the vertex work before each.
+tail -1 bfs.jsonl | grep -q '"edgemap_seconds":[0-9.e-]*,"vertex_seconds":[0-9.e-]*' || fail "summary's phases: $(tail -1 bfs.jsonl)"
+sed -n 2p bfs.jsonl | grep -q '"gather_seconds":[0-9.e-]*,"vertex_seconds":[0-9.e-]*,"bandwidth_mb_s"' || fail "edgemap's vertex seconds: $(sed -n 2p bfs.jsonl)"
 # Where the statistics came from (issue 23, 9): when, on which host, the
 # command as typed, and the device of each drive file.
 head -1 bfs.jsonl | grep -q '"started":"20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z","host":"'"$(hostname)"'","command_line":\["sluice-bfs","g.sluice","--source","5","--output","depth.txt","--parents","parent.txt","--stats","bfs.jsonl"\],' ||
