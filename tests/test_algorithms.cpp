@@ -8,6 +8,8 @@
 #include <random>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "algorithms/bc.hpp"
 #include "algorithms/bfs.hpp"
 #include "algorithms/jtcc.hpp"
@@ -466,6 +468,7 @@ TEST(Algorithms, TraceWritesOneJsonLinePerEdgeMap) {
   std::istringstream in(lines.str());
   std::string line;
   uint64_t count = 0;
+  double edge_map_seconds = 0, vertex_seconds = 0;  // in record order, as the summary adds them
   while (std::getline(in, line)) {
     ASSERT_EQ(line.rfind("{\"record\":\"edgemap\",\"algorithm\":\"bfs\",\"trial\":0,\"phase\":\"level\",\"iteration\":" +
                              std::to_string(count) + ",",
@@ -473,6 +476,9 @@ TEST(Algorithms, TraceWritesOneJsonLinePerEdgeMap) {
               0u)
         << line;
     EXPECT_NE(line.find("\"bytes_read\":"), std::string::npos);
+    const nlohmann::json record = nlohmann::json::parse(line);
+    edge_map_seconds += record.at("seconds").get<double>();
+    vertex_seconds += record.at("vertex_seconds").get<double>();
     ++count;
   }
   EXPECT_EQ(count, g.n);
@@ -483,9 +489,16 @@ TEST(Algorithms, TraceWritesOneJsonLinePerEdgeMap) {
   EXPECT_EQ(trace.edge_maps(), 0u);
   EXPECT_EQ(trace.trial(), 1u);
   const std::string summary = lines.str().substr(lines.str().rfind("{\"record\""));
-  EXPECT_EQ(summary, "{\"record\":\"summary\",\"algorithm\":\"bfs\",\"trial\":0,\"seconds\":0.5,\"iterations\":" +
-                         std::to_string(g.n) + ",\"edge_maps\":" + std::to_string(g.n) +
-                         ",\"bytes_read\":" + std::to_string(bytes) + ",\"digest\":\"digest\"}\n");
+  const std::string head = "{\"record\":\"summary\",\"algorithm\":\"bfs\",\"trial\":0,\"seconds\":0.5,\"iterations\":" +
+                           std::to_string(g.n) + ",\"edge_maps\":" + std::to_string(g.n) +
+                           ",\"bytes_read\":" + std::to_string(bytes) + ",\"digest\":\"digest\",\"edgemap_seconds\":";
+  ASSERT_EQ(summary.rfind(head, 0), 0u) << summary;
+  // Where the seconds went: the EDGEMAP records' sums, and nothing else.
+  const nlohmann::json closing = nlohmann::json::parse(summary);
+  EXPECT_EQ(closing.size(), 10u) << summary;
+  EXPECT_EQ(closing.at("edgemap_seconds").get<double>(), edge_map_seconds);
+  EXPECT_EQ(closing.at("vertex_seconds").get<double>(), vertex_seconds);
+  EXPECT_GT(edge_map_seconds, 0.0);
   bfs(engine, 0, trace);
   EXPECT_NE(lines.str().find("{\"record\":\"edgemap\",\"algorithm\":\"bfs\",\"trial\":1,\"phase\":\"level\",\"iteration\":0,"),
             std::string::npos);
