@@ -36,16 +36,24 @@ SLUICE_CPU_CLONES("avx2", "default") uint64_t largest_id(const uint64_t* ids, ui
   return largest;
 }
 
-const char* decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
+const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
+  thread_local std::vector<uint32_t> scratch;
+  scratch.resize(graph.max_edges_per_page());
+  decode_compressed_page(graph, page, data, check, scratch.data());
+  return reinterpret_cast<const char*>(scratch.data());
+}
+
+}  // namespace sluice::engine::detail
+
+namespace sluice::engine {
+
+void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, uint32_t* out) {
   if (check == PageCheck::everything && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] {
     throw DamagedPageError(graph, page);
   }
   // Decoded targets are always checked: the decode needs the page's
   // structure to hold anyway, and the largest target falls out of it.
-  thread_local std::vector<uint32_t> scratch;
-  scratch.resize(graph.max_edges_per_page());
-  graph.edge_set().decode_page(page, data, scratch.data());
-  return reinterpret_cast<const char*>(scratch.data());
+  graph.edge_set().decode_page(page, data, out);
 }
 
-}  // namespace sluice::engine::detail
+}  // namespace sluice::engine

@@ -100,11 +100,14 @@ void check_page(const DiskGraph& graph, uint64_t page, const char* data, PageChe
   }
 }
 
+// A compressed page's targets decoded into `out` (room for
+// max_edges_per_page) and checked, its checksum too with
+// PageCheck::everything. Throws DamagedPageError or InputError.
+void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, uint32_t* out);
+
 namespace detail {
-// A compressed page's targets, checked (its checksum too, with
-// PageCheck::everything) and decoded into the calling thread's scratch,
-// valid until its next call.
-const char* decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check);
+// The same into the calling thread's scratch, valid until its next call.
+const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check);
 }  // namespace detail
 
 // The records the walks read for `page`, whose bytes are at `data`: the
@@ -117,7 +120,7 @@ const char* page_records(const DiskGraph& graph, uint64_t page, const char* data
     return data;
   }
   if (check == PageCheck::decoded) return data;
-  return detail::decode_compressed_page(graph, page, data, check);
+  return detail::decode_into_scratch(graph, page, data, check);
 }
 
 // The edges of `page` (logical), grouped by source: visit(v, lo, hi,

@@ -59,9 +59,8 @@ ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) :
         if (decode) {  // checked and decoded into place; the compressed bytes are dropped after the load
           for (uint64_t k = 0; k < piece.pages; ++k) {
             const uint64_t p = (piece.first_page + k) * graph.drives() + piece.drive;
-            const char* data = into + k * page_bytes_;
-            if (verify && !graph.checksums().matches(data, page_bytes_, p)) throw DamagedPageError(graph, p);
-            graph.edge_set().decode_page(p, data, reinterpret_cast<uint32_t*>(decoded_->data + graph.first_edge_of_page(p) * 4));
+            decode_compressed_page(graph, p, into + k * page_bytes_, verify ? PageCheck::everything : PageCheck::targets,
+                                   reinterpret_cast<uint32_t*>(decoded_->data + graph.first_edge_of_page(p) * 4));
           }
           continue;
         }

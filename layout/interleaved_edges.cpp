@@ -116,14 +116,14 @@ void InterleavedEdgeReader::read_edges(uint64_t first, uint64_t count, void* tar
 InterleavedEdgeWriter::InterleavedEdgeWriter(const std::vector<std::string>& paths, RecordLayout layout,
                                              PageInterleaving interleaving, uint64_t edges,
                                              std::optional<DriveHeader> identity)
-    : layout_(layout), interleaving_(interleaving), page_(interleaving.page_bytes), checksummed_(identity.has_value()) {
+    : layout_(layout), interleaving_(interleaving), page_(interleaving.page_bytes) {
   pages_ = layout.pages_for(edges, interleaving.page_bytes);
   open(paths, identity);
 }
 
 InterleavedEdgeWriter::InterleavedEdgeWriter(const std::vector<std::string>& paths, PageInterleaving interleaving,
                                              DriveHeader identity)
-    : interleaving_(interleaving), pages_known_(false), checksummed_(true) {
+    : interleaving_(interleaving), pages_known_(false) {
   open(paths, identity);
 }
 
@@ -154,10 +154,14 @@ void InterleavedEdgeWriter::open(const std::vector<std::string>& paths, const st
 
 void InterleavedEdgeWriter::flush_page() {
   std::memset(page_.data() + used_, 0, page_.size() - used_);
-  files_[interleaving_.drive_of(page_index_)].write(page_.data(), page_.size());
-  if (checksummed_) sums_.push_back(PageChecksums{seed_, nullptr}.of(page_.data(), page_.size(), page_index_));
-  ++page_index_;
+  write_page(page_.data());
   used_ = 0;
+}
+
+void InterleavedEdgeWriter::write_page(const char* page) {
+  files_[interleaving_.drive_of(page_index_)].write(page, interleaving_.page_bytes);
+  if (identity_) sums_.push_back(PageChecksums{seed_, nullptr}.of(page, interleaving_.page_bytes, page_index_));
+  ++page_index_;
 }
 
 void InterleavedEdgeWriter::append(const void* targets, const float* weights, uint64_t count) {
@@ -177,9 +181,7 @@ void InterleavedEdgeWriter::append(const void* targets, const float* weights, ui
 
 void InterleavedEdgeWriter::append_page(const char* page) {
   if (pages_known_) throw std::logic_error("append_page needs the writer for whole pages");
-  files_[interleaving_.drive_of(page_index_)].write(page, interleaving_.page_bytes);
-  sums_.push_back(PageChecksums{seed_, nullptr}.of(page, interleaving_.page_bytes, page_index_));
-  ++page_index_;
+  write_page(page);
 }
 
 std::vector<uint64_t> InterleavedEdgeWriter::finish() {

@@ -126,6 +126,8 @@ class InterleavedEdgeWriter {
  private:
   void open(const std::vector<std::string>& paths, const std::optional<DriveHeader>& identity);
   void flush_page();
+  // Writes one whole page to its drive and takes its checksum.
+  void write_page(const char* page);
   std::string header_page(const DriveHeader& identity, unsigned drive, uint64_t pages) const;
 
   std::vector<base::AtomicFile> files_;
@@ -136,8 +138,7 @@ class InterleavedEdgeWriter {
   uint64_t page_index_ = 0;
   uint64_t pages_ = 0;  // as announced in the headers
   bool pages_known_ = true;  // else the headers are written by finish()
-  std::optional<DriveHeader> identity_;
-  bool checksummed_ = false;
+  std::optional<DriveHeader> identity_;  // a sluice layout's: headers and checksums
   uint64_t seed_ = 0;
   std::vector<uint64_t> sums_;
 };

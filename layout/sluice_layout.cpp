@@ -81,8 +81,12 @@ void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* w
   if (!compressed_) return edges_.read_edges(first, count, targets, weights);
   if (count == 0) return;
   const uint64_t page_bytes = edges_.interleaving().page_bytes;
-  // The pages holding [first, first + count): the last whose first edge is at most `first`, on.
-  uint64_t page = uint64_t(std::upper_bound(page_starts_.begin(), page_starts_.end(), first) - page_starts_.begin()) - 1;
+  // The pages holding [first, first + count): each the last whose first edge is at most the edge.
+  auto page_of = [&](uint64_t e) {
+    return uint64_t(std::upper_bound(page_starts_.begin(), page_starts_.end(), e) - page_starts_.begin()) - 1;
+  };
+  uint64_t page = page_of(first);
+  const uint64_t last = page_of(first + count - 1);
   thread_local std::vector<char> data;
   thread_local std::vector<uint32_t> decoded;
   const uint64_t run = 64;  // pages per read
@@ -90,7 +94,7 @@ void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* w
   decoded.resize(compressed_page_capacity(page_bytes));
   uint32_t* out = static_cast<uint32_t*>(targets);
   for (uint64_t done = 0; done < count;) {
-    const uint64_t pages = std::min(run, edges_.pages() - page);
+    const uint64_t pages = std::min(run, last + 1 - page);  // no page past the range's last
     edges_.read_pages(page, pages, data.data());
     for (uint64_t k = 0; k < pages && done < count; ++k, ++page) {
       const uint64_t n = decode_page(page, data.data() + k * page_bytes, decoded.data());
