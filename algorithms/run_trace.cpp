@@ -26,6 +26,7 @@ void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
     line["sent_bytes"] = s.sent_bytes;
     line["received_bytes"] = s.received_bytes;
     line["comm_seconds"] = s.comm_seconds;
+    line["collectives"] = s.collectives;
   }
 }
 
@@ -47,6 +48,24 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase}, {"iteration", iteration}};
   add_stats(line, s);
+  *stats_ << line.dump() << "\n";
+}
+
+void RunTrace::record_exchange(const engine::Engine& engine, const char* phase, uint64_t iteration) {
+  const engine::EdgeMapStats& s = engine.last_stats();
+  vertex_seconds_ += s.vertex_seconds;
+  base::throw_if_interrupted();
+  if (!stats_) return;
+  nlohmann::ordered_json line = {{"record", "exchange"}, {"algorithm", algorithm_}, {"trial", trial_},
+                                 {"phase", phase},       {"iteration", iteration},  {"seconds", s.seconds},
+                                 {"vertex_seconds", s.vertex_seconds}};
+  if (s.rank >= 0) {
+    line["rank"] = s.rank;
+    line["sent_bytes"] = s.sent_bytes;
+    line["received_bytes"] = s.received_bytes;
+    line["comm_seconds"] = s.comm_seconds;
+    line["collectives"] = s.collectives;
+  }
   *stats_ << line.dump() << "\n";
 }
 

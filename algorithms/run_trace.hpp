@@ -5,6 +5,8 @@
 //              engine options, algorithm parameters; see set_run);
 //   "edgemap"  one per EDGEMAP: trial, phase, iteration and the engine's
 //              statistics (engine.hpp, EdgeMapStats);
+//   "exchange" on ranks, one per step that only exchanged values (WCC's
+//              label rounds): what crossed the network, no edges;
 //   "summary"  one per trial: seconds, iterations, EDGEMAPs, bytes read,
 //              the digest of the result, and where the seconds went: in
 //              EDGEMAPs, and in vertex work on the engine's threads
@@ -44,6 +46,11 @@ class RunTrace {
   // Adds the engine's last EDGEMAP; throws Interrupted (formats/
   // interruption.hpp) when a stop was requested, so runs end between EDGEMAPs.
   void record(const engine::Engine& engine, const char* phase, uint64_t iteration);
+  // Adds a step that only exchanged values between ranks
+  // (Engine::end_exchange_step): an "exchange" record with its seconds,
+  // vertex work, rank, bytes sent and received and communication seconds.
+  // Its vertex work counts in the summary's; it is no EDGEMAP.
+  void record_exchange(const engine::Engine& engine, const char* phase, uint64_t iteration);
   // Closes a trial with its summary record; the next EDGEMAPs belong to
   // the next trial. Totals restart with it.
   // `counts`: more fields of the summary record (the algorithm's counts:

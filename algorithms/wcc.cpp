@@ -1,5 +1,7 @@
 #include "algorithms/wcc.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <unordered_map>
@@ -28,15 +30,15 @@ struct Link {
 };
 
 // Afforest's guess at the largest component: the most frequent root among
-// 1024 sampled vertices (by default seed, so runs repeat).
+// 1024 vertices sampled from [begin, end) (by default seed, so runs repeat).
 template <class Id>
-Id most_frequent_root(ConcurrentForest<Id>& forest, uint64_t n) {
+Id most_frequent_root(ConcurrentForest<Id>& forest, uint64_t begin, uint64_t end) {
   std::mt19937_64 random(1);
   std::unordered_map<Id, uint32_t> count;
   Id best = 0;
   uint32_t best_count = 0;
   for (int i = 0; i < 1024; ++i) {
-    const Id root = forest.find(random() % n);
+    const Id root = forest.find(begin + random() % (end - begin));
     if (++count[root] > best_count) best_count = count[root], best = root;
   }
   return best;
@@ -65,7 +67,7 @@ ComponentsResult afforest(engine::Engine& out, engine::Engine* in, RunTrace& tra
   //    in-edges (the transpose's out-edges; the out-edges themselves when
   //    the graph is symmetric).
   if (n > 0) {
-    const Id giant = most_frequent_root(forest, n);
+    const Id giant = most_frequent_root(forest, 0, n);
     engine::VertexSubset rest = out.vertex_map(all, [&](uint64_t v) { return forest.parent(v) != giant; });
     out.edge_map<Id>(rest, link, false);
     trace.record(out, "out-edges", 1);
@@ -82,51 +84,140 @@ ComponentsResult afforest(engine::Engine& out, engine::Engine* in, RunTrace& tra
   return result;
 }
 
-// On several ranks, label propagation (as Gemini's CC): every vertex
-// starts with its own id, and each round the vertices whose label fell
-// offer it along their out-edges and, over the transpose's parts, their
-// in-edges; a destination keeps the least. It ends with every label the
-// smallest id of its component, as Afforest's forest labels it. Afforest
-// does not distribute: its forest spans every vertex, and merging R
-// forests costs O(V) per merge step however few labels changed, while a
-// round here sends only the changed labels to the ranks that read them.
-// Each rank's labels are valid on its own range.
+// Links each open destination with its in-neighbours: pulled over a
+// rank's in-edges (or, where the engine cannot pull, pushed over all its
+// edges), the open ones being those outside the largest component.
 template <class Id>
-struct LowerLabel {
-  Id* label;
-  static constexpr bool cond_always_true = true;
-  bool cond(uint64_t) const { return true; }
+struct LinkInto {
+  ConcurrentForest<Id>& forest;
+  Id giant;
+  bool cond(uint64_t dst) const { return forest.parent(dst) != giant; }
   bool scatter(uint64_t src, uint64_t, float, Id& out) const {
-    out = relaxed_load(label[src]);
+    out = Id(src);
     return true;
   }
-  bool gather(uint64_t dst, const Id& offer) {
-    if (!(offer < label[dst])) return false;
-    relaxed_store(label[dst], offer);
-    return true;
+  bool gather(uint64_t dst, const Id& src) {
+    forest.link(src, dst);
+    return false;
   }
-  Id combine(const Id& a, const Id& b) const { return std::min(a, b); }
 };
 
 template <class Id>
-ComponentsResult propagated_labels(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
+struct Labelled {
+  Id vertex, label;
+};
+
+// On several ranks, Afforest runs on each rank's own part, then the ranks
+// agree on the labels. Every edge lies in exactly one part (its
+// destination owner's), so a rank's forest over its part joins exactly
+// what its edges join: its own vertices and its mirrors (the sources it
+// reads from other ranks). Sampling reads the pages holding the first two
+// edges of each list; then the vertices outside the rank's largest
+// component stream the rest of their out-edges in the part (push) and
+// their in-edges (pull over the part's CSC). The forests are never merged
+// whole (that costs O(V) per step): the ranks agree on labels through the
+// vertices they share, min-label propagation over the contracted graph
+// (Gemini's and DFOGraph's CC exchange labels the same way), each round
+// two sparse exchanges of (vertex, label) pairs: owners tell the ranks
+// that read a vertex its label, and readers tell the owner of a mirror
+// what its local component has seen. A label only ever falls, and it ends
+// at the smallest id of the whole component, as on one process. The
+// rounds cost O(own vertices + mirrors) each, never O(V).
+template <class Id>
+ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
-  std::vector<Id> label(n);
-  for (uint64_t v = 0; v < n; ++v) label[v] = Id(v);
+  const uint64_t first = out.owned_begin(), last = out.owned_end();
+  engine::RankExchange& ranks = out.ranks();
+  engine::Communicator& communicator = ranks.communicator();
   ComponentsResult result;
-  engine::VertexSubset frontier = engine::VertexSubset::all(n);
-  while (!frontier.empty()) {
-    LowerLabel<Id> lower{label.data()};
-    out.ranks().member_values(frontier, label.data());
-    engine::VertexSubset changed = out.edge_map<Id>(frontier, lower);
-    trace.record(out, "out-edges", result.rounds);
-    if (in) {
-      in->ranks().member_values(frontier, label.data());
-      changed = engine::VertexSubset::unite(changed, in->edge_map<Id>(frontier, lower));
-      trace.record(*in, "in-edges", result.rounds);
+  ConcurrentForest<Id> forest(n);
+  // The vertices this rank's edges touch: its own range and its mirrors, ascending.
+  std::vector<uint64_t> touched;
+  touched.reserve(last - first);
+  bool own_added = false;
+  auto add_own = [&] {
+    for (uint64_t v = first; v < last; ++v) touched.push_back(v);
+    own_added = true;
+  };
+  ranks.mirrors().for_each([&](uint64_t u) {
+    if (!own_added && u >= first) add_own();
+    touched.push_back(u);
+  });
+  if (!own_added) add_own();
+  auto compress = [&] {
+    out.parallel_for(touched.size(), [&](int, uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) forest.compress(touched[i]);
+    });
+  };
+  Link<Id> link{forest};
+  out.edge_map_first<Id>(engine::VertexSubset::all(n), link, 2, false);
+  trace.record(out, "sample", 0);
+  compress();
+  // The largest component as this rank's part sees it, sampled from its
+  // range. (A rank without vertices has no edges: nothing is read then,
+  // whatever it names.)
+  const Id giant = last > first ? most_frequent_root(forest, first, last) : Id(0);
+  std::vector<uint64_t> rest;
+  for (uint64_t v : touched) {
+    if (forest.parent(v) != giant) rest.push_back(v);
+  }
+  out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(rest)), link, false);
+  trace.record(out, "out-edges", 1);
+  LinkInto<Id> link_into{forest, giant};
+  out.edge_map<Id>(engine::VertexSubset::all(n), link_into, false);
+  trace.record(out, "in-edges", 1);
+  compress();
+
+  // Agreement. label: an own vertex's current label; a mirror's, the least
+  // this rank and its owner both know of (unknown until the owner's first
+  // word). least: per local root, the least label its component has seen.
+  std::vector<Id> label(n), least(n);
+  for (uint64_t v : touched) {
+    const Id root = forest.parent(v);  // compressed: the root, the smallest id of the local component
+    label[v] = v >= first && v < last ? root : std::numeric_limits<Id>::max();
+    least[root] = root;
+  }
+  const size_t rank_count = size_t(communicator.size());
+  std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
+  std::vector<uint64_t> changed;
+  result.rounds = 2;
+  for (uint64_t round = 0;; ++round) {
+    // 1. Owners send the labels that changed (all of them first) to the ranks that read them.
+    for (auto& piece : pieces) piece.clear();
+    if (round == 0) {
+      ranks.for_each_read_vertex([&](size_t r, uint64_t v) { pieces[r].push_back({Id(v), label[v]}); });
+    } else {
+      for (uint64_t v : changed) ranks.for_each_reader(v, [&](size_t r) { pieces[r].push_back({Id(v), label[v]}); });
     }
-    frontier = std::move(changed);
+    for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
+      label[m.vertex] = std::min(label[m.vertex], m.label);
+      Id& l = least[forest.parent(m.vertex)];
+      l = std::min(l, m.label);
+    }
+    // 2. Every touched vertex takes its component's least label; a mirror
+    //    that falls tells its owner.
+    for (auto& piece : pieces) piece.clear();
+    changed.clear();
+    for (uint64_t v : touched) {
+      const Id l = least[forest.parent(v)];
+      if (!(l < label[v])) continue;
+      label[v] = l;
+      if (v >= first && v < last) changed.push_back(v);
+      else pieces[ranks.owner(v)].push_back({Id(v), l});
+    }
+    for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
+      if (!(m.label < label[m.vertex])) continue;
+      label[m.vertex] = m.label;
+      changed.push_back(m.vertex);
+      Id& l = least[forest.parent(m.vertex)];
+      l = std::min(l, m.label);
+    }
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    out.end_exchange_step();
+    trace.record_exchange(out, "labels", round);
     ++result.rounds;
+    if (communicator.sum(uint64_t(changed.size())) == 0) break;
   }
   result.label.assign(label.begin(), label.end());
   return result;
@@ -138,7 +229,7 @@ ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
   if (in && in->graph().vertices() != n) throw std::invalid_argument("the transpose has another vertex count");
   if (out.distributed()) {
-    return n <= (uint64_t(1) << 32) ? propagated_labels<uint32_t>(out, in, trace) : propagated_labels<uint64_t>(out, in, trace);
+    return n <= (uint64_t(1) << 32) ? afforest_on_ranks<uint32_t>(out, trace) : afforest_on_ranks<uint64_t>(out, trace);
   }
   return n <= (uint64_t(1) << 32) ? afforest<uint32_t>(out, in, trace) : afforest<uint64_t>(out, in, trace);
 }

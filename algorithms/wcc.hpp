@@ -26,8 +26,10 @@ constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the
 
 // `in` runs over the transpose; null when the graph is symmetric (every
 // edge stored both ways), where the out-edges are the in-edges. On several
-// ranks (engines over a ranked layout's parts) it runs label propagation
-// instead (wcc.cpp says why): the labels are the same, valid on each
+// ranks (engines over a ranked layout's parts) each rank runs Afforest
+// over its own part, pulling over the part's CSC for in-edges (`in` is
+// not used), and the ranks then agree on labels through the vertices
+// they share (wcc.cpp says how): the labels are the same, valid on each
 // rank's own range, and `components` and `largest` are left for the
 // caller to count (summarize_components) once it has gathered them.
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace);

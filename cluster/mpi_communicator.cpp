@@ -24,15 +24,23 @@ void check(int code, const char* what) {
 // MPI counts are ints: larger arrays go in pieces of this many elements.
 constexpr uint64_t piece = uint64_t(1) << 28;
 
+// An all-reduce of `bytes` on `ranks` ranks moves 2 (P - 1) / P of them
+// each way (a reduce-scatter, then an all-gather).
+void count_all_reduce(uint64_t bytes, int ranks, engine::CommunicationCounters& counters) {
+  const uint64_t moved = bytes * 2 * uint64_t(ranks - 1) / uint64_t(ranks);
+  counters.sent_bytes += moved;
+  counters.received_bytes += moved;
+}
+
 template <class T>
-void all_reduce(std::span<T> values, MPI_Datatype type, MPI_Op op, engine::CommunicationCounters& counters) {
+void all_reduce(std::span<T> values, MPI_Datatype type, MPI_Op op, int ranks, engine::CommunicationCounters& counters) {
   const auto start = std::chrono::steady_clock::now();
   for (uint64_t at = 0; at < values.size(); at += piece) {
     const int count = int(std::min<uint64_t>(piece, values.size() - at));
     check(MPI_Allreduce(MPI_IN_PLACE, values.data() + at, count, type, op, MPI_COMM_WORLD), "MPI_Allreduce");
+    ++counters.collectives;
   }
-  counters.sent_bytes += values.size_bytes();
-  counters.received_bytes += values.size_bytes();
+  count_all_reduce(values.size_bytes(), ranks, counters);
   counters.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -69,7 +77,7 @@ void merge_operation(void* in, void* inout, int* count, MPI_Datatype*) {
 }
 
 template <class Id>
-void merge(std::span<Id> labels, MPI_Datatype element, engine::CommunicationCounters& counters) {
+void merge(std::span<Id> labels, MPI_Datatype element, int ranks, engine::CommunicationCounters& counters) {
   if (labels.empty()) return;
   if (labels.size() > uint64_t(INT_MAX)) throw std::runtime_error("merging components across ranks takes at most 2^31 - 1 vertices");
   const auto start = std::chrono::steady_clock::now();
@@ -83,8 +91,8 @@ void merge(std::span<Id> labels, MPI_Datatype element, engine::CommunicationCoun
   MPI_Op_free(&op);
   MPI_Type_free(&all);
   check(code, "MPI_Allreduce (merging components)");
-  counters.sent_bytes += labels.size_bytes();
-  counters.received_bytes += labels.size_bytes();
+  ++counters.collectives;
+  count_all_reduce(labels.size_bytes(), ranks, counters);
   counters.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -123,6 +131,7 @@ void MpiCommunicator::gather(const char* mine, std::span<char> all, std::span<co
     check(MPI_Allgatherv(round_counts[size_t(rank_)] ? send : scratch.data(), round_counts[size_t(rank_)], MPI_BYTE, scratch.data(),
                          round_counts.data(), displacements.data(), MPI_BYTE, MPI_COMM_WORLD),
           "MPI_Allgatherv");
+    ++counters_.collectives;
     for (size_t r = 0; r < counts.size(); ++r) {
       if (round_counts[r]) std::copy_n(scratch.data() + displacements[r], round_counts[r], all.data() + at[r] + done);
     }
@@ -156,6 +165,7 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
   uint64_t largest = 0;
   for (size_t r = 0; r < ranks; ++r) largest = std::max({largest, send_counts[r], receive_counts[r]});
   check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  ++counters_.collectives;
   std::vector<int> out_counts(ranks), out_at(ranks), in_counts(ranks), in_at(ranks);
   std::vector<char> out, in;
   for (uint64_t done = 0; done < largest; done += step) {
@@ -174,6 +184,7 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
     check(MPI_Alltoallv(out.data(), out_counts.data(), out_at.data(), MPI_BYTE, in.data(), in_counts.data(), in_at.data(), MPI_BYTE,
                         MPI_COMM_WORLD),
           "MPI_Alltoallv");
+    ++counters_.collectives;
     for (size_t r = 0; r < ranks; ++r) std::copy_n(in.data() + in_at[r], in_counts[r], receive.data() + receive_at[r] + done);
   }
   counters_.sent_bytes += send_at.back();
@@ -181,12 +192,12 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
   counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void MpiCommunicator::sum(std::span<double> values) { all_reduce(values, MPI_DOUBLE, MPI_SUM, counters_); }
-void MpiCommunicator::sum(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_SUM, counters_); }
-void MpiCommunicator::sum(std::span<uint32_t> values) { all_reduce(values, MPI_UINT32_T, MPI_SUM, counters_); }
-void MpiCommunicator::bitwise_or(std::span<uint64_t> words) { all_reduce(words, MPI_UINT64_T, MPI_BOR, counters_); }
-void MpiCommunicator::max(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MAX, counters_); }
-void MpiCommunicator::min(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MIN, counters_); }
-void MpiCommunicator::merge_components(std::span<uint64_t> labels) { merge(labels, MPI_UINT64_T, counters_); }
+void MpiCommunicator::sum(std::span<double> values) { all_reduce(values, MPI_DOUBLE, MPI_SUM, size_, counters_); }
+void MpiCommunicator::sum(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_SUM, size_, counters_); }
+void MpiCommunicator::sum(std::span<uint32_t> values) { all_reduce(values, MPI_UINT32_T, MPI_SUM, size_, counters_); }
+void MpiCommunicator::bitwise_or(std::span<uint64_t> words) { all_reduce(words, MPI_UINT64_T, MPI_BOR, size_, counters_); }
+void MpiCommunicator::max(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MAX, size_, counters_); }
+void MpiCommunicator::min(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MIN, size_, counters_); }
+void MpiCommunicator::merge_components(std::span<uint64_t> labels) { merge(labels, MPI_UINT64_T, size_, counters_); }
 
 }  // namespace sluice::cluster

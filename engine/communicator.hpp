@@ -16,8 +16,13 @@
 
 namespace sluice::engine {
 
+// Bytes are what crosses this rank's link each way, as the collective's
+// bandwidth-optimal algorithm moves them: an all-to-all its pieces, an
+// all-gather this rank's piece out and the others' in, an all-reduce of
+// b bytes 2 (P - 1) / P x b each way (reduce-scatter, then all-gather).
 struct CommunicationCounters {
   uint64_t sent_bytes = 0, received_bytes = 0;
+  uint64_t collectives = 0;  // collective calls (each a round of latency)
   double seconds = 0;
 };
 
@@ -73,6 +78,28 @@ class Communicator {
     all_gather(std::span<const char>(reinterpret_cast<const char*>(mine.data()), mine.size_bytes()),
                std::span<char>(reinterpret_cast<char*>(all.data()), all.size() * sizeof(T)), counts);
     return all;
+  }
+  // A sparse all-to-all: pieces[r] goes to rank r (this rank's own piece
+  // included); returns what every rank sent here, concatenated in rank
+  // order. The counts go first, as the receivers do not know them.
+  template <class T>
+  std::vector<T> exchange_pieces(const std::vector<std::vector<T>>& pieces) {
+    const size_t ranks = size_t(size());
+    std::vector<uint64_t> send_counts(ranks), receive_counts(ranks);
+    std::vector<T> send;
+    for (size_t r = 0; r < ranks; ++r) {
+      send_counts[r] = pieces[r].size() * sizeof(T);
+      send.insert(send.end(), pieces[r].begin(), pieces[r].end());
+    }
+    const std::vector<uint64_t> eights(ranks, sizeof(uint64_t));
+    all_to_all(std::span<const char>(reinterpret_cast<const char*>(send_counts.data()), ranks * sizeof(uint64_t)), eights,
+               std::span<char>(reinterpret_cast<char*>(receive_counts.data()), ranks * sizeof(uint64_t)), eights);
+    uint64_t total = 0;
+    for (uint64_t c : receive_counts) total += c;
+    std::vector<T> received(total / sizeof(T));
+    all_to_all(std::span<const char>(reinterpret_cast<const char*>(send.data()), send.size() * sizeof(T)), send_counts,
+               std::span<char>(reinterpret_cast<char*>(received.data()), total), receive_counts);
+    return received;
   }
 
  protected:

@@ -55,6 +55,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   stats_.active_vertices = frontier.size();
   if (frontier.empty()) {
     count_communication();
+    step_end_ = std::chrono::steady_clock::now();
     return VertexSubset(graph_.vertices());
   }
 
@@ -85,7 +86,8 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   VertexSubset next = output ? next_.take() : VertexSubset(graph_.vertices());
   if (output && distributed()) next = exchange_->frontier(next);
   count_communication();
-  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  step_end_ = std::chrono::steady_clock::now();
+  stats_.seconds = std::chrono::duration<double>(step_end_ - start).count();
   return next;
 }
 

@@ -105,12 +105,23 @@ void Engine::release_bitmap(const VertexSubset& frontier) {
   scratch_.clear_index();
 }
 
+void Engine::end_exchange_step() {
+  const auto now = std::chrono::steady_clock::now();
+  stats_ = {};
+  stats_.seconds = std::chrono::duration<double>(now - step_end_).count();
+  stats_.vertex_seconds = vertex_seconds_;
+  vertex_seconds_ = 0;
+  count_communication();
+  step_end_ = now;
+}
+
 void Engine::count_communication() {
   if (!distributed()) return;
   const CommunicationCounters& now = exchange_->communicator().counters();
   stats_.rank = exchange_->communicator().rank();
   stats_.sent_bytes = now.sent_bytes - counted_.sent_bytes;
   stats_.received_bytes = now.received_bytes - counted_.received_bytes;
+  stats_.collectives = now.collectives - counted_.collectives;
   stats_.comm_seconds = now.seconds - counted_.seconds;
   counted_ = now;
 }

@@ -138,7 +138,7 @@ struct EdgeMapStats {
   // Distributed runs: this rank, and what it exchanged since the previous
   // EDGEMAP ended (the values the algorithm shared, then this one's frontier).
   int rank = -1;               // -1: one process
-  uint64_t sent_bytes = 0, received_bytes = 0;
+  uint64_t sent_bytes = 0, received_bytes = 0, collectives = 0;
   double comm_seconds = 0;
   double bandwidth() const { return seconds > 0 ? double(bytes_read) / seconds : 0; }  // bytes per second
 };
@@ -208,6 +208,13 @@ class Engine {
     if (k == 0) throw std::invalid_argument("edge_map_first needs k >= 1");
     return run_edge_map<Value>(frontier, f, output, k);
   }
+
+  // Closes a step of the algorithm that exchanged values between ranks
+  // without an EDGEMAP (WCC's label rounds): last_stats() then describes
+  // it for RunTrace::record_exchange: no edges, what was sent and received
+  // and the vertex work since the previous EDGEMAP or step, and `seconds`
+  // the wall time since then.
+  void end_exchange_step();
 
   // Calls f(v) for every member, in parallel; the members for which it
   // returns true form the result.
@@ -329,6 +336,7 @@ class Engine {
   EdgeMapStats stats_;
   std::optional<uint64_t> with_in_edges_;
   double vertex_seconds_ = 0;  // vertex work since the last EDGEMAP (VertexPhase)
+  std::chrono::steady_clock::time_point step_end_ = std::chrono::steady_clock::now();  // the last EDGEMAP's or step's end
   int vertex_depth_ = 0;
 };
 

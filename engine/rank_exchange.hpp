@@ -13,6 +13,7 @@
 // returns what it was given.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -58,6 +59,32 @@ class RankExchange {
   template <class T>
   void member_values(const VertexSubset& members, T* values) {
     if (distributed()) exchange(values, sizeof(T), &members);
+  }
+
+  // The other ranks' vertices this rank's part reads (its mirrors): the
+  // sources of its edges that it does not own.
+  const IndexedBitmap& mirrors() {
+    find_mirrors();
+    return reads_;
+  }
+  // Calls f(r, v) for every own vertex v that rank r's part reads, for
+  // every other rank r, by rank, ascending in v.
+  template <class F>
+  void for_each_read_vertex(F&& f) {
+    find_mirrors();
+    for (size_t r = 0; r < read_by_.size(); ++r) read_by_[r].for_each([&](uint64_t i) { f(r, owned_begin() + i); });
+  }
+  // Calls f(r) for every other rank whose part reads own vertex v.
+  template <class F>
+  void for_each_reader(uint64_t v, F&& f) {
+    find_mirrors();
+    for (size_t r = 0; r < read_by_.size(); ++r) {
+      if (read_by_[r].size() && read_by_[r].test(v - owned_begin())) f(r);
+    }
+  }
+  // The rank that owns v.
+  size_t owner(uint64_t v) const {
+    return size_t(std::upper_bound(bounds_.begin(), bounds_.end() - 1, v) - bounds_.begin()) - 1;
   }
 
  private:

@@ -10,9 +10,12 @@ bytes (sent + received) and communication seconds, with the largest
 message bytes of one EDGEMAP.
 
 Message bytes are those of the kernel (each EDGEMAP's record counts what
-was exchanged since the previous one ended); the result's gather for the
-summary and --output, after the kernel, is shown apart, as writing the
-output would be.
+was exchanged since the previous one ended, and "exchange" records the
+steps that only exchanged, as WCC's label rounds); the result's gather
+for the summary and --output, after the kernel, is shown apart, as
+writing the output would be. The counters count what crosses a rank's
+link each way as the collective's bandwidth-optimal algorithm moves it
+(an all-reduce of b bytes: 2 (P - 1) / P x b each way).
 
 The model (weak scaling: every machine keeps one 2^20-vertex share of the
 graph and the edges into it), per program, from the runs' byte counts
@@ -20,16 +23,15 @@ graph and the edges into it), per program, from the runs' byte counts
 uncontended core):
   compute(P) = (kernel seconds at 1 rank) x work, where work is the most-
                loaded rank's bytes read at the most ranks run over the one rank's
-               (held for larger P: ranges balance vertices + in-edges; it
-               also carries a method that reads more on ranks, as WCC's
-               label propagation does against Afforest);
-  messages(P) = the most-loaded rank's message bytes over the kernel,
+               (held for larger P: ranges balance vertices + in-edges);
+  messages(P) = the most-loaded rank's bytes over the kernel in its busier
+               direction (links are full duplex: 25 Gb/s each way),
                extrapolated linearly in P from the two largest rank counts
                run (frontier bitmaps grow with V = P x 2^20; mirrors
                saturate, so linear is the pessimistic side);
   comm(P)    = messages(P) / link bandwidth
-               + collectives x ceil(log2 P) x 5 us latency, 3 collectives
-               per EDGEMAP (a count, the frontier, the values);
+               + collectives x ceil(log2 P) x 5 us latency (the collective
+               calls counted at the most ranks run);
   T(P) = compute(P) + comm(P), reported as T(P) / T(1).
 No overlap of communication with compute is assumed.
 """
@@ -39,7 +41,6 @@ import sys
 from collections import defaultdict
 
 LATENCY = 5e-6          # seconds per collective step (a 25-100 Gb/s fabric)
-COLLECTIVES = 3         # per EDGEMAP
 LINKS = {"25 Gb/s": 25e9 / 8, "100 Gb/s": 100e9 / 8}
 
 
@@ -51,7 +52,7 @@ def load(path):
             continue
         key = (r["kind"], r["ranks_run"], r["program"])
         rank = r.get("rank", 0)
-        if r["record"] == "edgemap":
+        if r["record"] in ("edgemap", "exchange"):
             runs[key]["edgemaps"][rank].append(r)
         elif r["record"] == "summary":
             runs[key]["summary"][rank] = r
@@ -60,15 +61,22 @@ def load(path):
 
 def per_rank(run):
     rows = []
-    for rank, maps in sorted(run["edgemaps"].items()):
+    for rank, steps in sorted(run["edgemaps"].items()):
+        maps = [m for m in steps if m["record"] == "edgemap"]
+        sent = sum(m.get("sent_bytes", 0) for m in steps)
+        received = sum(m.get("received_bytes", 0) for m in steps)
         rows.append({
             "rank": rank,
             "edgemaps": len(maps),
+            "exchanges": len(steps) - len(maps),
             "seconds": sum(m["seconds"] for m in maps),
-            "bytes_read": sum(m["bytes_read"] for m in maps),
-            "message_bytes": sum(m.get("sent_bytes", 0) + m.get("received_bytes", 0) for m in maps),
-            "largest_message": max((m.get("sent_bytes", 0) + m.get("received_bytes", 0) for m in maps), default=0),
-            "comm_seconds": sum(m.get("comm_seconds", 0) for m in maps),
+            "exchange_seconds": sum(m["seconds"] for m in steps if m["record"] == "exchange"),
+            "bytes_read": sum(m.get("bytes_read", 0) for m in maps),
+            "message_bytes": sent + received,
+            "link_bytes": max(sent, received),
+            "largest_message": max((m.get("sent_bytes", 0) + m.get("received_bytes", 0) for m in steps), default=0),
+            "comm_seconds": sum(m.get("comm_seconds", 0) for m in steps),
+            "collectives": sum(m.get("collectives", 0) for m in steps),
         })
         summary = run["summary"].get(rank, {})
         total = summary.get("sent_bytes", 0) + summary.get("received_bytes", 0)
@@ -83,13 +91,13 @@ def kernel_seconds(run):
 def main(path):
     runs = load(path)
     print("## Measured (one compute thread per rank; 4 ranks share this machine's 2 cores)\n")
-    print("| kind | ranks | program | kernel s | per rank: EDGEMAP s | bytes read (MB) | message bytes (MB) | largest per EDGEMAP (KB) | comm s | result gather (MB) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| kind | ranks | program | kernel s | per rank: EDGEMAP s | exchange steps s | bytes read (MB) | message bytes (MB) | largest per step (KB) | comm s | result gather (MB) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for key in sorted(runs, key=lambda k: (k[0], k[2], k[1])):
         kind, ranks, program = key
         rows = per_rank(runs[key])
         fmt = lambda f, scale, digits: " / ".join(f"{r[f] / scale:.{digits}f}" for r in rows)
-        print(f"| {kind} | {ranks} | {program} | {kernel_seconds(runs[key]):.3f} | {fmt('seconds', 1, 3)} | "
+        print(f"| {kind} | {ranks} | {program} | {kernel_seconds(runs[key]):.3f} | {fmt('seconds', 1, 3)} | {fmt('exchange_seconds', 1, 3)} | "
               f"{fmt('bytes_read', 1e6, 1)} | {fmt('message_bytes', 1e6, 2)} | {fmt('largest_message', 1e3, 1)} | {fmt('comm_seconds', 1, 3)} | {fmt('result_bytes', 1e6, 1)} |")
 
     # What a vertex costs against an edge (the ranges' alpha): PageRank's
@@ -106,9 +114,9 @@ def main(path):
               f"in its vertex passes: a vertex weighs {per_vertex / per_edge:.2f} edges")
 
     print("\n## Model: weak scaling, T(P) / T(1)\n")
-    print("| program | largest R run | work at R (bytes read, most-loaded rank / one rank) | messages per rank at R (MB) | " +
+    print("| program | largest R run | work at R (bytes read, most-loaded rank / one rank) | messages per rank at R, busier direction (MB) | collectives | " +
           " | ".join(f"P={p}, {link}" for p in (8, 32, 128) for link in LINKS) + " |")
-    print("| --- | --- | --- | --- | " + " | ".join("---" for _ in range(6)) + " |")
+    print("| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in range(6)) + " |")
     for program in sorted({k[2] for k in runs if k[0] == "weak"}):
         counts = sorted(r for k, r, p in runs if k == "weak" and p == program)
         if len(counts) < 3 or counts[0] != 1:
@@ -119,16 +127,16 @@ def main(path):
         rows4 = per_rank(four)
         one_read = per_rank(one)[0]["bytes_read"]
         work = max(r["bytes_read"] for r in rows4) / one_read if one_read else 1.0
-        m2 = max(r["message_bytes"] for r in per_rank(two))
-        m4 = max(r["message_bytes"] for r in rows4)
-        maps = max(r["edgemaps"] for r in rows4)
+        m2 = max(r["link_bytes"] for r in per_rank(two))
+        m4 = max(r["link_bytes"] for r in rows4)
+        collectives = max(r["collectives"] for r in rows4)
         cells = []
         for p in (8, 32, 128):
             messages = m4 + (m4 - m2) / (hi - lo) * (p - hi)
             for bandwidth in LINKS.values():
-                comm = messages / bandwidth + maps * COLLECTIVES * math.ceil(math.log2(p)) * LATENCY
+                comm = messages / bandwidth + collectives * math.ceil(math.log2(p)) * LATENCY
                 cells.append(f"{(t1 * work + comm) / t1:.2f}")
-        print(f"| {program} | {hi} | {work:.2f} | {m4 / 1e6:.1f} | " + " | ".join(cells) + " |")
+        print(f"| {program} | {hi} | {work:.2f} | {m4 / 1e6:.1f} | {collectives} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

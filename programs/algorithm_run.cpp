@@ -167,6 +167,7 @@ void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::str
     counts["sent_bytes"] = now.sent_bytes - trial_start_.sent_bytes;
     counts["received_bytes"] = now.received_bytes - trial_start_.received_bytes;
     counts["comm_seconds"] = now.seconds - trial_start_.seconds;
+    counts["collectives"] = now.collectives - trial_start_.collectives;
     // The job's bytes, and its time: the slowest rank's.
     bytes = communicator_->sum(bytes);
     uint64_t nanoseconds = uint64_t(seconds * 1e9);

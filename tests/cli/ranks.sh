@@ -115,6 +115,15 @@ done
 head -1 s.jsonl | grep -q '"ranks":2,' || fail "the run record lacks the rank count: $(head -1 s.jsonl)"
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"comm_seconds":' s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its trial's exchange: $(grep summary s.jsonl)"
+# WCC's label rounds exchange without an EDGEMAP: an "exchange" record per
+# round and rank, and its three EDGEMAPs (sample, out-edges, in-edges) read
+# only the rank's own part.
+mpi 2 "$tools/sluice-wcc" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
+for r in 0 1; do
+  grep -q '^{"record":"exchange","algorithm":"wcc",.*"phase":"labels","iteration":0,.*"rank":'$r',"sent_bytes":[1-9][0-9]*,"received_bytes":[1-9][0-9]*,"comm_seconds":[0-9.e-]*,"collectives":[1-9]' s.jsonl ||
+    fail "no exchange record of WCC's first label round on rank $r: $(grep exchange s.jsonl)"
+  [ "$(grep -c '^{"record":"edgemap",.*"rank":'$r',' s.jsonl)" -eq 3 ] || fail "WCC on rank $r should run 3 EDGEMAPs: $(grep edgemap s.jsonl)"
+done
 
 # Refusals, before any work.
 expect_error 1 "was split for 3 ranks, and this job runs 2: launch it with \`mpirun -np 3\`" mpirun -np 2 "$tools/sluice-bfs" rmat-r3.sluice --output x.txt
