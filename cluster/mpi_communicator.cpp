@@ -192,6 +192,82 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
   counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+namespace {
+
+// An MPI_Ialltoallv under way; wait() completes it and counts the seconds.
+class StartedAllToAll final : public engine::Communicator::Started {
+ public:
+  StartedAllToAll(engine::CommunicationCounters& counters, std::vector<int> counts) : counters_(counters), counts_(std::move(counts)) {}
+  ~StartedAllToAll() override {
+    if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);  // only on an error path: never leave it running
+  }
+  MPI_Request* request() { return &request_; }
+  std::vector<int>& counts() { return counts_; }
+  void wait() override {
+    const auto start = std::chrono::steady_clock::now();
+    check(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait (MPI_Ialltoallv)");
+    counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+ private:
+  engine::CommunicationCounters& counters_;
+  std::vector<int> counts_;  // send counts and displacements, then receive's: alive until the exchange ends
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+}  // namespace
+
+std::unique_ptr<engine::Communicator::Started> MpiCommunicator::start(std::span<const char> send, std::span<const uint64_t> send_counts,
+                                                                      std::span<char> receive,
+                                                                      std::span<const uint64_t> receive_counts) {
+  const auto start = std::chrono::steady_clock::now();
+  const size_t ranks = size_t(size_);
+  uint64_t sent = 0, received = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    sent += send_counts[r];
+    received += receive_counts[r];
+  }
+  // One MPI_Ialltoallv takes int counts and displacements: every rank
+  // must agree that theirs fit, else all take the blocking rounds.
+  uint64_t largest = std::max(sent, received);
+  check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  ++counters_.collectives;
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (largest > uint64_t(INT_MAX)) {
+    all_to_all(send, send_counts, receive, receive_counts);
+    return nullptr;
+  }
+  const auto started_at = std::chrono::steady_clock::now();
+  std::vector<int> counts(4 * ranks);
+  int* out_counts = counts.data();
+  int* out_at = out_counts + ranks;
+  int* in_counts = out_at + ranks;
+  int* in_at = in_counts + ranks;
+  int out_total = 0, in_total = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    out_counts[r] = int(send_counts[r]);
+    in_counts[r] = int(receive_counts[r]);
+    out_at[r] = out_total;
+    in_at[r] = in_total;
+    out_total += out_counts[r];
+    in_total += in_counts[r];
+  }
+  auto started = std::make_unique<StartedAllToAll>(counters_, std::move(counts));
+  int* c = started->counts().data();
+  // Valid addresses for no bytes, and distinct: OpenMPI's libnbc takes
+  // equal send and receive buffers for MPI_IN_PLACE, and its in-place
+  // schedule then posts messages the other ranks never match (a hang).
+  static char nothing_out = 0, nothing_in = 0;
+  check(MPI_Ialltoallv(send.empty() ? &nothing_out : send.data(), c, c + ranks, MPI_BYTE, receive.empty() ? &nothing_in : receive.data(),
+                       c + 2 * ranks, c + 3 * ranks, MPI_BYTE, MPI_COMM_WORLD, started->request()),
+        "MPI_Ialltoallv");
+  ++counters_.collectives;
+  counters_.sent_bytes += sent;
+  counters_.received_bytes += received;
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at).count();
+  return started;
+}
+
 void MpiCommunicator::sum(std::span<double> values) { all_reduce(values, MPI_DOUBLE, MPI_SUM, size_, counters_); }
 void MpiCommunicator::sum(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_SUM, size_, counters_); }
 void MpiCommunicator::sum(std::span<uint32_t> values) { all_reduce(values, MPI_UINT32_T, MPI_SUM, size_, counters_); }

@@ -4,9 +4,10 @@
 // operation). Only the thread that initialized MPI calls these; the
 // engine's compute and IO threads never do.
 //
-// Bytes are counted as they leave and reach this rank logically: its own
-// piece of a gather as sent, the others' pieces as received; an allreduce
-// of B bytes as B sent and B received.
+// Bytes are counted as engine/communicator.hpp says: what crosses this
+// rank's link each way as the collective's bandwidth-optimal algorithm
+// moves it. Nonblocking all-to-alls are MPI_Ialltoallv, waited for by
+// the same thread.
 #pragma once
 
 #include "engine/communicator.hpp"
@@ -30,6 +31,10 @@ class MpiCommunicator final : public engine::Communicator {
   void min(std::span<uint64_t> values) override;
   void merge_components(std::span<uint64_t> labels) override;
   using engine::Communicator::sum;
+
+ protected:
+  std::unique_ptr<Started> start(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                                 std::span<const uint64_t> receive_counts) override;
 
  private:
   void gather(const char* mine, std::span<char> all, std::span<const uint64_t> counts);

@@ -11,6 +11,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -56,6 +59,42 @@ class Communicator {
   virtual void merge_components(std::span<uint64_t> labels) = 0;
 
   const CommunicationCounters& counters() const { return counters_; }
+
+  // A nonblocking all-to-all: started now with the pieces (kept here until
+  // it is done), finished by finish_pending(), which completes every
+  // started exchange in the order started and then calls its `arrived`
+  // with what came (rank order, as all_to_all). The engine finishes them
+  // once an EDGEMAP's reads are queued, so the drives fill buffers while
+  // the values cross the network. Blocking calls may run in between:
+  // every rank makes the same calls in the same order.
+  void start_all_to_all(std::vector<char> send, std::vector<uint64_t> send_counts, std::vector<uint64_t> receive_counts,
+                        std::function<void(const std::vector<char>&)> arrived) {
+    auto p = std::make_unique<Pending>();
+    p->send = std::move(send);
+    p->send_counts = std::move(send_counts);
+    p->receive_counts = std::move(receive_counts);
+    uint64_t total = 0;
+    for (uint64_t c : p->receive_counts) total += c;
+    p->receive.resize(total);
+    p->arrived = std::move(arrived);
+    p->started = start(p->send, p->send_counts, p->receive, p->receive_counts);
+    pending_.push_back(std::move(p));
+  }
+  // One started nonblocking exchange (start() below).
+  class Started {
+   public:
+    virtual ~Started() = default;
+    virtual void wait() = 0;
+  };
+
+  void finish_pending() {
+    while (!pending_.empty()) {
+      std::unique_ptr<Pending> p = std::move(pending_.front());
+      pending_.pop_front();
+      if (p->started) p->started->wait();
+      p->arrived(p->receive);
+    }
+  }
 
   // Conveniences over the above.
   double sum(double value) {
@@ -103,7 +142,24 @@ class Communicator {
   }
 
  protected:
+  // Starts an all-to-all into `receive`; null when it is already done
+  // (as this default does it, blocking).
+  virtual std::unique_ptr<Started> start(std::span<const char> send, std::span<const uint64_t> send_counts,
+                                         std::span<char> receive, std::span<const uint64_t> receive_counts) {
+    all_to_all(send, send_counts, receive, receive_counts);
+    return nullptr;
+  }
+
   CommunicationCounters counters_;
+
+ private:
+  struct Pending {
+    std::vector<char> send, receive;
+    std::vector<uint64_t> send_counts, receive_counts;
+    std::unique_ptr<Started> started;
+    std::function<void(const std::vector<char>&)> arrived;
+  };
+  std::deque<std::unique_ptr<Pending>> pending_;
 };
 
 // One process: every operation is the identity.

@@ -54,6 +54,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   vertex_seconds_ = 0;
   stats_.active_vertices = frontier.size();
   if (frontier.empty()) {
+    values_needed();
     count_communication();
     step_end_ = std::chrono::steady_clock::now();
     return VertexSubset(graph_.vertices());

@@ -287,6 +287,9 @@ class Engine {
   void release_bitmap(const VertexSubset& frontier);
   // Distributed: what was exchanged since the previous EDGEMAP, into stats_.
   void count_communication();
+  // Completes the value exchanges the algorithm started (RankExchange):
+  // called once the EDGEMAP's reads are queued, before any scatter.
+  void values_needed() { exchange_->communicator().finish_pending(); }
 
   template <class Value, class Functions>
   VertexSubset run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges);

@@ -95,6 +95,7 @@ void Engine::pull(const VertexSubset& frontier, Functions& f, bool output, const
   } cleanup{*this, frontier};
   const IndexedBitmap& active = bitmap_of(frontier);
   pull_stream_->start(plan);
+  values_needed();  // the drives read ahead while what the ranks share arrives
   try {
     with_record_format(*pull_graph_, [&](auto format) {
       if (frontier.is_all()) pull_pages<Value, decltype(format), true>(active, f, output);

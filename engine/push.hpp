@@ -30,6 +30,7 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
   } cleanup{*this, frontier};
   const IndexedBitmap& active = bitmap_of(frontier);
   push_stream_->start(plan);
+  values_needed();  // the drives read ahead while what the ranks share arrives
   with_record_format(graph_, [&](auto format) {
     using Format = decltype(format);
     if (atomic) {

@@ -138,9 +138,12 @@ void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* memb
     while (v >= bounds_[owner + 1]) ++owner;
     receive_counts[owner] += bytes;
   }
-  std::vector<char> received(arriving.size() * bytes);
-  communicator_.all_to_all(send, send_counts, received, receive_counts);
-  for (size_t i = 0; i < arriving.size(); ++i) std::memcpy(data + arriving[i] * bytes, received.data() + i * bytes, bytes);
+  communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts),
+                                 [data, bytes, arriving = std::move(arriving)](const std::vector<char>& received) {
+                                   for (size_t i = 0; i < arriving.size(); ++i) {
+                                     std::memcpy(data + arriving[i] * bytes, received.data() + i * bytes, bytes);
+                                   }
+                                 });
 }
 
 }  // namespace sluice::engine

@@ -46,11 +46,16 @@ class RankExchange {
   template <class T>
   void owned_values(std::span<T> values) {
     if (!distributed()) return;
+    communicator_.finish_pending();
     std::vector<uint64_t> counts;
     for (size_t r = 0; r + 1 < bounds_.size(); ++r) counts.push_back((bounds_[r + 1] - bounds_[r]) * sizeof(T));
     communicator_.all_gather_in_place(std::span<char>(reinterpret_cast<char*>(values.data()), values.size_bytes()), counts);
   }
   // values[u] for every source u this rank's part reads, from its owner.
+  // Both this and member_values only start the exchange: the values land
+  // when the next EDGEMAP (of any engine of the run) has queued its reads,
+  // or at communicator().finish_pending(). `values` must live until then,
+  // and its other entries may be read meanwhile.
   template <class T>
   void source_values(std::span<T> values) {
     if (distributed()) exchange(values.data(), sizeof(T), nullptr);
