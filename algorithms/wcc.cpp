@@ -13,6 +13,10 @@ namespace sluice::algorithms {
 
 namespace {
 
+// Afforest's sample: the first edges of each list linked before the
+// largest component is guessed.
+constexpr uint32_t sampled_edges = 2;
+
 // Joins the two ends of every edge it sees; safe on any thread, so the
 // engine streams the pages without bins.
 template <class Id>
@@ -58,18 +62,20 @@ ComponentsResult afforest(engine::Engine& out, engine::Engine* in, RunTrace& tra
   Link<Id> link{forest};
   // 1. Every vertex joins its first two out-neighbours: for most graphs
   //    that already gathers the largest component.
-  out.edge_map_first<Id>(all, link, 2, false);
+  out.edge_map_first<Id>(all, link, sampled_edges, false);
   trace.record(out, "sample", 0);
   compress();
   // 2. Only the vertices outside the largest component need the rest of
   //    their edges: an edge between two of its vertices changes nothing,
   //    and an edge from it to an outside vertex is among that vertex's
   //    in-edges (the transpose's out-edges; the out-edges themselves when
-  //    the graph is symmetric).
+  //    the graph is symmetric). A list no longer than the sample was
+  //    linked whole already (GAPBS's Afforest starts past the sample too).
   if (n > 0) {
     const Id giant = most_frequent_root(forest, 0, n);
+    const uint32_t* degrees = out.graph().degrees();
     engine::VertexSubset rest = out.vertex_map(all, [&](uint64_t v) { return forest.parent(v) != giant; });
-    out.edge_map<Id>(rest, link, false);
+    out.edge_map<Id>(out.vertex_map(rest, [&](uint64_t v) { return degrees[v] > sampled_edges; }), link, false);
     trace.record(out, "out-edges", 1);
     if (in) {
       in->edge_map<Id>(rest, link, false);
@@ -150,16 +156,17 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
     });
   };
   Link<Id> link{forest};
-  out.edge_map_first<Id>(engine::VertexSubset::all(n), link, 2, false);
+  out.edge_map_first<Id>(engine::VertexSubset::all(n), link, sampled_edges, false);
   trace.record(out, "sample", 0);
   compress();
   // The largest component as this rank's part sees it, sampled from its
   // range. (A rank without vertices has no edges: nothing is read then,
   // whatever it names.)
   const Id giant = last > first ? most_frequent_root(forest, first, last) : Id(0);
+  const uint32_t* degrees = out.graph().degrees();  // in the part
   std::vector<uint64_t> rest;
   for (uint64_t v : touched) {
-    if (forest.parent(v) != giant) rest.push_back(v);
+    if (forest.parent(v) != giant && degrees[v] > sampled_edges) rest.push_back(v);
   }
   out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(rest)), link, false);
   trace.record(out, "out-edges", 1);
@@ -180,19 +187,33 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
   const size_t rank_count = size_t(communicator.size());
   std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
   std::vector<uint64_t> changed;
+  const uint64_t read_pairs = communicator.sum(ranks.read_pairs());  // (vertex, reading rank) pairs of every rank
   result.rounds = 2;
   for (uint64_t round = 0;; ++round) {
-    // 1. Owners send the labels that changed (all of them first) to the ranks that read them.
+    // 1. Owners send the labels that changed to the ranks that read them:
+    //    as (vertex, label) pairs, or, when those would take more bytes
+    //    (the first round: every label), every label read as values alone
+    //    in the order both sides know (Gemini's mirrors).
     for (auto& piece : pieces) piece.clear();
-    if (round == 0) {
-      ranks.for_each_read_vertex([&](size_t r, uint64_t v) { pieces[r].push_back({Id(v), label[v]}); });
-    } else {
+    uint64_t pairs = 0;
+    if (round > 0) {
       for (uint64_t v : changed) ranks.for_each_reader(v, [&](size_t r) { pieces[r].push_back({Id(v), label[v]}); });
+      for (const auto& piece : pieces) pairs += piece.size();
     }
-    for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
-      label[m.vertex] = std::min(label[m.vertex], m.label);
-      Id& l = least[forest.parent(m.vertex)];
-      l = std::min(l, m.label);
+    if (round == 0 || communicator.sum(pairs) * sizeof(Labelled<Id>) >= read_pairs * sizeof(Id)) {
+      ranks.source_values(std::span<Id>(label));
+      communicator.finish_pending();
+      for (uint64_t v : touched) {
+        if (v >= first && v < last) continue;
+        Id& l = least[forest.parent(v)];
+        l = std::min(l, label[v]);
+      }
+    } else {
+      for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
+        label[m.vertex] = std::min(label[m.vertex], m.label);
+        Id& l = least[forest.parent(m.vertex)];
+        l = std::min(l, m.label);
+      }
     }
     // 2. Every touched vertex takes its component's least label; a mirror
     //    that falls tells its owner.
@@ -203,14 +224,20 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
       if (!(l < label[v])) continue;
       label[v] = l;
       if (v >= first && v < last) changed.push_back(v);
-      else pieces[ranks.owner(v)].push_back({Id(v), l});
+      else if (round > 0) pieces[ranks.owner(v)].push_back({Id(v), l});
     }
-    for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
-      if (!(m.label < label[m.vertex])) continue;
-      label[m.vertex] = m.label;
-      changed.push_back(m.vertex);
-      Id& l = least[forest.parent(m.vertex)];
-      l = std::min(l, m.label);
+    auto take = [&](uint64_t v, Id value) {
+      if (!(value < label[v])) return;
+      label[v] = value;
+      changed.push_back(v);
+      Id& l = least[forest.parent(v)];
+      l = std::min(l, value);
+    };
+    // First every mirror's label, as values alone (most fell); then pairs.
+    if (round == 0) {
+      ranks.mirror_values_to_owners(label.data(), take);
+    } else {
+      for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) take(m.vertex, m.label);
     }
     std::sort(changed.begin(), changed.end());
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());

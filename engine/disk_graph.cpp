@@ -47,6 +47,8 @@ DiskGraph::DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpos
   }
 }
 
+bool DiskGraph::has_reversed() const { return layout_->in() != nullptr; }
+
 std::unique_ptr<DiskGraph> DiskGraph::reversed() const {
   if (!layout_->in()) return nullptr;
   return std::unique_ptr<DiskGraph>(new DiskGraph(layout_, !transpose_, layout_->path()));

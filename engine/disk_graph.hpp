@@ -26,6 +26,7 @@ class DiskGraph {
   // The other edge set of the same layout (sharing it), or null when the
   // layout has no transpose.
   std::unique_ptr<DiskGraph> reversed() const;
+  bool has_reversed() const;
 
   uint64_t vertices() const { return info().vertices; }
   // The destinations whose in-edges this graph holds: a part's range, else

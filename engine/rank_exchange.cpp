@@ -49,44 +49,126 @@ VertexSubset RankExchange::frontier(const VertexSubset& mine) {
   return VertexSubset::from_bitmap(std::move(bits), members);
 }
 
+namespace {
+
+// A set of offsets in [0, size), sent as the fewer bytes of a bitmap of
+// the range (whole words) or a list of offsets (4 bytes each where the
+// range allows, else 8): both sides know size and count, so they agree.
+bool sent_as_bitmap(uint64_t size, uint64_t count) {
+  return (size + 63) / 64 * 8 <= count * (size <= (uint64_t(1) << 32) ? 4 : 8);
+}
+uint64_t encoded_bytes(uint64_t size, uint64_t count) {
+  return sent_as_bitmap(size, count) ? (size + 63) / 64 * 8 : count * (size <= (uint64_t(1) << 32) ? 4 : 8);
+}
+void encode(const std::vector<uint64_t>& offsets, uint64_t size, std::vector<char>& out) {
+  const size_t at = out.size();
+  out.resize(at + encoded_bytes(size, offsets.size()), 0);
+  char* to = out.data() + at;
+  if (sent_as_bitmap(size, offsets.size())) {
+    for (uint64_t o : offsets) to[o / 8] = char(to[o / 8] | (1 << (o % 8)));
+  } else if (size <= (uint64_t(1) << 32)) {
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      const uint32_t o = uint32_t(offsets[i]);
+      std::memcpy(to + 4 * i, &o, 4);
+    }
+  } else {
+    std::memcpy(to, offsets.data(), offsets.size() * 8);
+  }
+}
+template <class F>
+void decode(const char* from, uint64_t size, uint64_t count, F&& f) {
+  if (sent_as_bitmap(size, count)) {
+    for (uint64_t o = 0; o < size; ++o) {
+      if ((from[o / 8] >> (o % 8)) & 1) f(o);
+    }
+  } else if (size <= (uint64_t(1) << 32)) {
+    for (uint64_t i = 0; i < count; ++i) {
+      uint32_t o;
+      std::memcpy(&o, from + 4 * i, 4);
+      f(uint64_t(o));
+    }
+  } else {
+    for (uint64_t i = 0; i < count; ++i) {
+      uint64_t o;
+      std::memcpy(&o, from + 8 * i, 8);
+      f(o);
+    }
+  }
+}
+
+}  // namespace
+
 void RankExchange::find_mirrors() {
   if (mirrors_found_) return;
   const size_t ranks = size_t(communicator_.size()), me = size_t(communicator_.rank());
   reads_ = IndexedBitmap(vertices_);
-  // The sources this part reads, grouped by owner (ascending: ranges are in rank order).
-  std::vector<uint64_t> wanted;
-  std::vector<uint64_t> counts(ranks, 0);
+  // The sources this part reads, as offsets into each owner's range
+  // (ascending: ranges are in rank order).
+  std::vector<uint64_t> counts(ranks, 0), send_bytes(ranks, 0);
+  std::vector<char> send;
+  std::vector<uint64_t> offsets;
   for (size_t r = 0; r < ranks; ++r) {
-    if (r == me) continue;
-    for (uint64_t u = bounds_[r]; u < bounds_[r + 1]; ++u) {
-      if (degrees_[u] == 0) continue;
-      reads_.set(u);
-      wanted.push_back(u);
-      counts[r] += sizeof(uint64_t);
+    offsets.clear();
+    if (r != me) {
+      for (uint64_t u = bounds_[r]; u < bounds_[r + 1]; ++u) {
+        if (degrees_[u] == 0) continue;
+        reads_.set(u);
+        offsets.push_back(u - bounds_[r]);
+      }
     }
+    counts[r] = offsets.size();
+    const size_t before = send.size();
+    if (!offsets.empty()) encode(offsets, bounds_[r + 1] - bounds_[r], send);
+    send_bytes[r] = send.size() - before;
   }
-  // Each owner learns who reads which of its vertices: an all-to-all whose
-  // receive counts come from an all-to-all of the counts.
-  std::vector<uint64_t> incoming(ranks, 0);
+  // Each owner learns who reads which of its vertices: an all-to-all of
+  // the counts, then of the sets.
+  std::vector<uint64_t> incoming(ranks, 0), receive_bytes(ranks, 0);
   std::vector<uint64_t> eights(ranks, sizeof(uint64_t));
   communicator_.all_to_all(std::span<const char>(reinterpret_cast<const char*>(counts.data()), ranks * sizeof(uint64_t)), eights,
                            std::span<char>(reinterpret_cast<char*>(incoming.data()), ranks * sizeof(uint64_t)), eights);
+  const uint64_t range = owned_end() - owned_begin();
   uint64_t total = 0;
-  for (uint64_t c : incoming) total += c;
-  std::vector<uint64_t> asked(total / sizeof(uint64_t));
-  communicator_.all_to_all(std::span<const char>(reinterpret_cast<const char*>(wanted.data()), wanted.size() * sizeof(uint64_t)), counts,
-                           std::span<char>(reinterpret_cast<char*>(asked.data()), total), incoming);
-  read_by_.assign(ranks, IndexedBitmap(0));
-  size_t at = 0;
   for (size_t r = 0; r < ranks; ++r) {
-    read_by_[r] = IndexedBitmap(r == me ? 0 : owned_end() - owned_begin());
-    for (uint64_t i = 0; i < incoming[r] / sizeof(uint64_t); ++i) {
-      const uint64_t v = asked[at++];
-      if (!owns(v)) throw std::logic_error("a rank asked for a vertex this rank does not own");
-      read_by_[r].set(v - owned_begin());
-    }
+    receive_bytes[r] = incoming[r] ? encoded_bytes(range, incoming[r]) : 0;
+    total += receive_bytes[r];
+  }
+  std::vector<char> asked(total);
+  communicator_.all_to_all(send, send_bytes, asked, receive_bytes);
+  read_by_.assign(ranks, IndexedBitmap(0));
+  const char* at = asked.data();
+  for (size_t r = 0; r < ranks; ++r) {
+    read_by_[r] = IndexedBitmap(r == me ? 0 : range);
+    if (!incoming[r]) continue;
+    decode(at, range, incoming[r], [&](uint64_t o) {
+      if (o >= range) throw std::logic_error("a rank asked for a vertex this rank does not own");
+      read_by_[r].set(o);
+    });
+    at += receive_bytes[r];
   }
   mirrors_found_ = true;
+}
+
+std::vector<char> RankExchange::send_mirror_values(const void* values, size_t bytes) {
+  find_mirrors();
+  const size_t ranks = size_t(communicator_.size());
+  const char* data = static_cast<const char*>(values);
+  std::vector<char> send;
+  std::vector<uint64_t> send_counts(ranks, 0), receive_counts(ranks, 0);
+  size_t owner = 0;
+  reads_.for_each([&](uint64_t u) {
+    while (u >= bounds_[owner + 1]) ++owner;
+    send.insert(send.end(), data + u * bytes, data + (u + 1) * bytes);
+    send_counts[owner] += bytes;
+  });
+  uint64_t total = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    receive_counts[r] = read_by_[r].count() * bytes;
+    total += receive_counts[r];
+  }
+  std::vector<char> received(total);
+  communicator_.all_to_all(send, send_counts, received, receive_counts);
+  return received;
 }
 
 void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* members) {

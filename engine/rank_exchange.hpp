@@ -72,12 +72,31 @@ class RankExchange {
     find_mirrors();
     return reads_;
   }
-  // Calls f(r, v) for every own vertex v that rank r's part reads, for
-  // every other rank r, by rank, ascending in v.
-  template <class F>
-  void for_each_read_vertex(F&& f) {
+  // The other way: every rank sends the owner of each of its mirrors
+  // values[u], and the owner calls take(v, value) for each (a vertex that
+  // k ranks read, k times), by reading rank. Values alone cross, in the
+  // order both sides know. Blocking.
+  template <class T, class Take>
+  void mirror_values_to_owners(const T* values, Take&& take) {
+    if (!distributed()) return;
+    const std::vector<char> received = send_mirror_values(values, sizeof(T));
+    const char* at = received.data();
+    for (size_t r = 0; r < read_by_.size(); ++r) {
+      read_by_[r].for_each([&](uint64_t i) {
+        T value;
+        std::memcpy(&value, at, sizeof(T));
+        at += sizeof(T);
+        take(owned_begin() + i, value);
+      });
+    }
+  }
+  // How many (own vertex, other rank reading it) pairs there are: the
+  // values source_values sends.
+  uint64_t read_pairs() {
     find_mirrors();
-    for (size_t r = 0; r < read_by_.size(); ++r) read_by_[r].for_each([&](uint64_t i) { f(r, owned_begin() + i); });
+    uint64_t pairs = 0;
+    for (const IndexedBitmap& read : read_by_) pairs += read.count();
+    return pairs;
   }
   // Calls f(r) for every other rank whose part reads own vertex v.
   template <class F>
@@ -98,6 +117,9 @@ class RankExchange {
   // The values (of `bytes` each) of the sources each rank reads, or of
   // those among `members`, sent to it by their owners.
   void exchange(void* values, size_t bytes, const VertexSubset* members);
+  // This rank's mirrors' values sent to their owners; what arrived, by
+  // reading rank, each rank's ascending.
+  std::vector<char> send_mirror_values(const void* values, size_t bytes);
 
   Communicator& communicator_;
   uint64_t vertices_;

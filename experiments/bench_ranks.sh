@@ -10,6 +10,7 @@
 #
 #   experiments/bench_ranks.sh [WORK] [ROUNDS]    defaults build/ranks 1
 #   RANKS="8" STRONG=0 ONE_RANK=0 experiments/bench_ranks.sh WORK   more rank counts
+#   RANKS=none STRONG=0 experiments/bench_ranks.sh WORK               the one-rank comparison alone
 #   (records append to WORK/ranks.jsonl; ranks.jsonl is reset only by a
 #   run of the default set)
 #
@@ -44,6 +45,7 @@ run() {  # KIND SCALE RANKS
   done
 }
 log2() { local n=$1 l=0; while [ "$n" -gt 1 ]; do n=$((n / 2)); l=$((l + 1)); done; echo $l; }
+[ "$ranks_list" = none ] && ranks_list=
 for ranks in $ranks_list; do
   run weak $((20 + $(log2 "$ranks"))) "$ranks"
 done
@@ -54,17 +56,23 @@ if [ "${STRONG:-1}" = 1 ]; then
 fi
 [ "${ONE_RANK:-1}" = 1 ] || { echo "records: $out" >&2; exit 0; }
 # One rank under mpirun against the plain program on the plain layout,
-# alternating, kernel seconds from the summary lines.
-el=$work/rmat20.el plain=$work/rmat20.sluice
-mkdir -p "$work/drives/plain"
-[ -e "$plain" ] || "$tools/sluice" convert "$el" "$plain" --transpose --drives "$work/drives/plain" > /dev/null 2>&1
+# alternating, kernel seconds from the summary lines; --bind-to none, as
+# the README advises (mpirun binds one rank to one core by default, where
+# its IO thread then shares its compute thread's core). RMAT 22 by
+# default (ONE_RANK_SCALE): at scale 20 a BFS takes 70 ms and single runs
+# here spread by 25%.
+scale=${ONE_RANK_SCALE:-22}
+el=$work/rmat$scale.el plain=$work/rmat$scale.sluice
+[ -e "$el" ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
+mkdir -p "$work/drives/plain$scale"
+[ -e "$plain" ] || "$tools/sluice" convert "$el" "$plain" --transpose --drives "$work/drives/plain$scale" > /dev/null 2>&1
 : > "$work/one-rank.jsonl"
-for round in 1 2 3 4 5; do
+for round in $(seq "${ONE_RANK_ROUNDS:-9}"); do
   for program in bfs pagerank; do
     plain_s=$("$tools/sluice-$program" "$plain" --threads 1 2> /dev/null | sed -n 's/^[a-z]* [^:]*: \([0-9.]*\) s,.*/\1/p')
-    mpi_s=$(mpirun -np 1 "$tools/sluice-$program" "$plain" --threads 1 2> /dev/null | sed -n 's/^[a-z]* [^:]*: \([0-9.]*\) s,.*/\1/p')
+    mpi_s=$(mpirun --bind-to none -np 1 "$tools/sluice-$program" "$plain" --threads 1 2> /dev/null | sed -n 's/^[a-z]* [^:]*: \([0-9.]*\) s,.*/\1/p')
     echo "{\"kind\":\"one-rank\",\"round\":$round,\"program\":\"$program\",\"plain_seconds\":$plain_s,\"mpirun_seconds\":$mpi_s}" >> "$work/one-rank.jsonl"
-    echo "one rank, round $round, $program: plain $plain_s s, mpirun -np 1 $mpi_s s" >&2
+    echo "one rank, round $round, $program: plain $plain_s s, mpirun --bind-to none -np 1 $mpi_s s" >&2
   done
 done
 echo "records: $out, $work/one-rank.jsonl" >&2

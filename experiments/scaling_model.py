@@ -21,7 +21,7 @@ The model (weak scaling: every machine keeps one 2^20-vertex share of the
 graph and the edges into it), per program, from the runs' byte counts
 (exact whatever the machine) and the one-rank run's rates (one rank on an
 uncontended core):
-  compute(P) = (kernel seconds at 1 rank) x work, where work is the most-
+  compute(P) = (kernel seconds at 1 rank, the median of the rounds run) x work, where work is the most-
                loaded rank's bytes read at the most ranks run over the one rank's
                (held for larger P: ranges balance vertices + in-edges);
   messages(P) = the most-loaded rank's bytes over the kernel in its busier
@@ -37,11 +37,23 @@ No overlap of communication with compute is assumed.
 """
 import json
 import math
+import statistics
 import sys
 from collections import defaultdict
 
 LATENCY = 5e-6          # seconds per collective step (a 25-100 Gb/s fabric)
 LINKS = {"25 Gb/s": 25e9 / 8, "100 Gb/s": 100e9 / 8}
+
+
+def one_rank_seconds(path):
+    """The one-rank runs' kernel seconds, per program: the median over
+    the rounds (the byte counts are the same in every round)."""
+    seconds = defaultdict(list)
+    for line in open(path):
+        r = json.loads(line)
+        if r["kind"] == "weak" and r["ranks_run"] == 1 and r["record"] == "summary":
+            seconds[r["program"]].append(r["seconds"])
+    return {program: statistics.median(s) for program, s in seconds.items()}
 
 
 def load(path):
@@ -90,6 +102,7 @@ def kernel_seconds(run):
 
 def main(path):
     runs = load(path)
+    t1_median = one_rank_seconds(path)
     print("## Measured (one compute thread per rank; 4 ranks share this machine's 2 cores)\n")
     print("| kind | ranks | program | kernel s | per rank: EDGEMAP s | exchange steps s | bytes read (MB) | message bytes (MB) | largest per step (KB) | comm s | result gather (MB) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -114,6 +127,7 @@ def main(path):
               f"in its vertex passes: a vertex weighs {per_vertex / per_edge:.2f} edges")
 
     print("\n## Model: weak scaling, T(P) / T(1)\n")
+    print("One rank's kernel seconds (median of the rounds): " + ", ".join(f"{p} {t:.3f}" for p, t in sorted(t1_median.items())) + "\n")
     print("| program | largest R run | work at R (bytes read, most-loaded rank / one rank) | messages per rank at R, busier direction (MB) | collectives | " +
           " | ".join(f"P={p}, {link}" for p in (8, 32, 128) for link in LINKS) + " |")
     print("| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in range(6)) + " |")
@@ -123,7 +137,7 @@ def main(path):
             continue
         one, two, four = (runs[("weak", r, program)] for r in (1, counts[-2], counts[-1]))
         lo, hi = counts[-2], counts[-1]
-        t1 = kernel_seconds(one)
+        t1 = t1_median[program]
         rows4 = per_rank(four)
         one_read = per_rank(one)[0]["bytes_read"]
         work = max(r["bytes_read"] for r in rows4) / one_read if one_read else 1.0

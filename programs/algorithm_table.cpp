@@ -29,6 +29,7 @@ namespace {
 
 Transpose not_needed(const po::variables_map&) { return Transpose::not_needed; }
 Transpose needed(const po::variables_map&) { return Transpose::needed; }
+Transpose in_edges(const po::variables_map&) { return Transpose::in_edges; }
 
 std::string printed(const char* format, auto... values) {
   char text[192];
@@ -312,7 +313,7 @@ Algorithm wcc_row() {
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
   a.add_options = [](po::options_description&) {};
-  a.transpose = needed;
+  a.transpose = in_edges;
   a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;

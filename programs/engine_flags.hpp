@@ -24,7 +24,10 @@ void add_engine_options(po::options_description& options, const char* skip_defau
 engine::EngineOptions engine_options_from(const po::variables_map& values, const engine::DiskGraph& graph,
                                           std::string* skip_source = nullptr);
 
-enum class Transpose { not_needed, needed };  // whether a program needs the transpose
+// Whether a program needs the transpose. `in_edges` needs it only for
+// in-edges that the out-edges' engine pulls: on MPI ranks that is the
+// part's own CSC, and the transpose graph's part is not opened.
+enum class Transpose { not_needed, needed, in_edges };
 
 // The graph at `path` opened into engines as a program needs it, from the
 // engine flags (and --symmetric): the out-edges' engine, and the

@@ -131,7 +131,7 @@ int cmd_sweep(int argc, char** argv) {
     d.in = d.out->reversed();
     const std::map<std::string, std::vector<double>> no_vectors;
     for (const Algorithm* a : algorithms_to_run) {
-      if (a->transpose(v) == Transpose::needed && !d.in) {
+      if (a->transpose(v) != Transpose::not_needed && !d.in) {
         throw base::InputError(path, "", a->name + " needs the transpose: convert with --transpose");
       }
       d.prepared.push_back(a->prepare({v, *d.out, no_vectors, &outputs}));  // parameters read once per layout
@@ -160,7 +160,7 @@ int cmd_sweep(int argc, char** argv) {
       if (repeat % 2) std::reverse(order.begin(), order.end());
       for (size_t k = 0; k < algorithms_to_run.size(); ++k) {
         const std::string& algorithm = algorithms_to_run[k]->name;
-        const bool transpose = algorithms_to_run[k]->transpose(v) == Transpose::needed;
+        const bool transpose = algorithms_to_run[k]->transpose(v) != Transpose::not_needed;
         for (const auto& [skip, calibrated] : order) {
           engine::EngineOptions o = engine_options_from(v, *device.out);
           o.skip = skip;

@@ -134,6 +134,8 @@ expect_error 1 "is not split into ranks, and this job runs 2" mpirun -np 2 "$too
 "$tools/sluice" convert rmat.el rmat-push-only.sluice --ranks 2 > /dev/null
 expect_error 1 "bc needs the transpose's parts: .*was split without the transpose's parts: convert it again with --transpose" \
   mpirun -np 2 "$tools/sluice-bc" rmat-push-only.sluice
+expect_error 1 "rmat-push-only.sluice: wcc needs the transpose: convert with --ranks and --transpose" \
+  mpirun -np 2 "$tools/sluice-wcc" rmat-push-only.sluice
 mv rmat-r3.part2.sluice aside.sluice
 expect_error 1 "rank 2 of 3: error: rmat-r3.part2.sluice: cannot open" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
 cp rmat-r4.part2.sluice rmat-r3.part2.sluice
