@@ -38,7 +38,8 @@ ChunkPlan Engine::plan_pull(Functions& f) {
   const PullCache& cache = *pull_cache_;
   auto find = [&](auto use_cache, uint64_t begin, uint64_t end) {
     uint64_t count = 0, held = 0, edges = 0, offset = graph.offset(begin);
-    uint64_t unmarked = 0;  // the first page this piece has not marked
+    uint64_t unmarked = 0;       // the first page this piece has not marked
+    uint64_t unmarked_edge = 0;  // and its first edge
     for (uint64_t word = begin / 64; word * 64 < end; ++word) {
       uint64_t bits = 0;
       for (uint64_t v = word * 64; v < std::min(end, word * 64 + 64); ++v) {
@@ -54,12 +55,13 @@ ChunkPlan Engine::plan_pull(Functions& f) {
         bits |= uint64_t(want) << (v % 64);
         count += want;
         edges += want ? d : 0;
-        // One past the last page of a wanted list, 0 for the others.
-        const uint64_t reach = want ? graph.page_of_edge(offset + d - 1) + 1 : 0;
-        const uint64_t first = std::max(graph.page_of_edge(offset), unmarked);
-        if (reach > first) [[unlikely]] {  // a wanted list reaching a new page
-          planner.mark(first, reach - 1);
+        // A wanted list reaching a page not marked yet (about once a
+        // page): only then are its pages looked up.
+        if (want & (offset + d > unmarked_edge)) [[unlikely]] {
+          const uint64_t reach = graph.page_of_edge(offset + d - 1) + 1;
+          planner.mark(std::max(graph.page_of_edge(offset), unmarked), reach - 1);
           unmarked = reach;
+          unmarked_edge = reach < graph.pages() ? graph.first_edge_of_page(reach) : UINT64_MAX;
         }
         offset += d;
       }
