@@ -82,11 +82,11 @@ ComponentsResult afforest(engine::Engine& out, engine::Engine* in, RunTrace& tra
       trace.record(*in, "in-edges", 1);
     }
   }
-  compress();
   result.label.resize(n);
-  for (uint64_t v = 0; v < n; ++v) result.label[v] = forest.parent(v);
+  out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {  // compressed: every parent is the root
+    for (uint64_t v = begin; v < end; ++v) result.label[v] = forest.find(v);
+  });
   result.rounds = 2;
-  summarize_components(result);
   return result;
 }
 

@@ -30,8 +30,10 @@ constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the
 // over its own part, pulling over the part's CSC for in-edges (`in` is
 // not used), and the ranks then agree on labels through the vertices
 // they share (wcc.cpp says how): the labels are the same, valid on each
-// rank's own range, and `components` and `largest` are left for the
-// caller to count (summarize_components) once it has gathered them.
+// rank's own range. The kernel computes the labels alone: `components`
+// and `largest` are left for the caller to count (summarize_components),
+// on ranks once it has gathered the labels (GAPBS's CC counts after its
+// timed kernel too).
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace);
 
 // Counts the components and the largest one of a labelling by smallest id.

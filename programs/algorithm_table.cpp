@@ -318,10 +318,8 @@ Algorithm wcc_row() {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::ComponentsResult r = timed(seconds, [&] { return algorithms::wcc(e.out, e.in, trace); });
-      if (e.out.distributed()) {
-        whole(e, r.label);
-        algorithms::summarize_components(r);
-      }
+      whole(e, r.label);
+      algorithms::summarize_components(r);
       AlgorithmResult result{r.rounds, components_digest(r), {}, {}, seconds};
       result.values = {{"label", std::move(r.label)}};
       result.counts = {{"components", r.components}, {"largest", r.largest}, {"rounds", r.rounds}};

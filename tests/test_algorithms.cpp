@@ -549,6 +549,7 @@ TEST(Algorithms, Cnr2000) {
     Engine out(out_graph, options_for(c)), in(in_graph, options_for(c));
     RunTrace trace("test");
     ComponentsResult components = wcc(out, &in, trace);
+    summarize_components(components);
     EXPECT_EQ(components.components, 1u) << c.text();
     EXPECT_EQ(components.largest, n) << c.text();
 
