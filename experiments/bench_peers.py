@@ -2,6 +2,7 @@
 (both in memory, kernel time only) on the same generated graphs, in
 alternating rounds on one machine; with --reorder also sluice on a copy
 converted with --reorder degree, and GAPBS on the same reordered graph;
+with --compress also sluice on compressed copies of its layouts;
 plus, for full scans, the PageRank iterations' bandwidth (--stats) against
 a sequential read of the same drive files measured in the same round. Run
 through experiments/bench_peers.
@@ -123,6 +124,7 @@ def main():
     parser.add_argument("--iterations", type=int, default=10, help="PageRank iterations")
     parser.add_argument("--gapbs", type=Path, help="a GAPBS build (bfs, cc, pr), run on the same graph")
     parser.add_argument("--reorder", action="store_true", help="also a copy converted with --reorder degree")
+    parser.add_argument("--compress", action="store_true", help="also compressed copies (convert --compress) of sluice's layouts")
     args = parser.parse_args()
 
     import networkit as nk
@@ -144,6 +146,14 @@ def main():
                 drive.mkdir(parents=True, exist_ok=True)
                 run([args.tools / "sluice", "convert", layout, reordered, "--reorder", "degree", "--transpose", "--drives", drive, "-t", t])
             sluices.append(("sluice degree", args.tools, reordered))
+        if args.compress:
+            for name, tools, path in [x for x in sluices if x[0] != "before"]:
+                compressed = path.with_name(path.stem + "-compressed.sluice")
+                if not compressed.exists():
+                    drive = args.work / f"{path.stem}-compressed-drive0"
+                    drive.mkdir(parents=True, exist_ok=True)
+                    run([tools / "sluice", "convert", path, compressed, "--compress", "--transpose", "--drives", drive, "-t", t])
+                sluices.append((name + " compressed", tools, compressed))
         runs = [(f"{name} {io}", tools, path, io) for name, tools, path in sluices for io in ("disk", "memory")]
         offsets, targets, n, m, in_drives = read_layout(layout)
         if m and int(targets.max()) >= n:
