@@ -35,6 +35,8 @@ constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the
 // on ranks once it has gathered the labels (GAPBS's CC counts after its
 // timed kernel too).
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace);
+// wcc() on several ranks (wcc_ranks.cpp).
+ComponentsResult wcc_on_ranks(engine::Engine& out, RunTrace& trace);
 
 // Counts the components and the largest one of a labelling by smallest id.
 void summarize_components(ComponentsResult& result);

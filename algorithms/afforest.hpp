@@ -1,0 +1,49 @@
+// What Afforest over the engine (wcc.cpp, wcc_ranks.cpp) needs on one
+// process and on ranks alike: the linking EDGEMAP, the sample's size and
+// the guess at the largest component. Internal to algorithms/.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <unordered_map>
+
+#include "algorithms/union_find.hpp"
+
+namespace sluice::algorithms::afforest {
+
+// Afforest's sample: the first edges of each list linked before the
+// largest component is guessed.
+inline constexpr uint32_t sampled_edges = 2;
+
+// Joins the two ends of every edge it sees; safe on any thread, so the
+// engine streams the pages without bins.
+template <class Id>
+struct Link {
+  ConcurrentForest<Id>& forest;
+  bool cond(uint64_t) const { return true; }
+  bool scatter(uint64_t src, uint64_t, float, Id& out) const {
+    out = Id(src);
+    return true;
+  }
+  bool gather_atomic(uint64_t dst, const Id& src) {
+    forest.link(src, dst);
+    return false;
+  }
+};
+
+// Afforest's guess at the largest component: the most frequent root among
+// 1024 vertices sampled from [begin, end) (by default seed, so runs repeat).
+template <class Id>
+Id most_frequent_root(ConcurrentForest<Id>& forest, uint64_t begin, uint64_t end) {
+  std::mt19937_64 random(1);
+  std::unordered_map<Id, uint32_t> count;
+  Id best = 0;
+  uint32_t best_count = 0;
+  for (int i = 0; i < 1024; ++i) {
+    const Id root = forest.find(begin + random() % (end - begin));
+    if (++count[root] > best_count) best_count = count[root], best = root;
+  }
+  return best;
+}
+
+}  // namespace sluice::algorithms::afforest
