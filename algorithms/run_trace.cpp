@@ -4,6 +4,18 @@
 
 namespace sluice::algorithms {
 
+namespace {
+// On ranks: this rank and what it exchanged.
+void add_exchange_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
+  if (s.rank < 0) return;
+  line["rank"] = s.rank;
+  line["sent_bytes"] = s.sent_bytes;
+  line["received_bytes"] = s.received_bytes;
+  line["comm_seconds"] = s.comm_seconds;
+  line["collectives"] = s.collectives;
+}
+}  // namespace
+
 void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
   line["direction"] = engine::direction_name(s.direction);
   line["active_vertices"] = s.active_vertices;
@@ -21,13 +33,7 @@ void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
   line["gather_seconds"] = s.gather_seconds;
   line["vertex_seconds"] = s.vertex_seconds;
   line["bandwidth_mb_s"] = s.bandwidth() / 1e6;
-  if (s.rank >= 0) {
-    line["rank"] = s.rank;
-    line["sent_bytes"] = s.sent_bytes;
-    line["received_bytes"] = s.received_bytes;
-    line["comm_seconds"] = s.comm_seconds;
-    line["collectives"] = s.collectives;
-  }
+  add_exchange_stats(line, s);
 }
 
 void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t iteration) {
@@ -59,13 +65,7 @@ void RunTrace::record_exchange(const engine::Engine& engine, const char* phase, 
   nlohmann::ordered_json line = {{"record", "exchange"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase},       {"iteration", iteration},  {"seconds", s.seconds},
                                  {"vertex_seconds", s.vertex_seconds}};
-  if (s.rank >= 0) {
-    line["rank"] = s.rank;
-    line["sent_bytes"] = s.sent_bytes;
-    line["received_bytes"] = s.received_bytes;
-    line["comm_seconds"] = s.comm_seconds;
-    line["collectives"] = s.collectives;
-  }
+  add_exchange_stats(line, s);
   *stats_ << line.dump() << "\n";
 }
 
