@@ -41,9 +41,34 @@ VertexSubset RankExchange::frontier(const VertexSubset& mine) {
   if (members * id_bytes * 8 < vertices_) {
     return narrow ? gather_ids<uint32_t>(communicator_, mine, vertices_) : gather_ids<uint64_t>(communicator_, mine, vertices_);
   }
+  // Each rank's members lie in its own range: the ranks gather each
+  // other's slice of the bitmap (a rank receives under V/8 bytes, where an
+  // all-reduce of the whole bitmap moves about twice that each way).
+  const size_t ranks = size_t(communicator_.size()), me = size_t(communicator_.rank());
+  std::vector<uint64_t> counts(ranks), at(ranks + 1, 0);  // bytes per slice; each slice's first word
+  for (size_t r = 0; r < ranks; ++r) {
+    counts[r] = (bounds_[r + 1] - bounds_[r] + 63) / 64 * sizeof(uint64_t);
+    at[r + 1] = at[r] + counts[r] / sizeof(uint64_t);
+  }
+  std::vector<uint64_t> slices(at[ranks], 0);
+  uint64_t* own = slices.data() + at[me];
+  mine.for_each([&](uint64_t v) {
+    if (!owns(v)) throw std::logic_error("a rank's frontier holds a vertex of another rank's range");
+    const uint64_t i = v - owned_begin();
+    own[i / 64] |= uint64_t(1) << (i % 64);
+  });
+  communicator_.all_gather_in_place(std::span<char>(reinterpret_cast<char*>(slices.data()), slices.size() * sizeof(uint64_t)), counts);
+  // Slice r's bit i is vertex bounds_[r] + i: shifted into place.
   std::vector<uint64_t> words((vertices_ + 63) / 64, 0);
-  mine.for_each([&](uint64_t v) { words[v / 64] |= uint64_t(1) << (v % 64); });
-  communicator_.bitwise_or(words);
+  for (size_t r = 0; r < ranks; ++r) {
+    const uint64_t first = bounds_[r] / 64, shift = bounds_[r] % 64;
+    for (uint64_t k = 0; k < at[r + 1] - at[r]; ++k) {
+      const uint64_t x = slices[at[r] + k];
+      if (!x) continue;
+      words[first + k] |= x << shift;
+      if (shift && first + k + 1 < words.size()) words[first + k + 1] |= x >> (64 - shift);
+    }
+  }
   IndexedBitmap bits(vertices_);
   for (uint64_t w = 0; w < words.size(); ++w) bits.set_word(w, words[w]);
   return VertexSubset::from_bitmap(std::move(bits), members);

@@ -3,7 +3,8 @@
 // every source). Each rank activates and updates only vertices of its own
 // range, so what the others need is
 //  - the next frontier: as ids or as a bitmap, whichever is fewer bytes
-//    (min(V/8, 4 x members) with 32-bit ids);
+//    (min(V/8, 4 x members) with 32-bit ids; each rank's slice of the
+//    bitmap, its own range, gathered by the others);
 //  - the source values they read, as Gemini's mirrors: a rank is sent the
 //    value of a vertex only if its part has an edge out of that vertex
 //    (all of a range's values, or only a frontier's members);
