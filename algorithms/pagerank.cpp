@@ -32,27 +32,30 @@ struct ChangeAndDangling {
 };
 
 // On several ranks, each updates the ranks of its own range [first, last)
-// and shares what the others read (shares, sums, the frontier).
+// and shares what the others read (shares, sums, the frontier). Share is
+// what a vertex sends along each out-edge as stored (PageRankShares).
+template <class Share>
 PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
   PageRankResult result;
   result.rank.assign(n, 1.0 / double(n));
-  std::vector<double> share(n), received(n, 0.0);
+  std::vector<Share> share(n);
+  std::vector<double> received(n, 0.0);
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   // What each vertex sends along each out-edge, and the rank of the
   // vertices without out-edges (spread or dropped).
   auto shares = [&](uint64_t v, double rank) {
     const uint32_t degree = engine.out_degree(v);
-    share[v] = degree ? rank / degree : 0.0;
+    share[v] = degree ? Share(rank / degree) : Share(0);
     return degree ? 0.0 : rank;
   };
   double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return shares(v, result.rank[v]); }));
   while (result.iterations < o.max_iterations) {
-    ranks.source_values(std::span<double>(share));
-    SumIntoDestination<SourceValue> push{{share.data()}, received.data()};
+    ranks.source_values(std::span<Share>(share));
+    SumIntoDestination<SourceValue<Share>> push{{share.data()}, received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
     const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
@@ -77,6 +80,7 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   return result;
 }
 
+template <class Share>
 PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
@@ -88,18 +92,19 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
   // A change too small to push stays pending (Ligra drops it) and goes out
   // once it has grown past the threshold, so nothing is lost.
   result.rank.assign(n, 1.0 / double(n));
-  std::vector<double> pending(n, 1.0 / double(n)), share(n), received(n, 0.0);
+  std::vector<double> pending(n, 1.0 / double(n)), received(n, 0.0);
+  std::vector<Share> share(n);
   engine::VertexSubset frontier = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   while (result.iterations < o.max_iterations && !frontier.empty()) {
     frontier.for_each([&](uint64_t v) {
       if (v < first || v >= last) return;  // another rank's: its share comes below
       uint32_t degree = engine.out_degree(v);
-      share[v] = degree ? pending[v] / degree : 0.0;
+      share[v] = degree ? Share(pending[v] / degree) : Share(0);
       pending[v] = 0;
     });
     ranks.member_values(frontier, share.data());
-    SumIntoDestination<SourceValue> push{{share.data()}, received.data()};
+    SumIntoDestination<SourceValue<Share>> push{{share.data()}, received.data()};
     engine.edge_map<double>(frontier, push, false);
     trace.record(engine, "iteration", result.iterations);
     // In the first round the estimate moves from the start 1/n to
@@ -134,7 +139,10 @@ PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, 
     nothing.converged = true;  // no vertex, nothing to change
     return nothing;
   }
-  return options.method == PageRankMethod::classic ? classic(engine, options, trace) : delta(engine, options, trace);
+  auto run = [&]<class Share>(Share) {
+    return options.method == PageRankMethod::classic ? classic<Share>(engine, options, trace) : delta<Share>(engine, options, trace);
+  };
+  return options.shares == PageRankShares::float32 ? run(float{}) : run(double{});
 }
 
 }  // namespace sluice::algorithms

@@ -31,6 +31,13 @@ namespace sluice::algorithms {
 
 enum class PageRankMethod { delta, classic };
 enum class Dangling { drop, spread };
+// How what a vertex sends along each out-edge (rank / out-degree) is
+// stored: float32 (GAPBS's choice) halves the array that every edge reads
+// at random, the kernel's bound when it outgrows the caches; ranks, sums
+// and changes stay double either way, each share rounded to 24 bits: an
+// iteration's L1 change then stalls at a few 1e-9 (4e-9 on cnr-2000), and
+// 10 iterations on RMAT 22 end 3e-9 in L1 from the double ones.
+enum class PageRankShares { float64, float32 };
 
 struct PageRankOptions {
   PageRankMethod method = PageRankMethod::delta;
@@ -39,7 +46,7 @@ struct PageRankOptions {
   double tolerance = 1e-4;          // on the L1 change of one iteration
   unsigned max_iterations = 20;
   double delta_threshold = 0.01;    // delta only: relative change that keeps a vertex active
-
+  PageRankShares shares = PageRankShares::float64;
 };
 
 struct PageRankResult {

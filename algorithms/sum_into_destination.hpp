@@ -19,10 +19,11 @@ struct EveryDestination {
   bool operator()(uint64_t) const { return true; }
 };
 
-// value(src, w) = of[src]: a per-source share (PageRank).
+// value(src, w) = of[src]: a per-source share (PageRank), stored as Share.
+template <class Share = double>
 struct SourceValue {
-  const double* of;
-  double operator()(uint64_t src, float) const { return of[src]; }
+  const Share* of;
+  double operator()(uint64_t src, float) const { return double(of[src]); }
   void prefetch(uint64_t src) const { __builtin_prefetch(of + src); }
 };
 

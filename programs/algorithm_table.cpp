@@ -260,7 +260,11 @@ Algorithm pagerank_row() {
       ("iterations", po::value<unsigned>()->default_value(20), "iteration cap")
       ("delta-threshold", po::value<double>()->default_value(0.01, "0.01"), "delta: a vertex stays active while its change exceeds this share of its rank")
       ("dangling", po::value<std::string>()->default_value("drop"),
-       "rank of vertices without out-edges: drop (GAPBS, Ligra, Blaze) or spread evenly (networkx; classic only)");
+       "rank of vertices without out-edges: drop (GAPBS, Ligra, Blaze) or spread evenly (networkx; classic only)")
+      ("shares", po::value<std::string>()->default_value("double"),
+       "what each vertex sends along its out-edges, stored as double or float (GAPBS's choice: half the vertex state every edge "
+       "reads, faster once that outgrows the caches; ranks and sums stay double, but the rounding leaves an iteration's L1 "
+       "change at a few 1e-9, so tolerances below about 1e-8 may not be reached)");
   };
   a.transpose = not_needed;
   a.prepare = [](const AlgorithmSetup& s) {
@@ -272,7 +276,9 @@ Algorithm pagerank_row() {
     o.tolerance = v["tolerance"].as<double>();
     o.max_iterations = v["iterations"].as<unsigned>();
     o.delta_threshold = v["delta-threshold"].as<double>();
+    o.shares = parse_pagerank_shares(v["shares"].as<std::string>());
     NamedScalars parameters = {{"method", v["method"].as<std::string>()}, {"dangling", v["dangling"].as<std::string>()},
+                               {"shares", v["shares"].as<std::string>()},
                                {"damping", o.damping}, {"tolerance", o.tolerance},
                                {"iterations", uint64_t(o.max_iterations)}, {"delta_threshold", o.delta_threshold}};
     const base::IdMap* ids = &s.graph.layout().ids();

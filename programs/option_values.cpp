@@ -104,6 +104,12 @@ algorithms::PageRankMethod parse_pagerank_method(const std::string& text) {
   throw po::error("unknown PageRank method '" + text + "' (expected delta or classic)");
 }
 
+algorithms::PageRankShares parse_pagerank_shares(const std::string& text) {
+  if (text == "double") return algorithms::PageRankShares::float64;
+  if (text == "float") return algorithms::PageRankShares::float32;
+  throw po::error("unknown share type '" + text + "' for --shares (expected double or float)");
+}
+
 algorithms::Dangling parse_dangling(const std::string& text) {
   if (text == "drop") return algorithms::Dangling::drop;
   if (text == "spread") return algorithms::Dangling::spread;

@@ -123,6 +123,10 @@ def test_pagerank_and_jtcc(layouts, shape):
         delta = sluice.pagerank(path, threads=2, tolerance=1e-12, delta_threshold=1e-9, max_iterations=1000)
         classic = sluice.pagerank(path, method="classic", tolerance=1e-13, max_iterations=1000)
         np.testing.assert_allclose(delta.rank, classic.rank, atol=1e-6)
+        # Float shares (GAPBS's) round what each vertex sends: close, not equal.
+        floats = sluice.pagerank(path, method="classic", tolerance=1e-8, max_iterations=1000, shares="float")
+        assert floats.converged
+        assert np.abs(floats.rank - classic.rank).sum() < 1e-6
     j = sluice.jtcc(path)
     np.testing.assert_array_equal(j.label, reference_components(a))
 
@@ -343,6 +347,8 @@ def test_errors(layouts, tmp_path):
         sluice.bfs(fifo)
     with pytest.raises(ValueError, match="unknown PageRank method|method"):
         sluice.pagerank(path, method="fast")
+    with pytest.raises(ValueError, match="unknown share type 'half' for --shares"):
+        sluice.pagerank(path, shares="half")
     with pytest.raises(ValueError, match="x has 3 values"):
         sluice.spmv(path, [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="x has 0 values"):

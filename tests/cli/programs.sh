@@ -93,6 +93,7 @@ for command in "$tools/sluice-bfs" "$tools/sluice" "$tools/sluice convert"; do
   $command --version | grep -q '^sluice [0-9][0-9.]*$' || fail "$command --version: $($command --version)"
 done
 expect_error 2 "PageRank-delta drops" "$tools/sluice-pagerank" g.sluice --dangling spread
+expect_error 2 "unknown share type 'half' for --shares (expected double or float)" "$tools/sluice-pagerank" g.sluice --shares half
 printf '1\n2\nthree\n' > bad-x.txt
 expect_error 1 "bad-x.txt:line 3" "$tools/sluice-spmv" g.sluice --x bad-x.txt
 expect_error 1 "missing.sluice: cannot open: No such file or directory" "$tools/sluice-bc" missing.sluice
