@@ -9,9 +9,13 @@ Prints a markdown table of medians and before / after.
 
 BFS and WCC run 3 trials per process and count their median; PageRank is
 classic with 10 iterations and no tolerance. The layout needs its
-transpose and must be one both builds read."""
+transpose and must be one both builds read. --after-flags and
+--before-flags add flags to one side's runs: one build against itself
+with two settings (--before build/tools --before-flags '--shares double'
+--after-flags '--shares float' --programs pagerank10)."""
 import argparse
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -23,8 +27,8 @@ PROGRAMS = {
 }
 
 
-def seconds(tools, program, layout, io, threads, source):
-    cmd = [f"{tools}/{PROGRAMS[program][0]}", layout, "-t", str(threads), "--io", io] + PROGRAMS[program][1:]
+def seconds(tools, flags, program, layout, io, threads, source):
+    cmd = [f"{tools}/{PROGRAMS[program][0]}", layout, "-t", str(threads), "--io", io] + PROGRAMS[program][1:] + shlex.split(flags)
     if program == "bfs" and source is not None:
         cmd += ["--source", str(source)]
     done = subprocess.run(cmd, capture_output=True, text=True)
@@ -43,6 +47,8 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--programs", default=",".join(PROGRAMS))
     parser.add_argument("--source", type=int, help="BFS source (default: the program's)")
+    parser.add_argument("--after-flags", default="", help="more flags for the newer side's runs")
+    parser.add_argument("--before-flags", default="", help="more flags for the older side's runs")
     args = parser.parse_args()
     print("| program | io | after s | before s | before / after |")
     print("| --- | --- | --- | --- | --- |")
@@ -50,11 +56,11 @@ def main():
         for io in ("auto", "memory"):
             after, before = [], []
             for r in range(args.rounds):
-                order = [(args.after, after), (args.before, before)]
+                order = [(args.after, args.after_flags, after), (args.before, args.before_flags, before)]
                 if r % 2:
                     order.reverse()
-                for tools, into in order:
-                    into.append(seconds(tools, program, args.layout, io, args.threads, args.source))
+                for tools, flags, into in order:
+                    into.append(seconds(tools, flags, program, args.layout, io, args.threads, args.source))
             a, b = statistics.median(after), statistics.median(before)
             print(f"| {program} | {'disk' if io == 'auto' else 'memory'} | {a:.3f} | {b:.3f} | {b / a:.2f} |", flush=True)
 

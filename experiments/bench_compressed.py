@@ -7,9 +7,12 @@ and MB read, from disk and with --io memory.
   experiments/bench_compressed.py --tools build-release/tools --rounds 3 \\
       NAME=PLAIN.sluice,COMPRESSED.sluice [...]
 
-Each layout needs its transpose. PageRank runs 10 classic iterations."""
+Each layout needs its transpose. PageRank runs 10 classic iterations.
+--programs picks some of bfs, wcc, pagerank10, spmv; --flags adds flags
+to every run (e.g. --programs pagerank10 --flags '--shares float')."""
 import argparse
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -41,8 +44,13 @@ def main():
     parser.add_argument("--tools", required=True, type=Path)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", default="2")
+    parser.add_argument("--programs", default=",".join(PROGRAMS))
+    parser.add_argument("--flags", default="", help="more flags for every run")
     parser.add_argument("graphs", nargs="+", help="NAME=PLAIN.sluice,COMPRESSED.sluice")
     args = parser.parse_args()
+    unknown = set(args.programs.split(",")) - set(PROGRAMS)
+    if unknown:
+        sys.exit(f"unknown programs {sorted(unknown)}: pick from {', '.join(PROGRAMS)}")
     print(f"Kernel seconds, medians of {args.rounds} alternating rounds, {args.threads} threads; "
           "ratio = plain / compressed (above 1: compressed faster).\n")
     print("| graph | bytes/edge plain | compressed | algorithm | io | plain s | compressed s | ratio | MB read plain | compressed |")
@@ -51,7 +59,8 @@ def main():
         name, layouts = spec.split("=", 1)
         plain, compressed = layouts.split(",")
         sizes = [page_bytes(args.tools, x) for x in (plain, compressed)]
-        for algorithm, program in PROGRAMS.items():
+        for algorithm in args.programs.split(","):
+            program = PROGRAMS[algorithm]
             for io in ("auto", "memory"):
                 seconds = {plain: [], compressed: []}
                 mb = {}
@@ -59,7 +68,7 @@ def main():
                 for r in range(args.rounds):
                     order = [plain, compressed] if r % 2 == 0 else [compressed, plain]
                     for layout in order:
-                        cmd = [args.tools / program[0], layout, "-t", args.threads, "--io", io] + program[1:]
+                        cmd = [args.tools / program[0], layout, "-t", args.threads, "--io", io] + program[1:] + shlex.split(args.flags)
                         s, m, out = run(cmd)
                         seconds[layout].append(s)
                         mb[layout] = m

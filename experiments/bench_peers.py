@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -125,6 +126,8 @@ def main():
     parser.add_argument("--gapbs", type=Path, help="a GAPBS build (bfs, cc, pr), run on the same graph")
     parser.add_argument("--reorder", action="store_true", help="also a copy converted with --reorder degree")
     parser.add_argument("--compress", action="store_true", help="also compressed copies (convert --compress) of sluice's layouts")
+    parser.add_argument("--pagerank-flags", default="",
+                        help="more flags for this build's PageRank runs (not --before's), e.g. '--shares float' as GAPBS stores them")
     args = parser.parse_args()
 
     import networkit as nk
@@ -232,6 +235,8 @@ def main():
                         continue
                     system, tools, path, io = detail
                     cmd = [tools / f"sluice-{algorithm}", path, "-t", t] + flags[algorithm]
+                    if algorithm == "pagerank" and system.split()[0] != "before":
+                        cmd += shlex.split(args.pagerank_flags)
                     if io == "memory":
                         cmd += ["--io", "memory"]
                     stats = args.work / "stats.jsonl"
