@@ -7,8 +7,9 @@ Prints a markdown table of medians and before / after.
     python3 experiments/ab_builds.py --after build/tools --before OLD/build/tools \\
         --rounds 5 rmat22.sluice [--programs bfs,wcc,pagerank10] [--source V]
 
-BFS and WCC run 3 trials per process and count their median; PageRank is
-classic with 10 iterations and no tolerance. The layout needs its
+BFS and WCC run 3 trials per process and count their median; pagerank10
+is classic with 10 iterations and no tolerance, pagerank the defaults
+(delta). The layout needs its
 transpose and must be one both builds read. --after-flags and
 --before-flags add flags to one side's runs: one build against itself
 with two settings (--before build/tools --before-flags '--shares double'
@@ -24,6 +25,7 @@ PROGRAMS = {
     "bfs": ["sluice-bfs", "-n", "3"],
     "wcc": ["sluice-wcc", "-n", "3"],
     "pagerank10": ["sluice-pagerank", "--method", "classic", "--iterations", "10", "--tolerance", "0"],
+    "pagerank": ["sluice-pagerank"],  # the defaults: delta, to its tolerance
 }
 
 
