@@ -5,6 +5,7 @@
 
 #include "algorithms/relaxed.hpp"
 #include "algorithms/sum_into_destination.hpp"
+#include "base/array.hpp"
 
 namespace sluice::algorithms {
 
@@ -60,13 +61,17 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
   auto owned = [&](uint64_t v) { return v >= first && v < last; };
   BcResult result;
   result.score.assign(n, 0.0);
-  std::vector<int64_t> depth(n);
-  std::vector<double> sigma(n), delta(n);
+  // Not zeroed here: each source fills them on the compute threads, which
+  // also spreads the first touch of their pages over the threads.
+  base::Array<int64_t> depth(n, "BC's depths");
+  base::Array<double> sigma(n, "BC's path counts"), delta(n, "BC's dependencies");
   for (uint64_t source : sources) {
     if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
-    std::fill(depth.begin(), depth.end(), -1);
-    std::fill(sigma.begin(), sigma.end(), 0.0);
-    std::fill(delta.begin(), delta.end(), 0.0);
+    out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
+      std::fill(depth.begin() + ptrdiff_t(begin), depth.begin() + ptrdiff_t(end), -1);
+      std::fill(sigma.begin() + ptrdiff_t(begin), sigma.begin() + ptrdiff_t(end), 0.0);
+      std::fill(delta.begin() + ptrdiff_t(begin), delta.begin() + ptrdiff_t(end), 0.0);
+    });
     depth[source] = 0;
     sigma[source] = 1;
     std::vector<engine::VertexSubset> levels;
@@ -92,13 +97,15 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
       backward.edge_map<double>(levels[level], accumulate, false);
       trace.record(backward, "backward", level);
       // The level above now holds sum (1 + delta[w]) / sigma[w]; scale it.
-      levels[level - 1].for_each([&](uint64_t v) {
+      out.vertex_map(levels[level - 1], [&](uint64_t v) {
         if (owned(v)) delta[v] *= sigma[v];
+        return false;
       });
     }
     for (size_t level = 1; level < levels.size(); ++level) {
-      levels[level].for_each([&](uint64_t v) {
+      out.vertex_map(levels[level], [&](uint64_t v) {
         if (owned(v)) result.score[v] += delta[v];
+        return false;
       });
     }
     ++result.sources;

@@ -41,8 +41,8 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   engine::RankExchange& ranks = engine.ranks();
   PageRankResult result;
   result.rank.assign(n, 1.0 / double(n));
-  std::vector<Share> share(n);
-  std::vector<double> received(n, 0.0);
+  base::Array<Share> share = engine.filled_array(n, Share(0), "PageRank's shares");
+  base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   // What each vertex sends along each out-edge, and the rank of the
@@ -54,7 +54,7 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   };
   double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return shares(v, result.rank[v]); }));
   while (result.iterations < o.max_iterations) {
-    ranks.source_values(std::span<Share>(share));
+    ranks.source_values(share.span());
     SumIntoDestination<SourceValue<Share>> push{{share.data()}, received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
@@ -92,8 +92,9 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
   // A change too small to push stays pending (Ligra drops it) and goes out
   // once it has grown past the threshold, so nothing is lost.
   result.rank.assign(n, 1.0 / double(n));
-  std::vector<double> pending(n, 1.0 / double(n)), received(n, 0.0);
-  std::vector<Share> share(n);
+  base::Array<double> pending = engine.filled_array(n, 1.0 / double(n), "PageRank's pending changes");
+  base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
+  base::Array<Share> share = engine.filled_array(n, Share(0), "PageRank's shares");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   engine::VertexSubset frontier = all;
   const double base = (1 - o.damping) / double(n);

@@ -47,6 +47,7 @@
 // atomic loads and stores (std::atomic_ref), which compile to plain moves.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -57,6 +58,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "base/array.hpp"
 #include "engine/bins.hpp"
 #include "engine/chunk_planner.hpp"
 #include "engine/communicator.hpp"
@@ -248,6 +250,15 @@ class Engine {
     T total{};
     for (const T& piece : pieces) total += piece;
     return total;
+  }
+  // count copies of value, filled on the compute threads: each touches its
+  // piece's pages first (a vector filled on one thread faults them all in
+  // there, 18 ms per 32 MiB on this machine).
+  template <class T>
+  base::Array<T> filled_array(uint64_t count, T value, const char* what) {
+    base::Array<T> array(count, what);
+    parallel_for(count, [&](int, uint64_t begin, uint64_t end) { std::fill(array.data() + begin, array.data() + end, value); });
+    return array;
   }
 
  private:
