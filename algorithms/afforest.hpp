@@ -8,8 +8,20 @@
 #include <unordered_map>
 
 #include "algorithms/union_find.hpp"
+#include "engine/engine.hpp"
 
 namespace sluice::algorithms::afforest {
+
+// n vertices, each its own root, the parents set on the engine's threads
+// (each touches its piece's pages first).
+template <class Id>
+ConcurrentForest<Id> singletons(engine::Engine& engine, uint64_t n) {
+  base::Array<Id> parent(n, "the union-find forest");
+  engine.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
+    for (uint64_t v = begin; v < end; ++v) parent[v] = Id(v);
+  });
+  return ConcurrentForest<Id>(std::move(parent));
+}
 
 // Afforest's sample: the first edges of each list linked before the
 // largest component is guessed.

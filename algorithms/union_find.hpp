@@ -13,7 +13,9 @@
 
 #include <atomic>
 #include <cstdint>
-#include <vector>
+#include <utility>
+
+#include "base/array.hpp"
 
 namespace sluice::algorithms {
 
@@ -39,9 +41,13 @@ struct RandomRank {
 template <class Id, class Order = SmallerIdWins>
 class ConcurrentForest {
  public:
-  explicit ConcurrentForest(uint64_t n, Order order = {}) : parent_(n), order_(order) {
+  // Every vertex its own root.
+  explicit ConcurrentForest(uint64_t n, Order order = {}) : parent_(n, "the union-find forest"), order_(order) {
     for (uint64_t v = 0; v < n; ++v) parent_[v] = Id(v);
   }
+  // Over parent pointers made elsewhere (every vertex its own root, set on
+  // the engine's threads: afforest::singletons).
+  explicit ConcurrentForest(base::Array<Id> parent, Order order = {}) : parent_(std::move(parent)), order_(order) {}
 
   Id parent(uint64_t v) const { return load(v); }
 
@@ -78,7 +84,7 @@ class ConcurrentForest {
  private:
   Id load(uint64_t v) const { return std::atomic_ref<Id>(const_cast<Id&>(parent_[v])).load(std::memory_order_relaxed); }
 
-  std::vector<Id> parent_;
+  base::Array<Id> parent_;
   Order order_;
 };
 

@@ -17,7 +17,7 @@ template <class Id>
 ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
   ComponentsResult result;
-  ConcurrentForest<Id> forest(n);
+  ConcurrentForest<Id> forest = afforest::singletons<Id>(out, n);
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   auto compress = [&] {
     out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {

@@ -62,7 +62,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
   ComponentsResult result;
-  ConcurrentForest<Id> forest(n);
+  ConcurrentForest<Id> forest = afforest::singletons<Id>(out, n);
   // The vertices this rank's edges touch: its own range and its mirrors, ascending.
   std::vector<uint64_t> touched;
   touched.reserve(last - first);
