@@ -42,8 +42,10 @@ template <class Id>
 BfsResult run(engine::Engine& engine, uint64_t source, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
   BfsResult result;
-  result.parent.assign(n, -1);
-  result.depth.assign(n, -1);
+  // Filled on the compute threads: on one, faulting in these 16 bytes per
+  // vertex took a fifth of an in-memory BFS on RMAT 22.
+  result.parent = engine.filled_array<int64_t>(n, -1, "BFS's parents");
+  result.depth = engine.filled_array<int64_t>(n, -1, "BFS's depths");
   result.parent[source] = int64_t(source);
   result.depth[source] = 0;
   result.reached = 1;

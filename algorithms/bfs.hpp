@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "algorithms/run_trace.hpp"
+#include "base/array.hpp"
 #include "engine/engine.hpp"
 
 namespace sluice::algorithms {
 
 struct BfsResult {
-  std::vector<int64_t> parent;  // -1: not reached; the source is its own parent
-  std::vector<int64_t> depth;   // -1: not reached
+  base::Array<int64_t> parent;  // -1: not reached; the source is its own parent
+  base::Array<int64_t> depth;   // -1: not reached
   uint64_t reached = 0;
   uint64_t levels = 0;          // EDGEMAP rounds
 };

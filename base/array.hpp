@@ -22,6 +22,8 @@ class Array {
   static_assert(std::is_trivial_v<T>, "Array holds plain values");
 
  public:
+  using value_type = T;
+
   Array() = default;
   explicit Array(size_t size, const char* what = "an array") : size_(size) {
     if (size == 0) return;

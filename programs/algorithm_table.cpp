@@ -50,9 +50,9 @@ auto timed(double& seconds, Kernel&& kernel) {
 // On several ranks a kernel leaves each vertex's value on the rank that
 // owns it: the whole result, for the digest and the outputs, is gathered
 // after the kernel's time.
-template <class T>
-void whole(const AlgorithmEngines& e, std::vector<T>& values) {
-  e.out.ranks().owned_values(std::span<T>(values));
+template <class Values>
+void whole(const AlgorithmEngines& e, Values& values) {
+  e.out.ranks().owned_values(std::span(values));
 }
 
 // --source: one vertex for every trial (default: the vertex of highest
@@ -116,7 +116,15 @@ class SourcePlan {
 template <class T>
 std::span<const T> values_named(const AlgorithmResult& result, const std::string& name) {
   for (const auto& [n, values] : result.values) {
-    if (n == name) return std::span<const T>(std::get<std::vector<T>>(values));
+    if (n != name) continue;
+    return std::visit([&](const auto& array) {
+      if constexpr (!std::is_same_v<typename std::decay_t<decltype(array)>::value_type, T>) {
+        throw std::logic_error("the values named " + name + " are of another type");
+        return std::span<const T>();
+      } else {
+        return std::span<const T>(array);
+      }
+    }, values);
   }
   throw std::logic_error("no values named " + name);
 }
@@ -234,7 +242,8 @@ Algorithm bfs_row() {
       for (int64_t d : r.depth) deepest = std::max(deepest, d);
       AlgorithmResult result{r.levels, "source " + std::to_string(sources.named(source)) + " reached " + std::to_string(r.reached) + " of " +
                                            std::to_string(r.depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}, seconds};
-      result.values = {{"depth", std::move(r.depth)}, {"parent", std::move(r.parent)}};
+      result.values.emplace_back("depth", std::move(r.depth));  // move-only arrays: no initializer list
+      result.values.emplace_back("parent", std::move(r.parent));
       result.counts = {{"source", source}, {"reached", r.reached}, {"levels", r.levels}};
       sources.warn_if_stuck(source, result);
       return result;
@@ -293,7 +302,7 @@ Algorithm pagerank_row() {
                                                    : r.last_change < o.tolerance ? "converged"
                                                                                  : "converged (no change above the delta threshold left)"),
                              {}, {}, seconds};
-      result.values = {{"rank", std::move(r.rank)}};
+      result.values.emplace_back("rank", std::move(r.rank));
       result.counts = {{"iterations", uint64_t(r.iterations)}, {"last_change", r.last_change}, {"converged", r.converged}};
       if (!r.converged && o.tolerance > 0) {  // a tolerance of 0 asks for the cap: a fixed number of iterations
         result.warnings.push_back(printed("did not converge: stopped at the cap of %u iterations with a last change of %.3g, "
@@ -327,7 +336,7 @@ Algorithm wcc_row() {
       whole(e, r.label);
       algorithms::summarize_components(r);
       AlgorithmResult result{r.rounds, components_digest(r), {}, {}, seconds};
-      result.values = {{"label", std::move(r.label)}};
+      result.values.emplace_back("label", std::move(r.label));
       result.counts = {{"components", r.components}, {"largest", r.largest}, {"rounds", r.rounds}};
       return result;
     }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {
@@ -382,7 +391,7 @@ Algorithm spmv_row() {
       double sum = 0, norm = 0;
       for (double value : y) sum += value, norm += value * value;
       AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}, seconds};
-      result.values = {{"y", std::move(y)}};
+      result.values.emplace_back("y", std::move(y));
       return result;
     }, 0, [transposed, shared](formats::BlockGraph& graph, const AlgorithmResult& r) {
       return verify_spmv(graph, *shared, values_named<double>(r, "y"), transposed);
@@ -429,7 +438,7 @@ Algorithm bc_row() {
       const ValueDigest d = digest_of(r.score);
       AlgorithmResult result{r.levels, printed("%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
                                                (unsigned long long)r.sources, d.sum, (unsigned long long)ids->original(d.top_vertex), d.top), {}, {}, seconds};
-      result.values = {{"score", std::move(r.score)}};
+      result.values.emplace_back("score", std::move(r.score));
       result.counts = {{"sources", r.sources}, {"levels", r.levels}};
       return result;
     }};
@@ -470,7 +479,7 @@ Algorithm sssp_row() {
       AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",
                                                (unsigned long long)sources.named(source), (unsigned long long)r.reached, r.distance.size(),
                                                double(farthest), (unsigned long long)r.buckets), {}, {}, seconds};
-      result.values = {{"distance", std::vector<double>(r.distance.begin(), r.distance.end())}};
+      result.values.emplace_back("distance", std::vector<double>(r.distance.begin(), r.distance.end()));
       result.counts = {{"source", source}, {"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
       sources.warn_if_stuck(source, result);
       return result;
@@ -502,7 +511,7 @@ Algorithm kcore_row() {
       AlgorithmResult result{r.rounds, printed("largest core %llu (%llu vertices), %llu peeling rounds",
                                                (unsigned long long)r.largest, (unsigned long long)r.in_largest,
                                                (unsigned long long)r.rounds), {}, {}, seconds};
-      result.values = {{"core", std::move(r.core)}};
+      result.values.emplace_back("core", std::move(r.core));
       result.counts = {{"largest", r.largest}, {"in_largest", r.in_largest}, {"rounds", r.rounds}};
       return result;
     }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {

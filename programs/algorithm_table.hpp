@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "algorithms/run_trace.hpp"
+#include "base/array.hpp"
 #include "programs/command_line.hpp"
 #include "formats/block_graph.hpp"
 #include "programs/engine_flags.hpp"
@@ -24,7 +25,8 @@ namespace sluice::programs {
 
 class ProgramOutputs;
 
-using VertexValues = std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>>;
+// (BFS's arrays are filled on the engine's threads: base::Array.)
+using VertexValues = std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>, base::Array<int64_t>>;
 using Scalar = std::variant<uint64_t, double, std::string, bool>;
 using NamedScalars = std::vector<std::pair<std::string, Scalar>>;
 

@@ -151,7 +151,7 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
   for (uint64_t source : {uint64_t(0), highest_degree(csr)}) {
     BfsResult result = bfs(out, source, trace);
     std::vector<int64_t> expected = reference_bfs(csr, source);
-    ASSERT_EQ(result.depth, expected) << context << " source " << source;
+    ASSERT_EQ(std::vector<int64_t>(result.depth.begin(), result.depth.end()), expected) << context << " source " << source;
     uint64_t reached = 0;
     for (uint64_t v = 0; v < g.n; ++v) {
       if (expected[v] < 0) {
@@ -580,7 +580,7 @@ TEST(Algorithms, Cnr2000) {
 
     const uint64_t source = variant == EdgeMapVariant::binning ? highest_degree(g) : 0;
     BfsResult forward = bfs(out, source, trace);
-    ASSERT_EQ(forward.depth, reference_bfs(g, source)) << c.text();
+    ASSERT_EQ(std::vector<int64_t>(forward.depth.begin(), forward.depth.end()), reference_bfs(g, source)) << c.text();
     BfsResult backward = bfs(in, source, trace);
     uint64_t both = 0, same_scc = 0;
     for (uint64_t v = 0; v < n; ++v) {

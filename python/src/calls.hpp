@@ -13,6 +13,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "base/array.hpp"
 #include "base/id_map.hpp"
 
 namespace sluice::python {
@@ -46,6 +47,13 @@ template <class T>
 py::array_t<T> to_numpy(std::vector<T>&& values) {
   auto* owned = new std::vector<T>(std::move(values));
   py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), owner);
+}
+
+template <class T>
+py::array_t<T> to_numpy(base::Array<T>&& values) {
+  auto* owned = new base::Array<T>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<base::Array<T>*>(p); });
   return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), owner);
 }
 
