@@ -271,7 +271,6 @@ std::unique_ptr<engine::Communicator::Started> MpiCommunicator::start(std::span<
 void MpiCommunicator::sum(std::span<double> values) { all_reduce(values, MPI_DOUBLE, MPI_SUM, size_, counters_); }
 void MpiCommunicator::sum(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_SUM, size_, counters_); }
 void MpiCommunicator::sum(std::span<uint32_t> values) { all_reduce(values, MPI_UINT32_T, MPI_SUM, size_, counters_); }
-void MpiCommunicator::bitwise_or(std::span<uint64_t> words) { all_reduce(words, MPI_UINT64_T, MPI_BOR, size_, counters_); }
 void MpiCommunicator::max(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MAX, size_, counters_); }
 void MpiCommunicator::min(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MIN, size_, counters_); }
 void MpiCommunicator::merge_components(std::span<uint64_t> labels) { merge(labels, MPI_UINT64_T, size_, counters_); }

@@ -26,7 +26,6 @@ class MpiCommunicator final : public engine::Communicator {
   void sum(std::span<double> values) override;
   void sum(std::span<uint64_t> values) override;
   void sum(std::span<uint32_t> values) override;
-  void bitwise_or(std::span<uint64_t> words) override;
   void max(std::span<uint64_t> values) override;
   void min(std::span<uint64_t> values) override;
   void merge_components(std::span<uint64_t> labels) override;

@@ -50,7 +50,6 @@ class Communicator {
   virtual void sum(std::span<double> values) = 0;
   virtual void sum(std::span<uint64_t> values) = 0;
   virtual void sum(std::span<uint32_t> values) = 0;
-  virtual void bitwise_or(std::span<uint64_t> words) = 0;
   virtual void max(std::span<uint64_t> values) = 0;
   virtual void min(std::span<uint64_t> values) = 0;
   // Component labels (each the smallest vertex of its component, as a
@@ -178,7 +177,6 @@ class SingleProcess final : public Communicator {
   void sum(std::span<double>) override {}
   void sum(std::span<uint64_t>) override {}
   void sum(std::span<uint32_t>) override {}
-  void bitwise_or(std::span<uint64_t>) override {}
   void max(std::span<uint64_t>) override {}
   void min(std::span<uint64_t>) override {}
   void merge_components(std::span<uint64_t>) override {}
