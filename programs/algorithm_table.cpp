@@ -117,13 +117,9 @@ template <class T>
 std::span<const T> values_named(const AlgorithmResult& result, const std::string& name) {
   for (const auto& [n, values] : result.values) {
     if (n != name) continue;
-    return std::visit([&](const auto& array) {
-      if constexpr (!std::is_same_v<typename std::decay_t<decltype(array)>::value_type, T>) {
-        throw std::logic_error("the values named " + name + " are of another type");
-        return std::span<const T>();
-      } else {
-        return std::span<const T>(array);
-      }
+    return std::visit([&](const auto& array) -> std::span<const T> {
+      if constexpr (std::is_same_v<typename std::decay_t<decltype(array)>::value_type, T>) return std::span<const T>(array);
+      throw std::logic_error("the values named " + name + " are of another type");
     }, values);
   }
   throw std::logic_error("no values named " + name);
