@@ -49,6 +49,15 @@ class IndexedBitmap {
     if (!(index.load(std::memory_order_relaxed) & mark)) index.fetch_or(mark, std::memory_order_relaxed);
     return bits & ~before;
   }
+  // Sets every bit (and every index bit), a word at a time.
+  void set_all() {
+    if (!size_) return;
+    std::fill(words_.begin(), words_.end(), ~uint64_t(0));
+    if (size_ % 64) words_.back() = (uint64_t(1) << (size_ % 64)) - 1;  // none past the end
+    const uint64_t blocks = (size_ + block_bits - 1) / block_bits;
+    std::fill(index_.begin(), index_.end(), ~uint64_t(0));
+    if (blocks % 64) index_.back() = (uint64_t(1) << (blocks % 64)) - 1;
+  }
   // Clears one bit; its block's index bit stays (see clear_index).
   void reset(uint64_t i) { words_[i / 64] &= ~(uint64_t(1) << (i % 64)); }
   // Once every bit has been reset: the index says so too.

@@ -9,7 +9,7 @@ namespace sluice::engine {
 VertexSubset VertexSubset::all(uint64_t vertices) {
   VertexSubset s(vertices);
   s.dense_.emplace(vertices);
-  for (uint64_t v = 0; v < vertices; ++v) s.dense_->set(v);
+  s.dense_->set_all();
   s.count_ = vertices;
   return s;
 }

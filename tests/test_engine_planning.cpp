@@ -88,6 +88,22 @@ TEST(IndexedBitmap, AgreesWithASet) {
   }
 }
 
+// set_all fills whole words: no bit past the end, every block indexed.
+TEST(IndexedBitmap, SetAllSetsExactlyEveryBit) {
+  for (uint64_t size : {0ull, 1ull, 63ull, 64ull, 65ull, 511ull, 512ull, 513ull, 32768ull, 32768ull + 512 * 3 + 5}) {
+    IndexedBitmap bitmap(size);
+    bitmap.set_all();
+    uint64_t next = 0;
+    bitmap.for_each([&](uint64_t v) { EXPECT_EQ(v, next++) << size; });
+    EXPECT_EQ(next, size);
+    EXPECT_EQ(bitmap.count(), size);
+    uint64_t in_last_block = 0;
+    const uint64_t last_block = size ? (size - 1) / IndexedBitmap::block_bits * IndexedBitmap::block_bits : 0;
+    bitmap.for_each_in(last_block, size, [&](uint64_t) { ++in_last_block; });
+    EXPECT_EQ(in_last_block, size - last_block) << size;
+  }
+}
+
 TEST(VertexSubset, SwitchesByDensityAndKeepsItsMembers) {
   VertexSubset few = VertexSubset::from_ids(1000, {5, 3, 5, 999});
   EXPECT_FALSE(few.is_dense());
