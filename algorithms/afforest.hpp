@@ -41,6 +41,7 @@ struct Link {
     forest.link(src, dst);
     return false;
   }
+  void prefetch_destination(uint64_t dst) const { forest.prefetch(dst); }
 };
 
 // Afforest's guess at the largest component: the most frequent root among

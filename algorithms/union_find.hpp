@@ -75,6 +75,8 @@ class ConcurrentForest {
     return x;
   }
 
+  // Starts loading v's parent pointer into the cache.
+  void prefetch(uint64_t v) const { __builtin_prefetch(&parent_[v]); }
   // Points v at its root.
   void compress(uint64_t v) {
     const Id root = find(v);

@@ -19,31 +19,51 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
   ComponentsResult result;
   ConcurrentForest<Id> forest = afforest::singletons<Id>(out, n);
   const engine::VertexSubset all = engine::VertexSubset::all(n);
-  auto compress = [&] {
-    out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
-      for (uint64_t v = begin; v < end; ++v) forest.compress(v);
-    });
-  };
   Link<Id> link{forest};
   // 1. Every vertex joins its first two out-neighbours: for most graphs
-  //    that already gathers the largest component.
+  //    that already gathers the largest component. When the layout keeps
+  //    a sample of both edge sets (layout/sampled_targets.hpp), the first
+  //    two in-neighbours join too: read from the sample they cost no page.
   out.edge_map_first<Id>(all, link, sampled_edges, false);
   trace.record(out, "sample", 0);
-  compress();
+  const bool in_sampled = in && engine::SampleStream::serves(in->graph(), sampled_edges);
+  if (in_sampled) {
+    in->edge_map_first<Id>(all, link, sampled_edges, false);
+    trace.record(*in, "in-sample", 0);
+  }
   // 2. Only the vertices outside the largest component need the rest of
   //    their edges: an edge between two of its vertices changes nothing,
   //    and an edge from it to an outside vertex is among that vertex's
   //    in-edges (the transpose's out-edges; the out-edges themselves when
   //    the graph is symmetric). A list no longer than the sample was
   //    linked whole already (GAPBS's Afforest starts past the sample too).
+  //    That holds for in-lists sampled in step 1 as well: an in-edge from
+  //    an outside vertex is among that vertex's out-edges, read here.
   if (n > 0) {
     const Id giant = most_frequent_root(forest, 0, n);
     const uint32_t* degrees = out.graph().degrees();
-    engine::VertexSubset rest = out.vertex_map(all, [&](uint64_t v) { return forest.parent(v) != giant; });
-    out.edge_map<Id>(out.vertex_map(rest, [&](uint64_t v) { return degrees[v] > sampled_edges; }), link, false);
+    const uint32_t* in_degrees = in ? in->graph().degrees() : nullptr;
+    const uint32_t in_linked = in_sampled ? sampled_edges : 0;
+    // One pass: each vertex pointed at its root (Afforest's compress), and
+    // the two frontiers gathered, each thread its piece in order.
+    std::vector<std::vector<uint64_t>> out_rest(size_t(out.threads())), in_rest(size_t(out.threads()));
+    out.parallel_for(n, [&](int t, uint64_t begin, uint64_t end) {
+      for (uint64_t v = begin; v < end; ++v) {
+        forest.compress(v);
+        if (forest.parent(v) == giant) continue;
+        if (degrees[v] > sampled_edges) out_rest[size_t(t)].push_back(v);
+        if (in_degrees && in_degrees[v] > in_linked) in_rest[size_t(t)].push_back(v);
+      }
+    });
+    auto joined = [&](std::vector<std::vector<uint64_t>>& pieces) {
+      std::vector<uint64_t> ids = std::move(pieces[0]);
+      for (size_t t = 1; t < pieces.size(); ++t) ids.insert(ids.end(), pieces[t].begin(), pieces[t].end());
+      return engine::VertexSubset::from_sorted_ids(n, std::move(ids));
+    };
+    out.edge_map<Id>(joined(out_rest), link, false);
     trace.record(out, "out-edges", 1);
     if (in) {
-      in->edge_map<Id>(rest, link, false);
+      in->edge_map<Id>(joined(in_rest), link, false);
       trace.record(*in, "in-edges", 1);
     }
   }

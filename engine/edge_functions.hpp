@@ -29,6 +29,13 @@ constexpr bool combines = requires(Functions& f, const Value& value) {
 template <class Functions>
 constexpr bool prefetches = requires(const Functions& f) { f.prefetch(uint64_t{}); };
 
+// prefetch_destination(dst): a push over the sample file (sample_stream.hpp,
+// Afforest's sampling) calls it for the destinations of a vertex a few
+// ahead of the walk, so that what gather_atomic touches of them is on its
+// way (the destinations are random reads).
+template <class Functions>
+constexpr bool prefetches_destination = requires(const Functions& f) { f.prefetch_destination(uint64_t{}); };
+
 // `static constexpr bool cond_always_true = true;`: cond holds for every
 // destination (PageRank, SpMV). Pull then skips finding its destinations
 // (a pass over every vertex per EDGEMAP) and walks every in-edge page.

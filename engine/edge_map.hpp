@@ -10,7 +10,10 @@ namespace sluice::engine {
 
 template <class Functions>
 Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges) {
-  auto push_route = [&] { return Route{Direction::push, push_stream_->planner().plan(frontier, *options_.skip, first_edges)}; };
+  auto push_route = [&] {
+    if (SampleStream::serves(graph_, first_edges)) return Route{Direction::push, ChunkPlan{}};  // no page read
+    return Route{Direction::push, push_stream_->planner().plan(frontier, *options_.skip, first_edges)};
+  };
   auto pull_route = [&] { return Route{Direction::pull, plan_pull(f)}; };
   if (!pullable || !pull_graph_ || first_edges || options_.direction == Direction::push) return push_route();
   if (options_.direction == Direction::pull) return pull_route();
@@ -83,7 +86,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
     next_.take();  // drop what a failed call activated
     throw;
   }
-  stats_.io_seconds = stream.busy_seconds() - busy_before;
+  stats_.io_seconds += stream.busy_seconds() - busy_before;  // push may have read a sample file first
   VertexSubset next = output ? next_.take() : VertexSubset(graph_.vertices());
   if (output && distributed()) next = exchange_->frontier(next);
   count_communication();

@@ -68,6 +68,7 @@
 #include "engine/page_stream.hpp"
 #include "engine/pull_cache.hpp"
 #include "engine/rank_exchange.hpp"
+#include "engine/sample_stream.hpp"
 #include "engine/vertex_subset.hpp"
 #include "engine/worker_pool.hpp"
 #include "io/device_profile.hpp"
@@ -306,10 +307,12 @@ class Engine {
   VertexSubset run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges);
   template <class Value, class Functions>
   void push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges, const ChunkPlan& plan);
-  template <class Value, class Format, bool AllActive, class Functions>
-  void push_pages(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges);
-  template <class Value, class Format, bool AllActive, class Functions>
-  void push_pages_atomic(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges);
+  // The scatter (and gather) of push over the edges next(error, busy,
+  // on_edge) hands each compute thread: binned, or gathered on the spot.
+  template <class Value, class Functions, class Next>
+  void push_edges(Functions& f, bool output, Next& next);
+  template <class Value, class Functions, class Next>
+  void push_edges_atomic(Functions& f, bool output, Next& next);
   template <class Value, class Functions>
   void pull(const VertexSubset& frontier, Functions& f, bool output, const ChunkPlan& plan);
   template <class Value, class Format, bool AllActive, class Functions>

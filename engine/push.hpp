@@ -1,12 +1,14 @@
 // The push direction of EDGEMAP (included by engine.hpp): the frontier's
-// out-edge pages are read and every edge of an active source is scattered
-// into the bins (or, with the atomic variant, gathered on the spot with
-// gather_atomic).
+// out-edge pages are read (or, for edge_map_first, the sample file when it
+// holds enough: engine/sample_stream.hpp) and every edge of an active
+// source is scattered into the bins (or, with the atomic variant,
+// gathered on the spot with gather_atomic).
 #pragma once
 
 #include <chrono>
 
 #include "engine/page_walk.hpp"
+#include "engine/sample_stream.hpp"
 
 namespace sluice::engine {
 
@@ -29,19 +31,40 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
     ~Cleanup() { engine.release_bitmap(frontier); }
   } cleanup{*this, frontier};
   const IndexedBitmap& active = bitmap_of(frontier);
+  // Runs the EDGEMAP over the edges `next` hands out: next(error, busy,
+  // on_edge) gives the calling thread its next share, false at the end.
+  auto over = [&](auto&& next) {
+    if (atomic) {
+      if constexpr (requires(const Value& value) { f.gather_atomic(uint64_t{}, value); }) push_edges_atomic<Value>(f, output, next);
+    } else if constexpr (requires(const Value& value) { f.gather(uint64_t{}, value); }) {
+      push_edges<Value>(f, output, next);
+    }
+  };
+  if (SampleStream::serves(graph_, first_edges)) {  // the sample file, not the pages
+    SampleStream sample(graph_, active, frontier.is_all(), first_edges);
+    values_needed();
+    auto ahead = [&](uint64_t dst) {
+      if constexpr (detail::prefetches_destination<Functions>) f.prefetch_destination(dst);
+    };
+    over([&](FirstError& error, uint64_t& busy, auto&& on_edge) { return sample.next(error, busy, on_edge, ahead); });
+    stats_.bytes_read = sample.bytes_read();
+    stats_.io_seconds = sample.read_seconds();
+    stats_.requests = sample.pieces_read();
+    return;
+  }
   push_stream_->start(plan);
   values_needed();  // the drives read ahead while what the ranks share arrives
   with_record_format(graph_, [&](auto format) {
     using Format = decltype(format);
-    if (atomic) {
-      if constexpr (requires(const Value& value) { f.gather_atomic(uint64_t{}, value); }) {
-        if (frontier.is_all()) push_pages_atomic<Value, Format, true>(active, f, output, first_edges);
-        else push_pages_atomic<Value, Format, false>(active, f, output, first_edges);
-      }
-    } else if constexpr (requires(const Value& value) { f.gather(uint64_t{}, value); }) {
-      if (frontier.is_all()) push_pages<Value, Format, true>(active, f, output, first_edges);
-      else push_pages<Value, Format, false>(active, f, output, first_edges);
-    }
+    auto walk = [&](auto all_active) {
+      over([&](FirstError& error, uint64_t& busy, auto&& on_edge) {
+        return push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
+          scatter_page<Format, decltype(all_active)::value>(graph_, active, push_stream_->page_check(), first_edges, page, data, on_edge);
+        });
+      });
+    };
+    if (frontier.is_all()) walk(std::true_type{});
+    else walk(std::false_type{});
   });
 }
 
@@ -62,8 +85,8 @@ void scatter_page(const DiskGraph& graph, const IndexedBitmap& active, PageCheck
   });
 }
 
-template <class Value, class Format, bool AllActive, class Functions>
-void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges) {
+template <class Value, class Functions, class Next>
+void Engine::push_edges(Functions& f, bool output, Next& next) {
   using Block = BinBlock<Value>;
   Bins<Value>& bins = this->bins<Value>();
   FirstError error;
@@ -86,11 +109,9 @@ void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, 
       uint64_t gathering = 0, busy = 0;  // busy includes the gathers that scattering set off
       auto gather = gatherer(t, gathering);
       bins.begin(t, gather);
-      while (push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
-        scatter_page<Format, AllActive>(graph_, active, push_stream_->page_check(), first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
-          Value value;
-          if (f.scatter(src, dst, w, value)) bins.put(t, dst, value, gather);
-        });
+      while (next(error, busy, [&](uint64_t src, uint64_t dst, float w) {
+        Value value;
+        if (f.scatter(src, dst, w, value)) bins.put(t, dst, value, gather);
       })) {
       }
       bins.flush(t);
@@ -113,17 +134,15 @@ void Engine::push_pages(const IndexedBitmap& active, Functions& f, bool output, 
   stats_.gather_seconds = double(gather_ns.load()) / 1e9;
 }
 
-template <class Value, class Format, bool AllActive, class Functions>
-void Engine::push_pages_atomic(const IndexedBitmap& active, Functions& f, bool output, uint64_t first_edges) {
+template <class Value, class Functions, class Next>
+void Engine::push_edges_atomic(Functions& f, bool output, Next& next) {
   FirstError error;
   std::atomic<uint64_t> busy_ns{0};
   pool_.run([&](int t) {
     uint64_t busy = 0;
-    while (push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
-      scatter_page<Format, AllActive>(graph_, active, push_stream_->page_check(), first_edges, page, data, [&](uint64_t src, uint64_t dst, float w) {
-        Value value;
-        if (f.cond(dst) && f.scatter(src, dst, w, value) && f.gather_atomic(dst, value) && output) next_.add(t, dst);
-      });
+    while (next(error, busy, [&](uint64_t src, uint64_t dst, float w) {
+      Value value;
+      if (f.cond(dst) && f.scatter(src, dst, w, value) && f.gather_atomic(dst, value) && output) next_.add(t, dst);
     })) {
     }
     busy_ns += busy;

@@ -10,6 +10,7 @@
 #include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
 #include "layout/layout_replacement.hpp"
+#include "layout/sampled_targets.hpp"
 #include "layout/sluice_layout.hpp"
 
 namespace sluice::formats {
@@ -54,6 +55,7 @@ std::string relative_to(const std::string& dir, const std::string& path) {
 // NAME.SET.D in drive directory D (beside the manifest when none given).
 struct EdgeSetPaths {
   std::string index;
+  std::string sample;  // "" when none is written
   std::vector<std::string> drives;
 };
 EdgeSetPaths edge_set_paths(const std::string& manifest_path, const std::string& set, const SluiceWriteOptions& options) {
@@ -61,6 +63,7 @@ EdgeSetPaths edge_set_paths(const std::string& manifest_path, const std::string&
   const std::string stem = fs::path(manifest_path).stem().string();
   EdgeSetPaths paths;
   paths.index = (fs::path(dir) / (stem + "." + set + ".index")).string();
+  if (options.sample_edges) paths.sample = (fs::path(dir) / (stem + "." + set + ".sample")).string();
   const std::vector<std::string> dirs = options.drive_dirs.empty() ? std::vector<std::string>{dir} : options.drive_dirs;
   for (size_t d = 0; d < dirs.size(); ++d) {
     paths.drives.push_back((fs::path(dirs[d].empty() ? "." : dirs[d]) / (stem + "." + set + "." + std::to_string(d))).string());
@@ -83,6 +86,7 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
     files.drives.push_back(relative_to(dir, p));
   }
   replacement.check_index(paths.index);
+  if (!paths.sample.empty()) replacement.check_sample(paths.sample);
 
   // Degrees, through the block API's offsets.
   base::Array<uint32_t> degrees(info.vertices, "degrees");
@@ -99,6 +103,13 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
   base::Progress progress("writing " + suffix + " edges" + (options.compress ? " (compressed)" : ""), info.edges, options.progress);
   std::optional<layout::InterleavedEdgeWriter> writer;
   std::vector<uint64_t> page_starts;
+  // Each vertex's first targets as stored, beside the index.
+  std::optional<base::AtomicFile> sample_file;
+  std::optional<layout::SampledTargetsWriter> sample;
+  if (!paths.sample.empty()) {
+    sample_file.emplace(paths.sample);
+    sample.emplace(*sample_file, layout::SampleShape{manifest.layout_id, info.vertices, options.sample_edges, info.id_bytes});
+  }
   if (options.compress) {
     writer.emplace(drive_paths, interleaving, identity);
     layout::CompressedPageEncoder encoder(options.page_bytes, [&](const char* page, uint64_t first_edge) {
@@ -113,6 +124,7 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
         list.assign(targets + begin, targets + end);
         std::sort(list.begin(), list.end());  // gaps need sorted lists
         encoder.add_list(v, list.data(), list.size());
+        if (sample) sample->add(v, list.data(), list.size());
       }
       progress.advance(block.edges);
     });
@@ -122,12 +134,25 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
     writer.emplace(drive_paths, layout::RecordLayout{info.id_bytes, info.weighted}, interleaving, info.edges, identity);
     for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
       writer->append(block.targets, block.weights, block.edges);
+      if (sample) {
+        const char* targets = static_cast<const char*>(block.targets);
+        for (uint64_t v = block.begin; v < block.end; ++v) {
+          const uint64_t begin = block.offsets[v - block.begin] - block.first_edge();
+          sample->add(v, targets + begin * info.id_bytes, block.offsets[v - block.begin + 1] - block.offsets[v - block.begin]);
+        }
+      }
       progress.advance(block.edges);
     });
   }
   progress.done();
   std::vector<uint64_t> sums = writer->finish();
   for (auto& f : writer->files()) outputs.push_back(std::move(f));
+  if (sample) {
+    files.sample = relative_to(dir, paths.sample);
+    files.sample_checksum = sample->finish();
+    sample.reset();
+    outputs.push_back(std::move(*sample_file));
+  }
 
   const std::string& index_path = paths.index;
   outputs.emplace_back(index_path);
@@ -160,6 +185,7 @@ std::vector<base::NamedFile> sluice_layout_files_to_write(const std::string& man
     if (std::string(set) == "in" && !transpose) break;
     const EdgeSetPaths paths = edge_set_paths(manifest_path, set, options);
     files.push_back({paths.index, std::string("the output's ") + set + " index"});
+    if (!paths.sample.empty()) files.push_back({paths.sample, std::string("the output's ") + set + " sample"});
     for (const std::string& d : paths.drives) files.push_back({d, std::string("a drive file of the output's ") + set + " edges"});
   }
   return files;
@@ -170,7 +196,12 @@ std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path
 }
 
 void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,
-                         const SluiceWriteOptions& options) {
+                         const SluiceWriteOptions& requested) {
+  if (requested.sample_edges > layout::max_sample_edges) {
+    throw std::invalid_argument("--sample-edges must be at most " + std::to_string(layout::max_sample_edges));
+  }
+  SluiceWriteOptions options = requested;
+  if (graph.info().weighted) options.sample_edges = 0;  // Afforest's sample is of unweighted edges
   if (transpose && (transpose->info().vertices != graph.info().vertices ||
                     transpose->info().edges != graph.info().edges)) {
     throw std::invalid_argument("the transpose must have the graph's vertex and edge counts");
@@ -196,6 +227,7 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
   manifest.info = graph.info();
   manifest.page_bytes = options.page_bytes;
   manifest.compressed = options.compress;
+  manifest.sample_edges = options.sample_edges;
   manifest.part = options.part;
   manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
   manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, replacement, outputs);

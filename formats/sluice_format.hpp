@@ -38,6 +38,10 @@ struct SluiceWriteOptions {
   // Gap-coded edge pages (layout/compressed_pages.hpp): unweighted graphs
   // with 32-bit ids only.
   bool compress = false;
+  // Each vertex's first targets in a side file per edge set (layout/
+  // sampled_targets.hpp), for Afforest's sampling; 0: none. Unweighted
+  // graphs only (a weighted one gets none).
+  uint32_t sample_edges = 2;
 };
 
 // Where a layout's id map goes: NAME.ids beside the manifest.

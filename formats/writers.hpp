@@ -18,6 +18,7 @@ struct WriteOptions {
   bool force = false;                   // sluice layout: overwrite another layout's drive files
   bool with_ids = false;                // files_to_write: a sluice layout's id map too
   bool compress = false;                // sluice layout: gap-coded edge pages
+  uint32_t sample_edges = 2;            // sluice layout: each vertex's first targets beside the index (0: none)
 };
 
 // Formats: el (a weight column when weighted), wel, mtx, adj, bel (u32

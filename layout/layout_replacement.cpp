@@ -31,7 +31,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 // Whether the file starts with the 8-byte `magic` (SLUICEIX: a layout's
-// index, SLUICEID: its id map).
+// index, SLUICEID: its id map, SLUICESM: an edge set's sample).
 bool starts_with(const std::string& path, const char* magic) {
   char start[8] = {};
   base::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
@@ -101,6 +101,12 @@ void LayoutReplacement::check_id_map(const std::string& path) const {
   throw std::runtime_error(path + ": exists and is not the id map of " + manifest_path_ + "; pass --force to overwrite it, or choose another name");
 }
 
+void LayoutReplacement::check_sample(const std::string& path) const {
+  std::error_code ec;
+  if (force_ || !fs::exists(path, ec) || was_ours(path)) return;
+  throw std::runtime_error(path + ": exists and is not a sample file of " + manifest_path_ + "; pass --force to overwrite it, or choose another name");
+}
+
 void LayoutReplacement::remove_leftovers(const std::vector<base::NamedFile>& written) const {
   for (const base::NamedFile& old : previous_) {
     bool kept = false;
@@ -109,7 +115,8 @@ void LayoutReplacement::remove_leftovers(const std::vector<base::NamedFile>& wri
     bool still_ours = false;
     try {
       const std::optional<DriveHeader> header = DriveHeader::read(old.path);
-      still_ours = header ? header->manifest == manifest_absolute_ : is_sluice_index(old.path) || starts_with(old.path, "SLUICEID");
+      still_ours = header ? header->manifest == manifest_absolute_
+                          : is_sluice_index(old.path) || starts_with(old.path, "SLUICEID") || starts_with(old.path, "SLUICESM");
     } catch (const std::exception&) {
       still_ours = false;  // damaged or gone: not ours to judge
     }

@@ -26,8 +26,9 @@ class LayoutReplacement {
   // The same for an index: it may be replaced when the old manifest at
   // this path lists it.
   void check_index(const std::string& path) const;
-  // The same for an id map.
+  // The same for an id map, and for an edge set's sample.
   void check_id_map(const std::string& path) const;
+  void check_sample(const std::string& path) const;
 
   // After the new layout is committed: removes the old layout's files that
   // `written` does not include, each only if it still belongs to it.

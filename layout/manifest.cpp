@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -103,11 +104,15 @@ class ManifestParser {
   std::map<std::string, std::pair<std::string, uint64_t>> values_;
 };
 
-EdgeSetFiles parse_edge_set(const ManifestParser& p, const std::string& prefix, unsigned drives, bool compressed) {
+EdgeSetFiles parse_edge_set(const ManifestParser& p, const std::string& prefix, unsigned drives, bool compressed, bool sampled) {
   EdgeSetFiles files;
   files.index = p.text(prefix + ".index");
   files.index_checksum = p.number(prefix + ".index_xxh64", 16);
   if (compressed) files.pages = p.number(prefix + ".pages");
+  if (sampled) {
+    files.sample = p.text(prefix + ".sample");
+    files.sample_checksum = p.number(prefix + ".sample_xxh64", 16);
+  }
   for (unsigned d = 0; d < drives; ++d) files.drives.push_back(p.text(prefix + ".drive." + std::to_string(d)));
   return files;
 }
@@ -116,6 +121,10 @@ void print_edge_set(std::ostringstream& out, const std::string& prefix, const Ed
   out << prefix << ".index " << files.index << "\n";
   out << prefix << ".index_xxh64 " << hex(files.index_checksum) << "\n";
   if (compressed) out << prefix << ".pages " << files.pages << "\n";
+  if (!files.sample.empty()) {
+    out << prefix << ".sample " << files.sample << "\n";
+    out << prefix << ".sample_xxh64 " << hex(files.sample_checksum) << "\n";
+  }
   for (size_t d = 0; d < files.drives.size(); ++d) out << prefix << ".drive." << d << " " << files.drives[d] << "\n";
 }
 
@@ -212,8 +221,14 @@ Manifest Manifest::read(const std::string& path) {
     if (m.info.weighted || m.info.id_bytes != 4) throw base::InputError(path, "", "compressed layouts are unweighted with 32-bit ids");
     m.compressed = true;
   }
-  m.out = parse_edge_set(p, "out", unsigned(drives), m.compressed);
-  if (p.number("transpose")) m.in = parse_edge_set(p, "in", unsigned(drives), m.compressed);
+  if (p.has("sample_edges")) {
+    m.sample_edges = uint32_t(std::min<uint64_t>(p.number("sample_edges"), max_sample_edges + 1));
+    if (m.sample_edges == 0 || m.sample_edges > max_sample_edges) {
+      throw base::InputError(path, "", "sample_edges must be between 1 and " + std::to_string(max_sample_edges));
+    }
+  }
+  m.out = parse_edge_set(p, "out", unsigned(drives), m.compressed, m.sample_edges != 0);
+  if (p.number("transpose")) m.in = parse_edge_set(p, "in", unsigned(drives), m.compressed, m.sample_edges != 0);
   return m;
 }
 
@@ -255,6 +270,7 @@ std::string Manifest::text() const {
   out << "drives " << this->out.drives.size() << "\n";
   out << "transpose " << (in ? 1 : 0) << "\n";
   if (compressed) out << "compression gap-vbyte\n";
+  if (sample_edges) out << "sample_edges " << sample_edges << "\n";
   print_edge_set(out, "out", this->out, compressed);
   if (in) print_edge_set(out, "in", *in, compressed);
   return out.str();
@@ -279,6 +295,7 @@ std::vector<base::NamedFile> Manifest::files(const std::string& manifest_path) c
   }
   auto add = [&](const EdgeSetFiles& set, const std::string& name) {
     files.push_back({path_in_layout(manifest_path, set.index), "the layout's " + name + " index"});
+    if (!set.sample.empty()) files.push_back({path_in_layout(manifest_path, set.sample), "the layout's " + name + " sample"});
     for (const std::string& d : set.drives) files.push_back({path_in_layout(manifest_path, d), "a drive file of the layout's " + name + " edges"});
   };
   add(out, "out");

@@ -15,12 +15,18 @@
 namespace sluice::layout {
 
 inline constexpr unsigned sluice_layout_version = 2;
+// The most targets per vertex a sample file may hold (convert --sample-edges).
+inline constexpr uint32_t max_sample_edges = 64;
 
 struct EdgeSetFiles {
   std::string index;
   uint64_t index_checksum = 0;
   std::vector<std::string> drives;  // as written in the manifest (relative to it or absolute)
   uint64_t pages = 0;  // of compressed pages (recorded: it does not follow from the edge count)
+  // Each vertex's first targets (layout/sampled_targets.hpp), as written;
+  // "" when the layout has no sample.
+  std::string sample;
+  uint64_t sample_checksum = 0;
 };
 
 // Which file a manifest was read from, and as of when (to tell a layout
@@ -57,6 +63,8 @@ struct Manifest {
   uint64_t page_bytes = 4096;
   // Edge pages gap-coded (layout/compressed_pages.hpp) rather than fixed records.
   bool compressed = false;
+  // Targets per vertex in each edge set's sample file (0: no sample).
+  uint32_t sample_edges = 0;
   EdgeSetFiles out;
   std::optional<EdgeSetFiles> in;
   std::vector<RankPart> parts;  // a top manifest: one per rank (it has no edge sets of its own)

@@ -10,6 +10,7 @@
 #include "layout/compressed_pages.hpp"
 #include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
+#include "layout/sampled_targets.hpp"
 
 namespace sluice::layout {
 
@@ -53,6 +54,12 @@ EdgeSet::EdgeSet(const std::string& manifest_path, const Manifest& m, const std:
   sums_ = std::move(loaded.page_sums);
   page_starts_ = std::move(loaded.page_starts);
   edges_.check_pages(checksums());
+  // Opened now, read when needed: a conversion that replaces the layout
+  // meanwhile leaves this run the file of the layout it opened.
+  if (!files.sample.empty()) {
+    sample_.emplace(path_in_layout(manifest_path, files.sample), SampleShape{m.layout_id, m.info.vertices, m.sample_edges, m.info.id_bytes},
+                    files.sample_checksum);
+  }
 }
 
 uint64_t EdgeSet::decode_page(uint64_t page, const char* data, uint32_t* out) const {
@@ -107,6 +114,7 @@ void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* w
 }
 
 void EdgeSet::verify() const {
+  if (sample_) sample_->verify();
   const uint64_t run = 1024;  // pages per read
   const uint64_t page_bytes = edges_.interleaving().page_bytes;
   std::vector<char> buffer(run * page_bytes);

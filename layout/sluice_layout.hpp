@@ -19,6 +19,7 @@
 #include "layout/interleaved_edges.hpp"
 #include "layout/manifest.hpp"
 #include "layout/ranked_layout.hpp"
+#include "layout/sampled_targets.hpp"
 
 namespace sluice::layout {
 
@@ -53,11 +54,19 @@ class EdgeSet {
   // InputError naming the drive file and byte.
   uint64_t decode_page(uint64_t page, const char* data, uint32_t* out) const;
 
+  // Targets per vertex in the edge set's sample file (layout/
+  // sampled_targets.hpp); 0 when it has none.
+  uint32_t sample_edges() const { return sample_ ? sample_->shape().per_vertex : 0; }
+  // The sample file, opened with the layout (its header and table
+  // checked); null when the edge set has none.
+  const SampleFile* sample() const { return sample_ ? &*sample_ : nullptr; }
+
  private:
   CompactIndex index_;
   base::Array<uint64_t> sums_;
   base::Array<uint64_t> page_starts_;
   bool compressed_ = false;
+  std::optional<SampleFile> sample_;
   uint64_t seed_ = 0;
   InterleavedEdgeReader edges_;
 };

@@ -9,6 +9,7 @@
 #include "base/output_guard.hpp"
 #include "formats/ranked_writer.hpp"
 #include "formats/writers.hpp"
+#include "layout/manifest.hpp"
 #include "programs/command_line.hpp"
 #include "programs/graph_commands.hpp"
 
@@ -24,6 +25,7 @@ int convert_command(int argc, char** argv) {
     ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
     ("compress", po::bool_switch(), "gap-code the edge pages (sluice layout; unweighted, 32-bit ids): fewer bytes to read")
+    ("sample-edges", po::value<uint32_t>()->default_value(2), "store each vertex's first K targets beside the index (sluice layout, unweighted; 0: none): WCC's sampling reads them instead of every page")
     ("ranks", po::value<unsigned>()->default_value(0), "split the sluice layout for this many MPI ranks by destination (a part per rank; a drive directory may name {rank})");
   add_read_options(options);
   add_rebuild_options(options);
@@ -49,6 +51,9 @@ int convert_command(int argc, char** argv) {
   write.progress = true;
   write.force = values["force"].as<bool>();
   write.compress = values["compress"].as<bool>();
+  write.sample_edges = values["sample-edges"].as<uint32_t>();
+  if (write.sample_edges > layout::max_sample_edges) throw po::error("--sample-edges must be at most " + std::to_string(layout::max_sample_edges));
+  if (!values["sample-edges"].defaulted() && to != "sluice") throw po::error("--sample-edges applies to sluice's layout only");
   if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
   if (write.compress && to != "sluice") throw po::error("--compress applies to sluice's layout only");
   if ((open_options.build.relabel || open_options.build.order_by_degree) && to != "sluice") {
@@ -71,6 +76,7 @@ int convert_command(int argc, char** argv) {
   ranked.layout.progress = true;
   ranked.layout.force = write.force;
   ranked.layout.compress = write.compress;
+  ranked.layout.sample_edges = write.sample_edges;
   ranked.threads = open_options.load.threads;
   // Before any work: no file written may be one that is read.
   base::OutputGuard guard;

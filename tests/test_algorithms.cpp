@@ -252,6 +252,38 @@ TEST(Algorithms, MatchOnCompressedPages) {
   }
 }
 
+// WCC's sampling from the layout's sample files (convert --sample-edges):
+// the labels of union-find with no sample, one too short to serve (1
+// target: the pages serve), and ones that serve both edge sets (then the
+// two sampling EDGEMAPs read the files and no page).
+TEST(Algorithms, WccFromSampleFilesMatchesUnionFind) {
+  TempDir dir;
+  int round = 0;
+  for (RefGraph g : algorithm_shapes()) {
+    g.weighted = false;
+    for (Edge& e : g.edges) e.w = 1;
+    const RefGraph csr = g.csr_order();
+    for (uint32_t sample : {round % 2 ? 0u : 1u, round % 2 ? 2u : 5u}) {
+      const std::string layout = layout_on_drives(dir, g, 1 + 2 * (round % 2), true, round % 3 == 0, sample);
+      Config c = config_for(round++);
+      DiskGraph out_graph(layout), in_graph(layout, true);
+      Engine out(out_graph, options_for(c)), in(in_graph, options_for(c));
+      RunTrace trace("test");
+      trace.keep_records(true);
+      const std::string context = g.name + " sample " + std::to_string(sample) + " " + c.text();
+      ASSERT_EQ(wcc(out, &in, trace).label, reference_components(csr)) << context;
+      if (g.n == 0) continue;
+      const std::vector<EdgeMapRecord>& records = trace.records();
+      ASSERT_GE(records.size(), 3u) << context;
+      EXPECT_EQ(records[1].phase, sample >= 2 ? "in-sample" : "out-edges") << context;
+      for (int i = 0; i < (sample >= 2 ? 2 : 0); ++i) {
+        EXPECT_EQ(records[i].stats.bytes_read, sample_file_bytes(g.n, sample)) << context;
+        EXPECT_EQ(records[i].stats.active_pages, 0u) << context;
+      }
+    }
+  }
+}
+
 // k-core on every shape made undirected, on 1 and 3 drives, pushed and
 // pulled (over the out-edges: symmetric), against peeling one vertex at a
 // time; and SSSP there, unweighted, against BFS depths.

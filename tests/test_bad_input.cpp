@@ -1,8 +1,10 @@
 // Bad input gives an error that names the file and the line or byte, and a
 // failed conversion leaves nothing behind.
+#include <atomic>
 #include <fstream>
 
 #include "base/errors.hpp"
+#include "engine/engine.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/generators.hpp"
 #include "formats/writers.hpp"
@@ -113,6 +115,12 @@ TEST(BadInput, TruncatedBinaryAndEmptyAndDirectory) {
   expect_input_error(dir / "missing.el", {"cannot open"});
 }
 
+void poke(const std::string& path, uint64_t offset, const std::string& bytes) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(std::streamoff(offset));
+  f.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
 class LayoutDamage : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -167,6 +175,41 @@ TEST_F(LayoutDamage, CorruptIndexAndManifest) {
   expect_input_error(dir / "v1.sluice", {"version 1", "convert the graph again"});
   write_text(dir / "v9.sluice", "sluice-graph 9\n");
   expect_input_error(dir / "v9.sluice", {"version 9"});
+}
+
+// The sample file (layout/sampled_targets.hpp) is opened with the layout
+// and read when an EDGEMAP over the first edges needs it, and by verify:
+// damaged, short or missing, it is an error naming it, never a wrong
+// sample.
+TEST_F(LayoutDamage, DamagedSampleFile) {
+  const std::string sample = dir / "g.out.sample";
+  ASSERT_EQ(std::filesystem::file_size(sample), sample_file_bytes(1024, 2));
+  auto first_edges = [&] {
+    engine::DiskGraph graph(manifest);
+    engine::Engine engine(graph, engine::EngineOptions{});
+    std::vector<uint32_t> seen(graph.vertices(), 0);
+    struct Count {
+      std::vector<uint32_t>& seen;
+      bool cond(uint64_t) const { return true; }
+      bool scatter(uint64_t, uint64_t, float, uint32_t& out) const { return out = 1, true; }
+      bool gather_atomic(uint64_t dst, const uint32_t&) { return std::atomic_ref<uint32_t>(seen[dst]).fetch_add(1), false; }
+    } count{seen};
+    engine.edge_map_first<uint32_t>(engine::VertexSubset::all(graph.vertices()), count, 2, false);
+    EXPECT_EQ(engine.last_stats().bytes_read, sample_file_bytes(1024, 2));
+    EXPECT_EQ(engine.last_stats().active_pages, 0u);
+  };
+  first_edges();
+  // A target in the body: its piece fails its checksum when read.
+  poke(sample, 200, "\x7f");
+  expect_error_with(first_edges, {"g.out.sample:byte 64", "piece 0 fails its checksum"});
+  expect_error_with([&] { SluiceLayout(manifest).verify(); }, {"g.out.sample", "piece 0 fails its checksum"});
+  // The table: opening fails.
+  poke(sample, sample_file_bytes(1024, 2) - 3, "\x01");
+  expect_error_with([&] { SluiceLayout layout(manifest); }, {"g.out.sample", "checksum mismatch of its header and piece table"});
+  std::filesystem::resize_file(sample, 64);
+  expect_error_with([&] { SluiceLayout layout(manifest); }, {"g.out.sample", "holds 64 bytes, expected 8264"});
+  std::filesystem::remove(sample);
+  expect_error_with([&] { SluiceLayout layout(manifest); }, {"g.out.sample", "cannot open"});
 }
 
 TEST(BadInput, FailedConversionLeavesNothingBehind) {

@@ -128,6 +128,58 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
   }
 }
 
+// edge_map_first (Afforest's sampling) over the first k edges of each
+// list: served from the layout's sample file when it holds k targets a
+// vertex (then no page is read, only the file), from the pages otherwise;
+// the same sums either way, against a plain traversal of each list's first
+// k edges in stored order (sorted, on compressed pages), binned and atomic.
+TEST(EdgeMap, FirstEdgesFromTheSampleFileMatchThePages) {
+  TempDir dir;
+  std::mt19937_64 random(11);
+  int round = 0;
+  for (const RefGraph& g : graph_shapes(false)) {
+    for (bool compress : {false, true}) {
+      RefGraph stored = g.csr_order();
+      if (compress) {
+        std::stable_sort(stored.edges.begin(), stored.edges.end(), [](const Edge& a, const Edge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
+      }
+      for (uint32_t sample : {0u, 2u}) {
+        DiskGraph graph(layout_on_drives(dir, g, 1 + 2 * (round % 2), false, compress, sample));
+        for (uint64_t k : {1u, 2u, 3u}) {
+          ++round;
+          EngineOptions options;
+          options.variant = round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning;
+          options.threads = 1 + round % 3;
+          options.io.backend = round % 4 == 0 ? io::BackendKind::memory : io::BackendKind::automatic;
+          Engine engine(graph, options);
+          std::vector<uint64_t> x(g.n);
+          for (auto& value : x) value = random() % 1000;
+          for (double density : {0.3, 1.0}) {
+            std::vector<uint64_t> ids;
+            for (uint64_t v = 0; v < g.n; ++v) {
+              if (double(random() % 1000) / 1000 < density) ids.push_back(v);
+            }
+            VertexSubset frontier = density == 1.0 ? VertexSubset::all(g.n) : VertexSubset::from_ids(g.n, ids);
+            std::vector<uint64_t> sum(g.n, 0), expected(g.n, 0), taken(g.n, 0);
+            for (const Edge& e : stored.edges) {
+              if (taken[e.u]++ >= k || !frontier.contains(e.u) || e.v % 3 == 0) continue;
+              expected[e.v] += x[e.u] + 1;
+            }
+            NeighbourSum f{x, sum};
+            engine.edge_map_first<uint64_t>(frontier, f, k, false);
+            const std::string context = g.name + (compress ? " compressed" : "") + " sample " + std::to_string(sample) + " k " +
+                                        std::to_string(k) + " density " + std::to_string(density);
+            ASSERT_EQ(sum, expected) << context;
+            if (frontier.empty()) continue;
+            const bool served = k <= sample;
+            EXPECT_EQ(engine.last_stats().active_pages == 0 && engine.last_stats().bytes_read == sample_file_bytes(g.n, sample), served) << context;
+          }
+        }
+      }
+    }
+  }
+}
+
 // Gap-coded pages (convert --compress): the same sums through every
 // backend, direction and thread count, decoded by every compute thread.
 TEST(EdgeMap, MatchesAPlainTraversalOnCompressedPages) {

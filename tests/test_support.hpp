@@ -209,14 +209,17 @@ inline std::unique_ptr<BlockGraph> open_as_edge_list(const TempDir& dir, const R
 }
 
 // Writes `g` in sluice's layout over `drives` drive directories (and its
-// transpose when asked; gap-coded pages with `compress`); returns the
-// manifest's path.
+// transpose when asked; gap-coded pages with `compress`; each vertex's
+// first `sample_edges` targets in a side file, as convert does by
+// default); returns the manifest's path.
 inline std::string layout_on_drives(const TempDir& dir, const RefGraph& g, unsigned drives, bool transpose = false,
-                                    bool compress = false) {
+                                    bool compress = false, uint32_t sample_edges = 2) {
   auto graph = open_as_edge_list(dir, g);
   WriteOptions options;
   options.compress = compress;
-  const std::string name = g.name + (transpose ? "-t" : "") + (compress ? "-c" : "") + std::to_string(drives);
+  options.sample_edges = sample_edges;
+  const std::string name = g.name + (transpose ? "-t" : "") + (compress ? "-c" : "") +
+                           (sample_edges != 2 ? "-s" + std::to_string(sample_edges) + "-" : "") + std::to_string(drives);
   for (unsigned d = 0; d < drives; ++d) {
     std::string drive = dir / (name + "-drive" + std::to_string(d));
     std::filesystem::create_directories(drive);
@@ -231,5 +234,9 @@ inline std::string layout_on_drives(const TempDir& dir, const RefGraph& g, unsig
   write_graph(*graph, path, "sluice", options);
   return path;
 }
+
+// The size of an edge set's sample file (layout/sampled_targets.hpp) of
+// n vertices, k 32-bit targets each: header, body, a checksum per piece.
+inline uint64_t sample_file_bytes(uint64_t n, uint64_t k) { return 64 + n * k * 4 + 8 * ((n + 16383) / 16384); }
 
 }  // namespace sluice::test

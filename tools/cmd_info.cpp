@@ -142,6 +142,7 @@ int cmd_info(int argc, char** argv) {
       o["pages"] = edges.pages();
       o["page_bytes"] = edges.interleaving().page_bytes;
       o["compressed"] = layout->manifest().compressed;
+      o["sample_edges"] = layout->manifest().sample_edges;
       o["edge_page_bytes_per_edge"] = info.edges ? double(edges.pages() * edges.interleaving().page_bytes) / double(info.edges) : 0.0;
       o["index_memory_bytes"] = layout->out().index().memory_bytes();
       o["engine_memory_bytes"] = engine::DiskGraph(path, false, rank).memory_bytes();
@@ -182,6 +183,10 @@ int cmd_info(int argc, char** argv) {
               << " bytes per edge, transpose " << (layout->in() ? "yes" : "no") << "\n";
     for (unsigned d = 0; d < edges.interleaving().drives; ++d) {
       std::cout << "drive " << d << "     " << edges.paths()[d] << ": " << edges.drive_bytes(d) << " bytes\n";
+    }
+    if (m.sample_edges) {
+      std::cout << "sample      the first " << m.sample_edges << " targets of each vertex beside the index"
+                << (layout->in() ? ", both edge sets" : "") << " (WCC's sampling reads them, not the pages)\n";
     }
     std::cout << "index       " << layout->out().index().memory_bytes() << " bytes in memory ("
               << std::setprecision(2) << (info.vertices ? double(layout->out().index().memory_bytes()) / double(info.vertices) : 0.0)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import networkx
     import scipy.sparse
 
-_WRITE_OPTIONS = ("to", "drives", "transpose", "compress", "force", "threads")
+_WRITE_OPTIONS = ("to", "drives", "transpose", "compress", "sample_edges", "force", "threads")
 
 
 def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
@@ -26,7 +26,9 @@ def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
     to (the output format; default from DST's extension), drives (a list of
     directories, one per drive: sluice and Blaze layouts), transpose,
     compress (gap-coded edge pages: fewer bytes to read; unweighted graphs
-    with 32-bit ids), force, and the read and rebuild options of
+    with 32-bit ids), sample_edges (each vertex's first targets kept
+    beside the index for WCC's sampling; 2 by default, 0 for none), force,
+    and the read and rebuild options of
     :func:`sluice.open`.
     Errors raise with the command line's messages. Returns the command's
     summary line ("converted el -> sluice: N vertices, M edges in S s -> DST")."""

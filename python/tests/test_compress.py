@@ -22,3 +22,18 @@ def test_compressed_pages_give_the_plain_results(tmp_path):
         np.testing.assert_array_equal(sluice.wcc(packed, io=io).label, sluice.wcc(plain).label)
         ranks = sluice.pagerank(packed, io=io, tolerance=1e-12).rank
         assert np.abs(ranks - sluice.pagerank(plain, tolerance=1e-12).rank).sum() <= 1e-12
+
+
+def test_sample_files_serve_wcc_and_can_be_left_out(tmp_path):
+    """sample_edges (each vertex's first targets beside the index, 2 by
+    default): WCC's labels are the same without them, which it then reads
+    from the pages."""
+    sluice.generate("rmat", tmp_path / "g.el", scale=12)
+    sampled, bare = tmp_path / "sampled.sluice", tmp_path / "bare.sluice"
+    sluice.convert(tmp_path / "g.el", sampled, transpose=True)
+    sluice.convert(tmp_path / "g.el", bare, transpose=True, sample_edges=0)
+    assert (tmp_path / "sampled.out.sample").exists() and (tmp_path / "sampled.in.sample").exists()
+    assert not list(tmp_path.glob("bare.*.sample"))
+    with_sample, without = sluice.wcc(sampled), sluice.wcc(bare)
+    np.testing.assert_array_equal(with_sample.label, without.label)
+    assert with_sample.bytes_read < without.bytes_read
