@@ -42,7 +42,8 @@ JtccResult run(formats::BlockGraph& graph, uint64_t seed, engine::Communicator& 
   result.edges = ranks.sum(uint64_t(edges));
   // Relabel by smallest member: scanning ascending, the first vertex seen
   // of a root is its component's smallest.
-  result.label.assign(n, std::numeric_limits<uint64_t>::max());
+  result.label = base::Array<uint64_t>(n, "the component labels");
+  std::fill(result.label.begin(), result.label.end(), std::numeric_limits<uint64_t>::max());
   for (uint64_t v = 0; v < n; ++v) {
     const Id root = forest.find(v);
     if (result.label[root] == std::numeric_limits<uint64_t>::max()) result.label[root] = v;

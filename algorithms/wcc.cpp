@@ -67,7 +67,7 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
       trace.record(*in, "in-edges", 1);
     }
   }
-  result.label.resize(n);
+  result.label = base::Array<uint64_t>(n, "the component labels");  // written on the compute threads, not zeroed first
   out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {  // each vertex's root: its component's smallest id
     for (uint64_t v = begin; v < end; ++v) result.label[v] = forest.find(v);
   });

@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "algorithms/run_trace.hpp"
+#include "base/array.hpp"
 #include "engine/engine.hpp"
 
 namespace sluice::algorithms {
 
 struct ComponentsResult {
-  std::vector<uint64_t> label;  // the smallest vertex id of the component
+  base::Array<uint64_t> label;  // the smallest vertex id of the component
   uint64_t components = 0;
   uint64_t largest = 0;         // vertices in the largest component
   uint64_t rounds = 0;          // passes over (some of) the edges

@@ -172,7 +172,8 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
     ++result.rounds;
     if (communicator.sum(uint64_t(changed.size())) == 0) break;
   }
-  result.label.assign(label.begin(), label.end());
+  result.label = base::Array<uint64_t>(label.size(), "the component labels");
+  std::copy(label.begin(), label.end(), result.label.begin());
   return result;
 }
 

@@ -26,7 +26,8 @@ namespace sluice::programs {
 class ProgramOutputs;
 
 // (BFS's arrays are filled on the engine's threads: base::Array.)
-using VertexValues = std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>, base::Array<int64_t>>;
+using VertexValues =
+    std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>, base::Array<int64_t>, base::Array<uint64_t>>;
 using Scalar = std::variant<uint64_t, double, std::string, bool>;
 using NamedScalars = std::vector<std::pair<std::string, Scalar>>;
 

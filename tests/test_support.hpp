@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/array.hpp"
 #include "base/errors.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/writers.hpp"
@@ -233,6 +234,12 @@ inline std::string layout_on_drives(const TempDir& dir, const RefGraph& g, unsig
   std::string path = dir / (name + ".sluice");
   write_graph(*graph, path, "sluice", options);
   return path;
+}
+
+// A result's array as a vector, to compare with a reference.
+template <class T>
+std::vector<T> as_vector(const base::Array<T>& values) {
+  return std::vector<T>(values.begin(), values.end());
 }
 
 // The size of an edge set's sample file (layout/sampled_targets.hpp) of
