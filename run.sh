@@ -99,7 +99,7 @@ run_tests() {
     "${no_aslr[@]}" ctest -j "$(nproc)" --output-on-failure -L concurrency)
   # Every reader under libFuzzer (ASan+UBSan) for a short fixed time;
   # tests/fuzz/run.sh SECONDS runs them longer.
-  "${no_aslr[@]}" tests/fuzz/run.sh 10
+  "${no_aslr[@]}" tests/fuzz/run.sh 5
 }
 
 case "${1:-}" in
