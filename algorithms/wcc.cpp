@@ -55,15 +55,10 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
         if (in_degrees && in_degrees[v] > in_linked) in_rest[size_t(t)].push_back(v);
       }
     });
-    auto joined = [&](std::vector<std::vector<uint64_t>>& pieces) {
-      std::vector<uint64_t> ids = std::move(pieces[0]);
-      for (size_t t = 1; t < pieces.size(); ++t) ids.insert(ids.end(), pieces[t].begin(), pieces[t].end());
-      return engine::VertexSubset::from_sorted_ids(n, std::move(ids));
-    };
-    out.edge_map<Id>(joined(out_rest), link, false);
+    out.edge_map<Id>(engine::VertexSubset::from_sorted_pieces(n, std::move(out_rest)), link, false);
     trace.record(out, "out-edges", 1);
     if (in) {
-      in->edge_map<Id>(joined(in_rest), link, false);
+      in->edge_map<Id>(engine::VertexSubset::from_sorted_pieces(n, std::move(in_rest)), link, false);
       trace.record(*in, "in-edges", 1);
     }
   }

@@ -115,9 +115,7 @@ VertexSubset Engine::vertex_map(const VertexSubset& frontier, F&& f) {
     });
   }
   base::throw_if_interrupted();
-  std::vector<uint64_t> ids = std::move(kept[0]);
-  for (size_t t = 1; t < kept.size(); ++t) ids.insert(ids.end(), kept[t].begin(), kept[t].end());
-  return VertexSubset::from_sorted_ids(n, std::move(ids));  // pieces in order: ascending
+  return VertexSubset::from_sorted_pieces(n, std::move(kept));  // pieces in order: ascending
 }
 
 }  // namespace sluice::engine

@@ -20,6 +20,13 @@ VertexSubset VertexSubset::from_ids(uint64_t vertices, std::vector<uint64_t> ids
   return from_sorted_ids(vertices, std::move(ids));
 }
 
+VertexSubset VertexSubset::from_sorted_pieces(uint64_t vertices, std::vector<std::vector<uint64_t>> pieces) {
+  if (pieces.empty()) return VertexSubset(vertices);
+  std::vector<uint64_t> ids = std::move(pieces[0]);
+  for (size_t t = 1; t < pieces.size(); ++t) ids.insert(ids.end(), pieces[t].begin(), pieces[t].end());
+  return from_sorted_ids(vertices, std::move(ids));
+}
+
 VertexSubset VertexSubset::from_sorted_ids(uint64_t vertices, std::vector<uint64_t> ids) {
   if (!ids.empty() && ids.back() >= vertices) {
     throw std::out_of_range("vertex " + std::to_string(ids.back()) + " is not below " + std::to_string(vertices));

@@ -28,6 +28,9 @@ class VertexSubset {
   static VertexSubset from_ids(uint64_t vertices, std::vector<uint64_t> ids);
   // From ids already ascending and distinct.
   static VertexSubset from_sorted_ids(uint64_t vertices, std::vector<uint64_t> ids);
+  // The ids of pieces that follow each other (each sorted, each past the
+  // one before: the compute threads' pieces of a range, in thread order).
+  static VertexSubset from_sorted_pieces(uint64_t vertices, std::vector<std::vector<uint64_t>> pieces);
   // From a bitmap with `count` bits set.
   static VertexSubset from_bitmap(IndexedBitmap bitmap, uint64_t count);
   // The members of either.

@@ -95,16 +95,14 @@ void LayoutReplacement::check_index(const std::string& path) const {
   throw std::runtime_error(path + ": exists and is not a sluice index; pass --force to overwrite it");
 }
 
-void LayoutReplacement::check_id_map(const std::string& path) const {
-  std::error_code ec;
-  if (force_ || !fs::exists(path, ec) || was_ours(path)) return;
-  throw std::runtime_error(path + ": exists and is not the id map of " + manifest_path_ + "; pass --force to overwrite it, or choose another name");
-}
+void LayoutReplacement::check_id_map(const std::string& path) const { check_listed(path, "the id map"); }
 
-void LayoutReplacement::check_sample(const std::string& path) const {
+void LayoutReplacement::check_sample(const std::string& path) const { check_listed(path, "a sample file"); }
+
+void LayoutReplacement::check_listed(const std::string& path, const char* what) const {
   std::error_code ec;
   if (force_ || !fs::exists(path, ec) || was_ours(path)) return;
-  throw std::runtime_error(path + ": exists and is not a sample file of " + manifest_path_ + "; pass --force to overwrite it, or choose another name");
+  throw std::runtime_error(path + ": exists and is not " + what + " of " + manifest_path_ + "; pass --force to overwrite it, or choose another name");
 }
 
 void LayoutReplacement::remove_leftovers(const std::vector<base::NamedFile>& written) const {

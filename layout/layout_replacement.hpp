@@ -36,6 +36,9 @@ class LayoutReplacement {
 
  private:
   bool was_ours(const std::string& path) const;
+  // Throws unless the file at `path` is missing, listed by the layout now
+  // at the manifest path, or force was given; `what` names what it would be.
+  void check_listed(const std::string& path, const char* what) const;
 
   std::string manifest_path_, manifest_absolute_;
   bool force_;
