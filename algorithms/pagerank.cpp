@@ -31,18 +31,38 @@ struct ChangeAndDangling {
   }
 };
 
+// Whether a run starts with float shares, and below which L1 change of
+// an iteration it leaves them for double ones (0: never). Automatic
+// switches while the change is still 100 times the most float rounding
+// can have moved the ranks: a float share is off by at most 2^-24 of
+// itself, so one iteration's ranks by at most 2^-24 of their sum (at most
+// 1), and the damping d contracts what earlier iterations put in, to at
+// most 2^-24 / (1 - d) in all (delta: of what it pushed, which sums to
+// the same bound). While on floats, rounding is under 1% of the last
+// change, so it never decides where a run stops; the double rounds after
+// converge as a run on doubles alone would.
+bool starts_with_floats(const PageRankOptions& o) {
+  return o.shares == PageRankShares::float32 || (o.shares == PageRankShares::automatic && o.damping < 1);
+}
+double leave_floats_below(const PageRankOptions& o) {
+  return o.shares == PageRankShares::automatic ? 100 * 0x1p-24 / (1 - o.damping) : 0.0;
+}
+
+// The rounds that store shares as Share run from the start, or on from
+// where float shares left off, and return when the run is done (converged
+// or at the cap) or at the first iteration whose change is below
+// switch_below.
+//
 // On several ranks, each updates the ranks of its own range [first, last)
 // and shares what the others read (shares, sums, the frontier). Share is
 // what a vertex sends along each out-edge as stored (PageRankShares).
 template <class Share>
-PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
+void classic_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
+                    base::Array<double>& received, double switch_below) {
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
-  PageRankResult result;
-  result.rank.assign(n, 1.0 / double(n));
   base::Array<Share> share = engine.filled_array(n, Share(0), "PageRank's shares");
-  base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   // What each vertex sends along each out-edge, and the rank of the
@@ -72,36 +92,51 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
     dangling = sums.dangling;
     ++result.iterations;
     result.last_change = sums.change;
+    // Below switch_below floats do not decide that the run is done: their
+    // rounding can reach a fixed point of its own (a change of 0).
+    if (sums.change < switch_below && o.tolerance <= switch_below) return;
     if (sums.change < o.tolerance) {
       result.converged = true;
-      break;
+      return;
     }
   }
+}
+
+PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
+  const uint64_t n = engine.graph().vertices();
+  PageRankResult result;
+  result.rank.assign(n, 1.0 / double(n));
+  base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
+  if (starts_with_floats(o)) {
+    classic_rounds<float>(engine, o, trace, result, received, leave_floats_below(o));
+    result.float_share_iterations = result.iterations;
+  }
+  if (!result.converged && result.iterations < o.max_iterations) classic_rounds<double>(engine, o, trace, result, received, 0);
   return result;
 }
 
+// PageRank-delta's state between rounds.
+struct DeltaState {
+  base::Array<double> pending;   // the part of each rank not yet pushed
+  base::Array<double> received;  // what each vertex received this round
+  engine::VertexSubset frontier;  // who pushes next
+};
+
 template <class Share>
-PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
+void delta_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result, DeltaState& state,
+                  double switch_below) {
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
-  PageRankResult result;
-  // rank: the current estimate; pending: the part of it not yet pushed to
-  // the out-neighbours. Everything starts at 1/n, all of it pending, so the
-  // first round pushes the uniform start and later rounds push changes.
-  // A change too small to push stays pending (Ligra drops it) and goes out
-  // once it has grown past the threshold, so nothing is lost.
-  result.rank.assign(n, 1.0 / double(n));
-  base::Array<double> pending = engine.filled_array(n, 1.0 / double(n), "PageRank's pending changes");
-  base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
+  base::Array<double>& pending = state.pending;
+  base::Array<double>& received = state.received;
   base::Array<Share> share = engine.filled_array(n, Share(0), "PageRank's shares");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
-  engine::VertexSubset frontier = all;
   const double base = (1 - o.damping) / double(n);
   // The vertex passes run on the compute threads: one thread walking
   // every vertex took 28% of the kernel on RMAT 22.
-  while (result.iterations < o.max_iterations && !frontier.empty()) {
-    engine.vertex_map(frontier, [&](uint64_t v) {
+  while (result.iterations < o.max_iterations && !state.frontier.empty()) {
+    engine.vertex_map(state.frontier, [&](uint64_t v) {
       if (v >= first && v < last) {  // another rank's: its share comes below
         const uint32_t degree = engine.out_degree(v);
         share[v] = degree ? Share(pending[v] / degree) : Share(0);
@@ -109,9 +144,9 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
       }
       return false;
     });
-    ranks.member_values(frontier, share.data());
+    ranks.member_values(state.frontier, share.data());
     SumIntoDestination<SourceValue<Share>> push{{share.data()}, received.data()};
-    engine.edge_map<double>(frontier, push, false);
+    engine.edge_map<double>(state.frontier, push, false);
     trace.record(engine, "iteration", result.iterations);
     // In the first round the estimate moves from the start 1/n to
     // base + d x received; afterwards by d x received.
@@ -125,12 +160,74 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
     }));
     ++result.iterations;
     result.last_change = total;
-    frontier = ranks.frontier(engine.vertex_map(all, [&](uint64_t v) {
+    state.frontier = ranks.frontier(engine.vertex_map(all, [&](uint64_t v) {
       return v >= first && v < last && std::fabs(pending[v]) > o.delta_threshold * result.rank[v];
     }));
-    if (total < o.tolerance) break;
+    if (total < o.tolerance || total < switch_below) return;
   }
-  result.converged = (result.iterations > 0 && result.last_change < o.tolerance) || frontier.empty();
+}
+
+// Delta leaving float shares: pushing changes does not correct itself
+// (what rounding lost in a push stays lost), so the double rounds start
+// from one classic iteration on doubles over every vertex, rank' = base +
+// d x (what all of rank sends), with pending' = rank' - rank: delta's
+// invariant, rank = base + d x (what all of rank - pending sends), then
+// holds exactly again.
+void delta_restart_on_doubles(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
+                              DeltaState& state) {
+  const uint64_t n = engine.graph().vertices();
+  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
+  engine::RankExchange& ranks = engine.ranks();
+  base::Array<double> share = engine.filled_array(n, 0.0, "PageRank's shares");
+  engine.parallel_sum<double>(first, last, [&](uint64_t v) {
+    const uint32_t degree = engine.out_degree(v);
+    share[v] = degree ? result.rank[v] / degree : 0.0;
+    return 0.0;
+  });
+  ranks.source_values(share.span());
+  const engine::VertexSubset all = engine::VertexSubset::all(n);
+  SumIntoDestination<SourceValue<double>> push{{share.data()}, state.received.data()};
+  engine.edge_map<double>(all, push, false);
+  trace.record(engine, "iteration", result.iterations);
+  const double base = (1 - o.damping) / double(n);
+  const double total = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) {
+    const double next = base + o.damping * state.received[v];
+    state.received[v] = 0;
+    state.pending[v] = next - result.rank[v];
+    result.rank[v] = next;
+    return std::fabs(state.pending[v]);
+  }));
+  ++result.iterations;
+  result.last_change = total;
+  state.frontier = ranks.frontier(engine.vertex_map(all, [&](uint64_t v) {
+    return v >= first && v < last && std::fabs(state.pending[v]) > o.delta_threshold * result.rank[v];
+  }));
+}
+
+PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
+  const uint64_t n = engine.graph().vertices();
+  PageRankResult result;
+  // rank: the current estimate; pending: the part of it not yet pushed to
+  // the out-neighbours. Everything starts at 1/n, all of it pending, so the
+  // first round pushes the uniform start and later rounds push changes.
+  // A change too small to push stays pending (Ligra drops it) and goes out
+  // once it has grown past the threshold, so nothing is lost.
+  result.rank.assign(n, 1.0 / double(n));
+  DeltaState state{engine.filled_array(n, 1.0 / double(n), "PageRank's pending changes"),
+                   engine.filled_array(n, 0.0, "PageRank's sums"), engine::VertexSubset::all(n)};
+  auto done = [&] { return result.iterations > 0 && result.last_change < o.tolerance; };
+  if (starts_with_floats(o)) {
+    delta_rounds<float>(engine, o, trace, result, state, leave_floats_below(o));
+    result.float_share_iterations = result.iterations;
+    // Floats decide that the run is done only above where they leave off
+    // (below it their rounding can reach a fixed point of its own).
+    const bool floats_decide = o.shares == PageRankShares::float32 || o.tolerance > leave_floats_below(o);
+    if (!floats_decide && result.iterations < o.max_iterations) delta_restart_on_doubles(engine, o, trace, result, state);
+  }
+  if (!done() && result.iterations < o.max_iterations && !state.frontier.empty()) {
+    delta_rounds<double>(engine, o, trace, result, state, 0);
+  }
+  result.converged = done() || state.frontier.empty();
   return result;
 }
 
@@ -143,10 +240,7 @@ PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, 
     nothing.converged = true;  // no vertex, nothing to change
     return nothing;
   }
-  auto run = [&]<class Share>(Share) {
-    return options.method == PageRankMethod::classic ? classic<Share>(engine, options, trace) : delta<Share>(engine, options, trace);
-  };
-  return options.shares == PageRankShares::float32 ? run(float{}) : run(double{});
+  return options.method == PageRankMethod::classic ? classic(engine, options, trace) : delta(engine, options, trace);
 }
 
 }  // namespace sluice::algorithms

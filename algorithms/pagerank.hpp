@@ -37,7 +37,12 @@ enum class Dangling { drop, spread };
 // and changes stay double either way, each share rounded to 24 bits: an
 // iteration's L1 change then stalls at a few 1e-9 (4e-9 on cnr-2000), and
 // 10 iterations on RMAT 22 end 3e-9 in L1 from the double ones.
-enum class PageRankShares { float64, float32 };
+// automatic takes floats while an iteration's change is above 100 x
+// 2^-24 / (1 - damping) (4e-5 at 0.85), where their rounding is under 1%
+// of it, and doubles after: any tolerance is reached, and a run that
+// stops above that change (the default tolerance, 1e-4) is on floats
+// throughout.
+enum class PageRankShares { automatic, float64, float32 };
 
 struct PageRankOptions {
   PageRankMethod method = PageRankMethod::delta;
@@ -46,7 +51,7 @@ struct PageRankOptions {
   double tolerance = 1e-4;          // on the L1 change of one iteration
   unsigned max_iterations = 20;
   double delta_threshold = 0.01;    // delta only: relative change that keeps a vertex active
-  PageRankShares shares = PageRankShares::float64;
+  PageRankShares shares = PageRankShares::automatic;
 };
 
 struct PageRankResult {
@@ -56,6 +61,7 @@ struct PageRankResult {
   // Stopped because the change fell below the tolerance (delta: or no
   // vertex had a change left to push), not at the iteration cap.
   bool converged = false;
+  unsigned float_share_iterations = 0;  // the first iterations, on float shares
 };
 
 constexpr uint64_t pagerank_bytes_per_vertex = 24;

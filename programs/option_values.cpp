@@ -105,9 +105,10 @@ algorithms::PageRankMethod parse_pagerank_method(const std::string& text) {
 }
 
 algorithms::PageRankShares parse_pagerank_shares(const std::string& text) {
+  if (text == "auto") return algorithms::PageRankShares::automatic;
   if (text == "double") return algorithms::PageRankShares::float64;
   if (text == "float") return algorithms::PageRankShares::float32;
-  throw po::error("unknown share type '" + text + "' for --shares (expected double or float)");
+  throw po::error("unknown share type '" + text + "' for --shares (expected auto, double or float)");
 }
 
 algorithms::Dangling parse_dangling(const std::string& text) {

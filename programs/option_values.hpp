@@ -40,6 +40,6 @@ engine::EdgeMapVariant parse_edgemap(const std::string& text);  // binning, atom
 io::BackendKind parse_backend(const std::string& name);         // auto, uring, aio, psync, memory
 algorithms::PageRankMethod parse_pagerank_method(const std::string& text);  // delta, classic
 algorithms::Dangling parse_dangling(const std::string& text);               // drop, spread
-algorithms::PageRankShares parse_pagerank_shares(const std::string& text);  // double, float
+algorithms::PageRankShares parse_pagerank_shares(const std::string& text);  // auto, double, float
 
 }  // namespace sluice::programs

@@ -384,6 +384,42 @@ TEST(Algorithms, PageRankWithFloatSharesMatchesPowerIteration) {
   }
 }
 
+// Automatic shares (the default) start on floats and leave them once an
+// iteration's change is below 100 x 2^-24 / (1 - d): a tight tolerance is
+// then reached on doubles, as close to power iteration as doubles alone
+// get, and the default tolerance stops while still on floats.
+TEST(Algorithms, PageRankAutomaticSharesLeaveFloatsBeforeConverging) {
+  for (const RefGraph& g : graph_shapes(false)) {
+    if (g.n == 0) continue;
+    TempDir dir;
+    DiskGraph graph(layout_on_drives(dir, g, 2));
+    Engine engine(graph, EngineOptions{});
+    RunTrace trace("test");
+    const std::vector<double> expected = reference_pagerank(g.csr_order(), 0.85, false);
+    for (PageRankMethod method : {PageRankMethod::classic, PageRankMethod::delta}) {
+      const std::string context = g.name + (method == PageRankMethod::classic ? " classic" : " delta");
+      PageRankOptions o;
+      o.method = method;
+      o.tolerance = 1e-13;
+      o.delta_threshold = 0;
+      o.max_iterations = 500;
+      ASSERT_EQ(o.shares, PageRankShares::automatic);
+      const PageRankResult tight = pagerank(engine, o, trace);
+      EXPECT_TRUE(tight.converged) << context;
+      EXPECT_GE(tight.float_share_iterations, 1u) << context;
+      EXPECT_LE(tight.float_share_iterations, tight.iterations) << context;
+      if (g.name == "rmat") EXPECT_LT(tight.float_share_iterations, tight.iterations) << context;  // left floats
+      expect_near_all(expected, tight.rank, 1e-9, context + " automatic shares");
+      o.shares = PageRankShares::float64;
+      EXPECT_EQ(pagerank(engine, o, trace).float_share_iterations, 0u) << context;
+      o.shares = PageRankShares::automatic;
+      o.tolerance = 1e-4;
+      const PageRankResult loose = pagerank(engine, o, trace);
+      EXPECT_EQ(loose.float_share_iterations, loose.iterations) << context;
+    }
+  }
+}
+
 // SSSP refuses a negative weight under delta-stepping, takes it under
 // Bellman-Ford, and names a negative cycle.
 TEST(Algorithms, SsspNegativeWeights) {

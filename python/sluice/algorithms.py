@@ -76,6 +76,7 @@ class PageRankResult(RunResult):
     iterations: int = 0
     last_change: float = 0.0
     converged: bool = False  # False: stopped at max_iterations (a RuntimeWarning says so when tolerance > 0)
+    float_share_iterations: int = 0  # the first iterations, on float shares (shares "auto" or "float")
 
 
 @dataclass(kw_only=True)
@@ -191,15 +192,17 @@ def pagerank(
     max_iterations: int = 20,
     delta_threshold: float = 0.01,
     dangling: str = "drop",
-    shares: str = "double",
+    shares: str = "auto",
     **options: Any,
 ) -> PageRankResult:
     """PageRank: method "delta" (Ligra/Blaze: only changed vertices push) or
     "classic" (GAPBS); dangling "drop" (GAPBS, Ligra, Blaze) or "spread"
-    (networkx; classic only); shares "double" or "float" (GAPBS's: what each
-    vertex sends along its out-edges in half the memory, faster once that
-    outgrows the caches; its rounding leaves an iteration's L1 change at a
-    few 1e-9, so tolerances below about 1e-8 may not be reached)."""
+    (networkx; classic only); shares "float" (GAPBS's: what each vertex
+    sends along its out-edges in half the memory, faster once that outgrows
+    the caches; its rounding leaves an iteration's L1 change at a few 1e-9,
+    so tolerances below about 1e-8 may not be reached), "double", or "auto":
+    float while an iteration changes the ranks by more than 100 x 2^-24 /
+    (1 - damping) (4e-5 at 0.85), double after."""
     if max_iterations < 0:
         raise _core.UsageError(f"max_iterations must not be negative (got {max_iterations})")
     parameters = {

@@ -127,6 +127,12 @@ def test_pagerank_and_jtcc(layouts, shape):
         floats = sluice.pagerank(path, method="classic", tolerance=1e-8, max_iterations=1000, shares="float")
         assert floats.converged
         assert np.abs(floats.rank - classic.rank).sum() < 1e-6
+        # The default, shares="auto", starts on floats and leaves them
+        # before a tight tolerance: then as close as doubles alone.
+        assert classic.float_share_iterations >= 1
+        doubles = sluice.pagerank(path, method="classic", tolerance=1e-13, max_iterations=1000, shares="double")
+        assert doubles.float_share_iterations == 0
+        np.testing.assert_allclose(classic.rank, doubles.rank, atol=1e-12)
     j = sluice.jtcc(path)
     np.testing.assert_array_equal(j.label, reference_components(a))
 

@@ -93,7 +93,7 @@ for command in "$tools/sluice-bfs" "$tools/sluice" "$tools/sluice convert"; do
   $command --version | grep -q '^sluice [0-9][0-9.]*$' || fail "$command --version: $($command --version)"
 done
 expect_error 2 "PageRank-delta drops" "$tools/sluice-pagerank" g.sluice --dangling spread
-expect_error 2 "unknown share type 'half' for --shares (expected double or float)" "$tools/sluice-pagerank" g.sluice --shares half
+expect_error 2 "unknown share type 'half' for --shares (expected auto, double or float)" "$tools/sluice-pagerank" g.sluice --shares half
 printf '1\n2\nthree\n' > bad-x.txt
 expect_error 1 "bad-x.txt:line 3" "$tools/sluice-spmv" g.sluice --x bad-x.txt
 expect_error 1 "missing.sluice: cannot open: No such file or directory" "$tools/sluice-bc" missing.sluice
@@ -132,10 +132,18 @@ grep -q ", $jtcc components" unknown.out || fail "wcc --symmetric: $(cat unknown
 "$tools/sluice-pagerank" g.sluice --method classic --tolerance 1e-12 --iterations 4 --stats cap.jsonl > cap.out 2> cap.err
 grep -q "last change [0-9.e-]*, not converged$" cap.out || fail "summary of a capped run: $(cat cap.out)"
 grep -q "^pagerank: warning: did not converge: stopped at the cap of 4 iterations with a last change of" cap.err || fail "no warning: $(cat cap.err)"
-tail -1 cap.jsonl | grep -q '"converged":false}$' || fail "summary record: $(tail -1 cap.jsonl)"
+tail -1 cap.jsonl | grep -q '"converged":false,"float_share_iterations":4}$' || fail "summary record: $(tail -1 cap.jsonl)"
 "$tools/sluice-pagerank" g.sluice --method classic --tolerance 1e-6 --iterations 500 --stats done.jsonl > done.out 2> done.err
 grep -q ", converged$" done.out && ! grep -q warning done.err || fail "a converged run: $(cat done.out done.err)"
-tail -1 done.jsonl | grep -q '"converged":true}$' || fail "summary record: $(tail -1 done.jsonl)"
+tail -1 done.jsonl | grep -q '"converged":true,"float_share_iterations":[0-9]*}$' || fail "summary record: $(tail -1 done.jsonl)"
+# --shares auto (the default) left floats on the way down to 1e-6: some
+# iterations on each; --shares double none on floats.
+python3 -c '
+import json, sys
+s = json.loads(open("done.jsonl").read().splitlines()[-1])
+sys.exit(not 0 < s["float_share_iterations"] < s["iterations"])' || fail "auto shares: $(tail -1 done.jsonl)"
+"$tools/sluice-pagerank" g.sluice --method classic --tolerance 1e-6 --iterations 500 --shares double --stats doubles.jsonl > /dev/null
+tail -1 doubles.jsonl | grep -q '"converged":true,"float_share_iterations":0}$' || fail "double shares: $(tail -1 doubles.jsonl)"
 "$tools/sluice-pagerank" g.sluice --tolerance 0 --iterations 2 2> fixed.err >/dev/null
 ! grep -q warning fixed.err || fail "a tolerance of 0 (a fixed iteration count) warned: $(cat fixed.err)"
 
