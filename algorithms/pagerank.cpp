@@ -62,7 +62,7 @@ void classic_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& 
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
-  base::Array<Share> share = engine.filled_array(n, Share(0), "PageRank's shares");
+  base::Array<Share> share = engine.filled_random_access_array(n, Share(0), "PageRank's shares");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   // What each vertex sends along each out-edge, and the rank of the
@@ -130,7 +130,7 @@ void delta_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& tr
   engine::RankExchange& ranks = engine.ranks();
   base::Array<double>& pending = state.pending;
   base::Array<double>& received = state.received;
-  base::Array<Share> share = engine.filled_array(n, Share(0), "PageRank's shares");
+  base::Array<Share> share = engine.filled_random_access_array(n, Share(0), "PageRank's shares");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   // The vertex passes run on the compute threads: one thread walking
@@ -178,7 +178,7 @@ void delta_restart_on_doubles(engine::Engine& engine, const PageRankOptions& o, 
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
-  base::Array<double> share = engine.filled_array(n, 0.0, "PageRank's shares");
+  base::Array<double> share = engine.filled_random_access_array(n, 0.0, "PageRank's shares");
   engine.parallel_sum<double>(first, last, [&](uint64_t v) {
     const uint32_t degree = engine.out_degree(v);
     share[v] = degree ? result.rank[v] / degree : 0.0;

@@ -13,6 +13,8 @@
 #include <string>
 #include <type_traits>
 
+#include <sys/mman.h>
+
 #include "base/errors.hpp"
 
 namespace sluice::base {
@@ -36,6 +38,22 @@ class Array {
                                std::to_string(size * sizeof(T) >> 20) + " MiB)");
     }
     data_.reset(static_cast<T*>(p));
+  }
+  // Vertex state that EDGEMAPs read or write at random (shares, parents,
+  // union-find forests): on 2 MiB pages where the kernel has them
+  // (MADV_HUGEPAGE), so that a random access misses the TLB less often.
+  static Array random_access(size_t size, const char* what = "an array") {
+    constexpr size_t huge = size_t(2) << 20;
+    if (size == 0 || size > SIZE_MAX / sizeof(T) - huge || size * sizeof(T) < 2 * huge) return Array(size, what);
+    const size_t bytes = (size * sizeof(T) + huge - 1) / huge * huge;
+    require_memory(bytes, what);
+    void* p = std::aligned_alloc(huge, bytes);
+    if (!p) throw std::runtime_error(std::string("out of memory allocating ") + what + " (" + std::to_string(bytes >> 20) + " MiB)");
+    madvise(p, bytes, MADV_HUGEPAGE);  // advice: without huge pages the array still works
+    Array a;
+    a.data_.reset(static_cast<T*>(p));
+    a.size_ = size;
+    return a;
   }
   static Array zeros(size_t size, const char* what = "an array") {
     Array a(size, what);

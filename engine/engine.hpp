@@ -257,8 +257,20 @@ class Engine {
   // there, 18 ms per 32 MiB on this machine).
   template <class T>
   base::Array<T> filled_array(uint64_t count, T value, const char* what) {
-    base::Array<T> array(count, what);
-    parallel_for(count, [&](int, uint64_t begin, uint64_t end) { std::fill(array.data() + begin, array.data() + end, value); });
+    return filled(base::Array<T>(count, what), value);
+  }
+  // The same for an array that every edge reads at random (PageRank's
+  // shares): on huge pages (base::Array::random_access); PageRank 10 on
+  // RMAT 22 1.08-1.23x faster. Not for arrays written about once per run:
+  // BFS's parents on huge pages ran 0.72-0.83x as fast in memory.
+  template <class T>
+  base::Array<T> filled_random_access_array(uint64_t count, T value, const char* what) {
+    return filled(base::Array<T>::random_access(count, what), value);
+  }
+  // `array` with every element set to value on the compute threads.
+  template <class T>
+  base::Array<T> filled(base::Array<T> array, T value) {
+    parallel_for(array.size(), [&](int, uint64_t begin, uint64_t end) { std::fill(array.data() + begin, array.data() + end, value); });
     return array;
   }
 

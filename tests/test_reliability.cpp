@@ -133,5 +133,24 @@ TEST(Reliability, CsrBuilderRefusesIdsBeyondTheVertexCount) {
   }
 }
 
+// Arrays for random access (PageRank's shares) sit on 2 MiB boundaries,
+// so that the kernel can back them with huge pages, hold what is written,
+// and refuse a size the machine cannot hold with a message, not a crash.
+TEST(Reliability, RandomAccessArrays) {
+  for (size_t size : {size_t(0), size_t(10), size_t(3) << 20}) {
+    base::Array<uint32_t> a = base::Array<uint32_t>::random_access(size, "a test array");
+    ASSERT_EQ(a.size(), size);
+    for (size_t i = 0; i < size; ++i) a[i] = uint32_t(i * 7);
+    for (size_t i = 0; i < size; i += 4099) ASSERT_EQ(a[i], uint32_t(i * 7));
+    if (size * sizeof(uint32_t) >= (size_t(4) << 20)) EXPECT_EQ(reinterpret_cast<uintptr_t>(a.data()) % (uintptr_t(2) << 20), 0u);
+  }
+  try {
+    base::Array<double>::random_access(size_t(1) << 60, "an impossible array");
+    FAIL() << "2^63 bytes were allocated";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("an impossible array"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace sluice::test
