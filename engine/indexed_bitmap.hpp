@@ -103,6 +103,19 @@ class IndexedBitmap {
       }
     }
   }
+  // Whether any bit in [begin, end) is set; begin a multiple of
+  // block_bits. Stops at the first word holding one.
+  bool any_in(uint64_t begin, uint64_t end) const {
+    for (uint64_t block = begin / block_bits; block * block_bits < end; ++block) {
+      if (!((index_[block / 64] >> (block % 64)) & 1)) continue;
+      const uint64_t last = std::min<uint64_t>({words_.size(), (block + 1) * words_per_block, (end + 63) / 64});
+      for (uint64_t w = block * words_per_block; w < last; ++w) {
+        const uint64_t bits = (w + 1) * 64 > end ? words_[w] & ((uint64_t(1) << (end % 64)) - 1) : words_[w];
+        if (bits) return true;
+      }
+    }
+    return false;
+  }
   // Calls f(block) for every block whose index bit is set, ascending.
   template <class F>
   void for_each_block(F&& f) const {

@@ -74,9 +74,7 @@ class SampleStream {
   static_assert(piece_vertices % IndexedBitmap::block_bits == 0, "a piece is whole blocks of the bitmap");
 
   bool has_active(uint64_t piece) const {
-    bool any = false;
-    active_.for_each_in(piece * piece_vertices, std::min(graph_.vertices(), (piece + 1) * piece_vertices), [&](uint64_t) { any = true; });
-    return any;
+    return active_.any_in(piece * piece_vertices, std::min(graph_.vertices(), (piece + 1) * piece_vertices));
   }
 
   static constexpr uint64_t prefetch_vertices = 16;

@@ -82,6 +82,12 @@ TEST(IndexedBitmap, AgreesWithASet) {
     bitmap.for_each([&](uint64_t v) { seen.push_back(v); });
     EXPECT_EQ(seen, std::vector<uint64_t>(expected.begin(), expected.end()));
     EXPECT_EQ(bitmap.count(), expected.size());
+    // any_in: from any block start to any end, the set's answer.
+    for (uint64_t begin = 0; begin < size; begin += IndexedBitmap::block_bits) {
+      for (uint64_t end = begin + 1; end <= size; end += 1 + random() % 97) {
+        EXPECT_EQ(bitmap.any_in(begin, end), expected.lower_bound(begin) != expected.lower_bound(end)) << size << " " << begin << " " << end;
+      }
+    }
     bitmap.clear();
     EXPECT_EQ(bitmap.count(), 0u);
     EXPECT_FALSE(bitmap.test(*expected.begin()));
