@@ -138,8 +138,10 @@ uint64_t bin_space_bytes(const DiskGraph& graph, const EngineOptions& options) {
 
 uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options) {
   if (options.pull_cache) return *options.pull_cache;
-  // In memory every in-list is in DRAM already: a cache would only copy it.
-  return options.io.backend == io::BackendKind::memory ? 0 : blaze_space(graph);
+  // In memory too: the cache packs the lists left open, where the next
+  // pull would walk every page holding one of them (BFS on RMAT 22 in
+  // memory 0.104-0.116 s with it, 0.119-0.133 s without).
+  return blaze_space(graph);
 }
 
 uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
