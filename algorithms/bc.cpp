@@ -60,7 +60,7 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   auto owned = [&](uint64_t v) { return v >= first && v < last; };
   BcResult result;
-  result.score.assign(n, 0.0);
+  result.score = out.filled_array(n, 0.0, "BC's scores");
   // Not zeroed here: each source fills them on the compute threads, which
   // also spreads the first touch of their pages over the threads.
   base::Array<int64_t> depth(n, "BC's depths");

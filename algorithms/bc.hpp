@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "algorithms/run_trace.hpp"
+#include "base/array.hpp"
 #include "engine/engine.hpp"
 
 namespace sluice::algorithms {
 
 struct BcResult {
-  std::vector<double> score;
+  base::Array<double> score;  // filled on the engine's threads
   uint64_t sources = 0;
   uint64_t levels = 0;  // forward levels, summed over sources
 };

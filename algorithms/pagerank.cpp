@@ -105,7 +105,7 @@ void classic_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& 
 PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
   PageRankResult result;
-  result.rank.assign(n, 1.0 / double(n));
+  result.rank = engine.filled_array(n, 1.0 / double(n), "PageRank's ranks");
   base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
   if (starts_with_floats(o)) {
     classic_rounds<float>(engine, o, trace, result, received, leave_floats_below(o));
@@ -212,7 +212,7 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
   // first round pushes the uniform start and later rounds push changes.
   // A change too small to push stays pending (Ligra drops it) and goes out
   // once it has grown past the threshold, so nothing is lost.
-  result.rank.assign(n, 1.0 / double(n));
+  result.rank = engine.filled_array(n, 1.0 / double(n), "PageRank's ranks");
   DeltaState state{engine.filled_array(n, 1.0 / double(n), "PageRank's pending changes"),
                    engine.filled_array(n, 0.0, "PageRank's sums"), engine::VertexSubset::all(n)};
   auto done = [&] { return result.iterations > 0 && result.last_change < o.tolerance; };

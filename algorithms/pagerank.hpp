@@ -22,9 +22,9 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "algorithms/run_trace.hpp"
+#include "base/array.hpp"
 #include "engine/engine.hpp"
 
 namespace sluice::algorithms {
@@ -55,7 +55,7 @@ struct PageRankOptions {
 };
 
 struct PageRankResult {
-  std::vector<double> rank;
+  base::Array<double> rank;  // filled on the engine's threads
   unsigned iterations = 0;
   double last_change = 0;  // L1 change of the last iteration
   // Stopped because the change fell below the tolerance (delta: or no

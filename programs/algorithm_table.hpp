@@ -25,9 +25,9 @@ namespace sluice::programs {
 
 class ProgramOutputs;
 
-// (BFS's arrays are filled on the engine's threads: base::Array.)
-using VertexValues =
-    std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>, base::Array<int64_t>, base::Array<uint64_t>>;
+// (Arrays filled on the engine's threads are base::Arrays.)
+using VertexValues = std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>, base::Array<int64_t>,
+                                  base::Array<uint64_t>, base::Array<double>>;
 using Scalar = std::variant<uint64_t, double, std::string, bool>;
 using NamedScalars = std::vector<std::pair<std::string, Scalar>>;
 

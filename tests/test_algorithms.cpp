@@ -120,7 +120,7 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
     o.dangling = spread ? Dangling::spread : Dangling::drop;
     o.tolerance = 1e-13;
     o.max_iterations = 500;
-    expect_near_all(reference_pagerank(csr, 0.85, spread), pagerank(out, o, trace).rank, 1e-9, context + " classic PageRank");
+    expect_near_all(reference_pagerank(csr, 0.85, spread), as_vector(pagerank(out, o, trace).rank), 1e-9, context + " classic PageRank");
   }
   if (g.n > 0) {
     // Delta with no threshold is exact; with Ligra's defaults (threshold
@@ -131,10 +131,10 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
     o.max_iterations = 500;
     o.delta_threshold = 0;
     std::vector<double> expected = reference_pagerank(csr, 0.85, false);
-    expect_near_all(expected, pagerank(out, o, trace).rank, 1e-9, context + " PageRank-delta");
+    expect_near_all(expected, as_vector(pagerank(out, o, trace).rank), 1e-9, context + " PageRank-delta");
     o = PageRankOptions{};
     const double total = std::accumulate(expected.begin(), expected.end(), 0.0);
-    EXPECT_LT(l1_distance(expected, pagerank(out, o, trace).rank), 0.05 * total) << context << " PageRank-delta, defaults";
+    EXPECT_LT(l1_distance(expected, as_vector(pagerank(out, o, trace).rank)), 0.05 * total) << context << " PageRank-delta, defaults";
   }
 
   // SpMV both ways, weighted.
@@ -169,7 +169,7 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
 
   // BC from two sources.
   std::vector<uint64_t> sources = {0, g.n / 2};
-  expect_near_all(reference_bc(csr, sources), bc(out, &in, sources, trace).score, 1e-9, context + " BC");
+  expect_near_all(reference_bc(csr, sources), as_vector(bc(out, &in, sources, trace).score), 1e-9, context + " BC");
 
   // SSSP against Dijkstra: delta-stepping at two widths and Bellman-Ford.
   for (uint64_t source : {uint64_t(0), highest_degree(csr)}) {
@@ -379,7 +379,7 @@ TEST(Algorithms, PageRankWithFloatSharesMatchesPowerIteration) {
       o.shares = PageRankShares::float32;
       const PageRankResult r = pagerank(engine, o, trace);
       EXPECT_TRUE(r.converged) << g.name;
-      EXPECT_LT(l1_distance(expected, r.rank), 1e-6) << g.name << (method == PageRankMethod::classic ? " classic" : " delta");
+      EXPECT_LT(l1_distance(expected, as_vector(r.rank)), 1e-6) << g.name << (method == PageRankMethod::classic ? " classic" : " delta");
     }
   }
 }
@@ -409,7 +409,7 @@ TEST(Algorithms, PageRankAutomaticSharesLeaveFloatsBeforeConverging) {
       EXPECT_GE(tight.float_share_iterations, 1u) << context;
       EXPECT_LE(tight.float_share_iterations, tight.iterations) << context;
       if (g.name == "rmat") EXPECT_LT(tight.float_share_iterations, tight.iterations) << context;  // left floats
-      expect_near_all(expected, tight.rank, 1e-9, context + " automatic shares");
+      expect_near_all(expected, as_vector(tight.rank), 1e-9, context + " automatic shares");
       o.shares = PageRankShares::float64;
       EXPECT_EQ(pagerank(engine, o, trace).float_share_iterations, 0u) << context;
       o.shares = PageRankShares::automatic;
@@ -535,7 +535,7 @@ TEST(Algorithms, SymmetricGraphsRunWithoutATranspose) {
   Engine engine(graph, EngineOptions{});
   RunTrace trace("test");
   EXPECT_EQ(as_vector(wcc(engine, nullptr, trace).label), reference_components(csr));
-  expect_near_all(reference_bc(csr, {1, 2}), bc(engine, nullptr, {1, 2}, trace).score, 1e-9, "symmetric BC");
+  expect_near_all(reference_bc(csr, {1, 2}), as_vector(bc(engine, nullptr, {1, 2}, trace).score), 1e-9, "symmetric BC");
 }
 
 TEST(Algorithms, RejectBadArguments) {
