@@ -179,10 +179,11 @@ void delta_restart_on_doubles(engine::Engine& engine, const PageRankOptions& o, 
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
   base::Array<double> share = engine.filled_random_access_array(n, 0.0, "PageRank's shares");
-  engine.parallel_sum<double>(first, last, [&](uint64_t v) {
-    const uint32_t degree = engine.out_degree(v);
-    share[v] = degree ? result.rank[v] / degree : 0.0;
-    return 0.0;
+  engine.parallel_for(last - first, [&](int, uint64_t begin, uint64_t end) {
+    for (uint64_t v = first + begin; v < first + end; ++v) {
+      const uint32_t degree = engine.out_degree(v);
+      share[v] = degree ? result.rank[v] / degree : 0.0;
+    }
   });
   ranks.source_values(share.span());
   const engine::VertexSubset all = engine::VertexSubset::all(n);
