@@ -361,34 +361,12 @@ TEST(Algorithms, PageRankSaysWhetherItConverged) {
 
 // Float shares (--shares float) round what each vertex sends to 24 bits:
 // both methods still come within 1e-6 in L1 of power iteration on every
-// shape, and stop where the double shares stop.
-TEST(Algorithms, PageRankWithFloatSharesMatchesPowerIteration) {
-  for (const RefGraph& g : graph_shapes(false)) {
-    if (g.n == 0) continue;
-    TempDir dir;
-    DiskGraph graph(layout_on_drives(dir, g, 2));
-    Engine engine(graph, EngineOptions{});
-    RunTrace trace("test");
-    const std::vector<double> expected = reference_pagerank(g.csr_order(), 0.85, false);
-    for (PageRankMethod method : {PageRankMethod::classic, PageRankMethod::delta}) {
-      PageRankOptions o;
-      o.method = method;
-      o.tolerance = 1e-8;
-      o.delta_threshold = 0;
-      o.max_iterations = 500;
-      o.shares = PageRankShares::float32;
-      const PageRankResult r = pagerank(engine, o, trace);
-      EXPECT_TRUE(r.converged) << g.name;
-      EXPECT_LT(l1_distance(expected, as_vector(r.rank)), 1e-6) << g.name << (method == PageRankMethod::classic ? " classic" : " delta");
-    }
-  }
-}
-
-// Automatic shares (the default) start on floats and leave them once an
-// iteration's change is below 100 x 2^-24 / (1 - d): a tight tolerance is
-// then reached on doubles, as close to power iteration as doubles alone
-// get, and the default tolerance stops while still on floats.
-TEST(Algorithms, PageRankAutomaticSharesLeaveFloatsBeforeConverging) {
+// shape, and stop where the double shares stop. Automatic shares (the
+// default) start on floats and leave them once an iteration's change is
+// below 100 x 2^-24 / (1 - d): a tight tolerance is then reached on
+// doubles, as close to power iteration as doubles alone get, and the
+// default tolerance stops while still on floats.
+TEST(Algorithms, PageRankSharesMatchPowerIteration) {
   for (const RefGraph& g : graph_shapes(false)) {
     if (g.n == 0) continue;
     TempDir dir;
@@ -400,22 +378,29 @@ TEST(Algorithms, PageRankAutomaticSharesLeaveFloatsBeforeConverging) {
       const std::string context = g.name + (method == PageRankMethod::classic ? " classic" : " delta");
       PageRankOptions o;
       o.method = method;
-      o.tolerance = 1e-13;
       o.delta_threshold = 0;
       o.max_iterations = 500;
       ASSERT_EQ(o.shares, PageRankShares::automatic);
+      o.tolerance = 1e-13;
       const PageRankResult tight = pagerank(engine, o, trace);
       EXPECT_TRUE(tight.converged) << context;
       EXPECT_GE(tight.float_share_iterations, 1u) << context;
       EXPECT_LE(tight.float_share_iterations, tight.iterations) << context;
       if (g.name == "rmat") EXPECT_LT(tight.float_share_iterations, tight.iterations) << context;  // left floats
       expect_near_all(expected, as_vector(tight.rank), 1e-9, context + " automatic shares");
-      o.shares = PageRankShares::float64;
-      EXPECT_EQ(pagerank(engine, o, trace).float_share_iterations, 0u) << context;
-      o.shares = PageRankShares::automatic;
       o.tolerance = 1e-4;
       const PageRankResult loose = pagerank(engine, o, trace);
       EXPECT_EQ(loose.float_share_iterations, loose.iterations) << context;
+
+      o.shares = PageRankShares::float64;
+      EXPECT_EQ(pagerank(engine, o, trace).float_share_iterations, 0u) << context;
+
+      o.shares = PageRankShares::float32;
+      o.tolerance = 1e-8;
+      const PageRankResult floats = pagerank(engine, o, trace);
+      EXPECT_TRUE(floats.converged) << context;
+      EXPECT_EQ(floats.float_share_iterations, floats.iterations) << context;
+      EXPECT_LT(l1_distance(expected, as_vector(floats.rank)), 1e-6) << context << " float shares";
     }
   }
 }
