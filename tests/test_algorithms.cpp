@@ -386,7 +386,9 @@ TEST(Algorithms, PageRankSharesMatchPowerIteration) {
       EXPECT_TRUE(tight.converged) << context;
       EXPECT_GE(tight.float_share_iterations, 1u) << context;
       EXPECT_LE(tight.float_share_iterations, tight.iterations) << context;
-      if (g.name == "rmat") EXPECT_LT(tight.float_share_iterations, tight.iterations) << context;  // left floats
+      if (g.name == "rmat") {
+        EXPECT_LT(tight.float_share_iterations, tight.iterations) << context;  // left floats
+      }
       expect_near_all(expected, as_vector(tight.rank), 1e-9, context + " automatic shares");
       o.tolerance = 1e-4;
       const PageRankResult loose = pagerank(engine, o, trace);

@@ -142,7 +142,9 @@ TEST(Reliability, RandomAccessArrays) {
     ASSERT_EQ(a.size(), size);
     for (size_t i = 0; i < size; ++i) a[i] = uint32_t(i * 7);
     for (size_t i = 0; i < size; i += 4099) ASSERT_EQ(a[i], uint32_t(i * 7));
-    if (size * sizeof(uint32_t) >= (size_t(4) << 20)) EXPECT_EQ(reinterpret_cast<uintptr_t>(a.data()) % (uintptr_t(2) << 20), 0u);
+    if (size * sizeof(uint32_t) >= (size_t(4) << 20)) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(a.data()) % (uintptr_t(2) << 20), 0u);
+    }
   }
   try {
     base::Array<double>::random_access(size_t(1) << 60, "an impossible array");
