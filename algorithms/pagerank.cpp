@@ -122,6 +122,16 @@ struct DeltaState {
   engine::VertexSubset frontier;  // who pushes next
 };
 
+// Who pushes next: the owned vertices whose pending change is above the
+// threshold share of their rank (`all`: every vertex, made once per run).
+engine::VertexSubset next_delta_frontier(engine::Engine& engine, const PageRankOptions& o, const PageRankResult& result,
+                                         const DeltaState& state, const engine::VertexSubset& all) {
+  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
+  return engine.ranks().frontier(engine.vertex_map(all, [&](uint64_t v) {
+    return v >= first && v < last && std::fabs(state.pending[v]) > o.delta_threshold * result.rank[v];
+  }));
+}
+
 template <class Share>
 void delta_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result, DeltaState& state,
                   double switch_below) {
@@ -160,9 +170,7 @@ void delta_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& tr
     }));
     ++result.iterations;
     result.last_change = total;
-    state.frontier = ranks.frontier(engine.vertex_map(all, [&](uint64_t v) {
-      return v >= first && v < last && std::fabs(pending[v]) > o.delta_threshold * result.rank[v];
-    }));
+    state.frontier = next_delta_frontier(engine, o, result, state, all);
     if (total < o.tolerance || total < switch_below) return;
   }
 }
@@ -200,9 +208,7 @@ void delta_restart_on_doubles(engine::Engine& engine, const PageRankOptions& o, 
   }));
   ++result.iterations;
   result.last_change = total;
-  state.frontier = ranks.frontier(engine.vertex_map(all, [&](uint64_t v) {
-    return v >= first && v < last && std::fabs(state.pending[v]) > o.delta_threshold * result.rank[v];
-  }));
+  state.frontier = next_delta_frontier(engine, o, result, state, all);
 }
 
 PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
