@@ -36,6 +36,10 @@ struct BfsLevel {
     depth[dst] = next_depth;
     return true;
   }
+  void prefetch_destination(uint64_t dst) const {
+    __builtin_prefetch(parent + dst, 1);
+    __builtin_prefetch(depth + dst, 1);
+  }
 };
 
 template <class Id>

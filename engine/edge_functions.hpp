@@ -29,10 +29,11 @@ constexpr bool combines = requires(Functions& f, const Value& value) {
 template <class Functions>
 constexpr bool prefetches = requires(const Functions& f) { f.prefetch(uint64_t{}); };
 
-// prefetch_destination(dst): a push over the sample file (sample_stream.hpp,
-// Afforest's sampling) calls it for the destinations of a vertex a few
-// ahead of the walk, so that what gather_atomic touches of them is on its
-// way (the destinations are random reads).
+// prefetch_destination(dst): a push calls it for a destination a few ahead
+// of the one it gathers, so that what cond and gather touch of it is on its
+// way (the destinations are random reads): over the sample file
+// (sample_stream.hpp, Afforest's sampling) a few vertices ahead, and in a
+// bin's gather a few records ahead.
 template <class Functions>
 constexpr bool prefetches_destination = requires(const Functions& f) { f.prefetch_destination(uint64_t{}); };
 

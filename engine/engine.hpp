@@ -361,6 +361,9 @@ class Engine {
   static constexpr size_t split_lock_count = 1024;
   // Pull: how many records ahead of the walk the functions are told to prefetch.
   static constexpr uint64_t prefetch_distance = 64;
+  // Push: how many bin records ahead of its gather the functions are told
+  // to prefetch a destination.
+  static constexpr uint32_t gather_prefetch_distance = 16;
   std::unique_ptr<std::mutex[]> split_locks_;
   EdgeMapStats stats_;
   std::optional<uint64_t> with_in_edges_;

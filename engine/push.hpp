@@ -97,6 +97,11 @@ void Engine::push_edges(Functions& f, bool output, Next& next) {
       const auto start = std::chrono::steady_clock::now();
       for (const Block* block = list; block; block = block->next) {
         for (uint32_t i = 0; i < block->count; ++i) {
+          // A bin's destinations are random within its range: what gather
+          // touches of the one a few records on is on its way meanwhile.
+          if constexpr (detail::prefetches_destination<Functions>) {
+            if (i + gather_prefetch_distance < block->count) f.prefetch_destination(base + block->offsets[i + gather_prefetch_distance]);
+          }
           const uint64_t dst = base + block->offsets[i];
           if (f.cond(dst) && f.gather(dst, block->values[i]) && output) next_.add(t, dst);
         }
