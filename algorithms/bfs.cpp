@@ -55,9 +55,10 @@ BfsResult run(engine::Engine& engine, uint64_t source, RunTrace& trace) {
   result.depth[source] = 0;
   result.reached = 1;
   engine::VertexSubset frontier = engine::VertexSubset::single(n, source);
+  engine::OpenDestinations unvisited;  // cond (not visited) only turns false
   while (!frontier.empty()) {
     BfsLevel<Id> level{result.parent.data(), result.depth.data(), int64_t(result.levels) + 1};
-    frontier = engine.edge_map<Id>(frontier, level);
+    frontier = engine.edge_map<Id>(frontier, level, unvisited);
     trace.record(engine, "level", result.levels);
     ++result.levels;
     result.reached += frontier.size();

@@ -58,12 +58,13 @@ class ChunkPlanner {
   void clear_marks();
   void mark(uint64_t first_page, uint64_t last_page);
   ChunkPlan plan_marked(const SkipThreshold& threshold, uint64_t active_edges);
+  // Whether members holding active_edges are read by a full scan (λ is
+  // infinite, or they hold full_scan_share of all edges): no marks needed.
+  bool scans_fully(const SkipThreshold& threshold, uint64_t active_edges) const;
 
  private:
   template <class ForEach>
   ChunkPlan plan_members(ForEach&& for_each, const SkipThreshold& threshold, uint64_t first_edges);
-  // λ is infinite, or the active edges are full_scan_share of all.
-  bool scans_fully(const SkipThreshold& threshold, uint64_t active_edges) const;
   ChunkPlan full_scan() const;
 
   const DiskGraph& graph_;

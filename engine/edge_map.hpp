@@ -9,28 +9,34 @@ namespace sluice::engine {
 
 
 template <class Functions>
-Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges) {
-  auto push_route = [&] {
-    if (SampleStream::serves(graph_, first_edges)) return Route{Direction::push, ChunkPlan{}};  // no page read
-    return Route{Direction::push, push_stream_->planner().plan(frontier, *options_.skip, first_edges)};
+Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges,
+                            OpenDestinations* open) {
+  // The frontier's out-edges.
+  auto frontier_edges = [&] {
+    if (frontier.is_all()) return graph_.edges();
+    uint64_t edges = 0;
+    const uint32_t* degrees = graph_.degrees();
+    frontier.for_each([&](uint64_t v) { edges += degrees[v]; });
+    return edges;
   };
-  auto pull_route = [&] { return Route{Direction::pull, plan_pull(f)}; };
-  if (!pullable || !pull_graph_ || first_edges || options_.direction == Direction::push) return push_route();
+  auto push_route = [&](uint64_t edges) {
+    if (SampleStream::serves(graph_, first_edges)) return Route{Direction::push, ChunkPlan{}};  // no page read
+    if (first_edges) return Route{Direction::push, push_stream_->planner().plan(frontier, *options_.skip, first_edges)};
+    return Route{Direction::push, plan_push(frontier, edges)};
+  };
+  auto pull_route = [&] { return Route{Direction::pull, plan_pull(f, open)}; };
+  if (!pullable || !pull_graph_ || first_edges || options_.direction == Direction::push) {
+    return push_route(first_edges ? 0 : frontier_edges());
+  }
   if (options_.direction == Direction::pull) return pull_route();
   // Ligra's rule: dense when the frontier and its out-edges are many.
   const uint64_t divisor = options_.pull_divisor;
-  uint64_t work = frontier.size();
-  if (frontier.is_all()) {
-    work += graph_.edges();
-  } else {
-    const uint32_t* degrees = graph_.degrees();
-    frontier.for_each([&](uint64_t v) { work += degrees[v]; });
-  }
-  if (work > graph_.edges() / divisor) return pull_route();
+  const uint64_t edges = frontier_edges();
+  if (frontier.size() + edges > graph_.edges() / divisor) return pull_route();
   // Sparse, but reading much of the graph: out of core the bytes decide,
   // and pull reads only the in-pages of destinations still open (late BFS
   // levels, where few are left).
-  Route push = push_route();
+  Route push = push_route(edges);
   if (push.plan.read_pages * divisor <= graph_.pages()) return push;
   Route pull = pull_route();
   if (pull.plan.read_pages < push.plan.read_pages) return pull;
@@ -40,7 +46,8 @@ Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pul
 }
 
 template <class Value, class Functions>
-VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges) {
+VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges,
+                                  OpenDestinations* open) {
   constexpr bool has_gather = detail::has_gather<Value, Functions>;
   constexpr bool has_atomic = detail::has_gather_atomic<Value, Functions>;
   static_assert(has_gather || has_atomic, "EDGEMAP needs gather(dst, value) or gather_atomic(dst, value)");
@@ -64,7 +71,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   }
 
   constexpr bool pullable = has_gather && !detail::declines_pull<Functions>();
-  Route route = this->route(frontier, f, pullable, first_edges);
+  Route route = this->route(frontier, f, pullable, first_edges, open);
   base::throw_if_interrupted();
   stats_.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.direction = route.direction;

@@ -65,6 +65,7 @@
 #include "engine/disk_graph.hpp"
 #include "engine/edge_functions.hpp"
 #include "engine/next_frontier.hpp"
+#include "engine/open_destinations.hpp"
 #include "engine/page_stream.hpp"
 #include "engine/pull_cache.hpp"
 #include "engine/rank_exchange.hpp"
@@ -201,7 +202,15 @@ class Engine {
 
   template <class Value, class Functions>
   VertexSubset edge_map(const VertexSubset& frontier, Functions& f, bool output = true) {
-    return run_edge_map<Value>(frontier, f, output, 0);
+    return run_edge_map<Value>(frontier, f, output, 0, nullptr);
+  }
+  // EDGEMAP for functions whose cond only ever turns false over the calls
+  // that share `open` (BFS: "not visited yet"): a pull looks for its
+  // destinations only among those the previous pull found open, not at
+  // every vertex (open_destinations.hpp).
+  template <class Value, class Functions>
+  VertexSubset edge_map(const VertexSubset& frontier, Functions& f, OpenDestinations& open, bool output = true) {
+    return run_edge_map<Value>(frontier, f, output, 0, &open);
   }
   // EDGEMAP over at most the first k edges of each frontier vertex's list
   // (always pushed; only the pages holding those edges are read):
@@ -209,7 +218,7 @@ class Engine {
   template <class Value, class Functions>
   VertexSubset edge_map_first(const VertexSubset& frontier, Functions& f, uint64_t k, bool output = true) {
     if (k == 0) throw std::invalid_argument("edge_map_first needs k >= 1");
-    return run_edge_map<Value>(frontier, f, output, k);
+    return run_edge_map<Value>(frontier, f, output, k, nullptr);
   }
 
   // Closes a step of the algorithm that exchanged values between ranks
@@ -299,11 +308,15 @@ class Engine {
     ChunkPlan plan;
   };
   template <class Functions>
-  Route route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges);
+  Route route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges, OpenDestinations* open);
+  // The pages of the frontier's out-edges (holding frontier_edges), marked
+  // on the compute threads.
+  ChunkPlan plan_push(const VertexSubset& frontier, uint64_t frontier_edges);
   // Marks the destinations whose cond holds in wanted_ and plans their
-  // in-edge pages.
+  // in-edge pages; looks only among `open` once a pull has narrowed it,
+  // and narrows it to the destinations found.
   template <class Functions>
-  ChunkPlan plan_pull(Functions& f);
+  ChunkPlan plan_pull(Functions& f, OpenDestinations* open);
   // The vertices with in-edges on the pull side (counted once).
   uint64_t with_in_edges();
   // The frontier as a bitmap: its own, or the scratch one filled from its ids.
@@ -316,7 +329,7 @@ class Engine {
   void values_needed() { exchange_->communicator().finish_pending(); }
 
   template <class Value, class Functions>
-  VertexSubset run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges);
+  VertexSubset run_edge_map(const VertexSubset& frontier, Functions& f, bool output, uint64_t first_edges, OpenDestinations* open);
   template <class Value, class Functions>
   void push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges, const ChunkPlan& plan);
   // The scatter (and gather) of push over the edges next(error, busy,

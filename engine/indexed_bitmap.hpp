@@ -116,6 +116,20 @@ class IndexedBitmap {
     }
     return false;
   }
+  // Calls keep(w, bits) for every nonzero word w holding bits of [begin,
+  // end), ascending (begin a multiple of block_bits), and clears the bits
+  // it does not return (their block's index bit stays, as reset's). Not
+  // thread-safe: for a thread that owns whole index words, as set_word.
+  template <class F>
+  void filter_words_in(uint64_t begin, uint64_t end, F&& keep) {
+    for (uint64_t block = begin / block_bits; block * block_bits < end; ++block) {
+      if (!((index_[block / 64] >> (block % 64)) & 1)) continue;
+      const uint64_t last = std::min<uint64_t>({words_.size(), (block + 1) * words_per_block, (end + 63) / 64});
+      for (uint64_t w = block * words_per_block; w < last; ++w) {
+        if (words_[w]) words_[w] &= keep(w, words_[w]);
+      }
+    }
+  }
   // Calls f(block) for every block whose index bit is set, ascending.
   template <class F>
   void for_each_block(F&& f) const {

@@ -19,7 +19,7 @@ constexpr bool builds_pull_cache = !combines<Value, Functions> && !cond_always_t
 }  // namespace detail
 
 template <class Functions>
-ChunkPlan Engine::plan_pull(Functions& f) {
+ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open) {
   const DiskGraph& graph = *pull_graph_;
   ChunkPlanner& planner = pull_stream_->planner();
   planner.clear_marks();
@@ -28,58 +28,99 @@ ChunkPlan Engine::plan_pull(Functions& f) {
     return planner.plan_marked(*options_.skip, graph.edges());  // every page (no marks: the edges decide)
   }
   // One parallel pass finds the destinations that may still change and
-  // have in-edges, counts their edges and marks their pages. Those the
-  // pull cache holds are counted apart and get no page; the others go to
-  // wanted_, built a word at a time. Pieces of 32768 vertices: each thread
-  // owns whole index words of wanted_; the page marks are atomic
-  // (neighbouring pieces share their boundary pages).
+  // have in-edges, counts their edges and marks their pages: over every
+  // vertex, or over those `open` kept. Those the pull cache holds are
+  // counted apart and get no page; the others go to wanted_, built a word
+  // at a time. Pieces of 32768 vertices: each thread owns whole index
+  // words of wanted_ and of open; the page marks are atomic (neighbouring
+  // pieces share their boundary pages).
   std::atomic<uint64_t> wanted{0}, cached{0}, wanted_edges{0};
   const uint32_t* degrees = graph.degrees();
   const PullCache& cache = *pull_cache_;
-  auto find = [&](auto use_cache, uint64_t begin, uint64_t end) {
-    uint64_t count = 0, held = 0, edges = 0, offset = graph.offset(begin);
+  struct Found {
+    uint64_t count = 0, held = 0, edges = 0;
     uint64_t unmarked = 0;       // the first page this piece has not marked
     uint64_t unmarked_edge = 0;  // and its first edge
+  };
+  // A wanted list reaching a page not marked yet (about once a page): only
+  // then are its pages looked up.
+  auto mark = [&](Found& piece, uint64_t offset, uint64_t d) {
+    if (offset + d <= piece.unmarked_edge) return;
+    const uint64_t reach = graph.page_of_edge(offset + d - 1) + 1;
+    planner.mark(std::max(graph.page_of_edge(offset), piece.unmarked), reach - 1);
+    piece.unmarked = reach;
+    piece.unmarked_edge = reach < graph.pages() ? graph.first_edge_of_page(reach) : UINT64_MAX;
+  };
+  auto find_all = [&](auto use_cache, uint64_t begin, uint64_t end) {
+    Found piece;
+    uint64_t offset = graph.offset(begin);
     for (uint64_t word = begin / 64; word * 64 < end; ++word) {
-      uint64_t bits = 0;
+      uint64_t bits = 0, open_bits = 0;
       for (uint64_t v = word * 64; v < std::min(end, word * 64 + 64); ++v) {
         // Without branches on the degree and cond: both are coin flips
         // on skewed graphs, and mispredictions dominated this loop.
         const uint64_t d = degrees[v];
-        bool want = (d != 0) & bool(f.cond(v));
+        const bool holds = (d != 0) & bool(f.cond(v));
+        bool want = holds;
         if constexpr (decltype(use_cache)::value) {
           const bool in_cache = cache.holds(v);
-          held += want & in_cache;
+          piece.held += want & in_cache;
           want &= !in_cache;
         }
         bits |= uint64_t(want) << (v % 64);
-        count += want;
-        edges += want ? d : 0;
-        // A wanted list reaching a page not marked yet (about once a
-        // page): only then are its pages looked up.
-        if (want & (offset + d > unmarked_edge)) [[unlikely]] {
-          const uint64_t reach = graph.page_of_edge(offset + d - 1) + 1;
-          planner.mark(std::max(graph.page_of_edge(offset), unmarked), reach - 1);
-          unmarked = reach;
-          unmarked_edge = reach < graph.pages() ? graph.first_edge_of_page(reach) : UINT64_MAX;
-        }
+        open_bits |= uint64_t(holds) << (v % 64);
+        piece.count += want;
+        piece.edges += want ? d : 0;
+        if (want & (offset + d > piece.unmarked_edge)) [[unlikely]] mark(piece, offset, d);
         offset += d;
       }
       wanted_.set_word(word, bits);
+      if (open) open->bits_.set_word(word, open_bits);
     }
-    wanted += count;
-    cached += held;
-    wanted_edges += edges;
+    return piece;
   };
+  // Among open's destinations only (each has in-edges): those whose cond
+  // no longer holds leave it.
+  auto find_open = [&](auto use_cache, uint64_t begin, uint64_t end) {
+    Found piece;
+    open->bits_.filter_words_in(begin, end, [&](uint64_t word, uint64_t candidates) {
+      uint64_t bits = 0, still = 0;
+      for (uint64_t c = candidates; c; c &= c - 1) {
+        const uint64_t v = word * 64 + uint64_t(std::countr_zero(c)), bit = c & -c;
+        if (!f.cond(v)) continue;
+        still |= bit;
+        if constexpr (decltype(use_cache)::value) {
+          if (cache.holds(v)) {
+            ++piece.held;
+            continue;
+          }
+        }
+        bits |= bit;
+        ++piece.count;
+        piece.edges += degrees[v];
+        mark(piece, graph.offset(v), degrees[v]);
+      }
+      wanted_.set_word(word, bits);
+      return still;
+    });
+    return piece;
+  };
+  const bool narrowed = open && open->narrowed_;
+  if (open && !narrowed) open->bits_ = IndexedBitmap(graph.vertices());
   try {
     pool_.parallel_for(graph.vertices(), IndexedBitmap::block_bits * 64, [&](int, uint64_t begin, uint64_t end) {
-      if (cache.lists()) find(std::true_type{}, begin, end);
-      else find(std::false_type{}, begin, end);
+      Found piece;
+      if (narrowed) piece = cache.lists() ? find_open(std::true_type{}, begin, end) : find_open(std::false_type{}, begin, end);
+      else piece = cache.lists() ? find_all(std::true_type{}, begin, end) : find_all(std::false_type{}, begin, end);
+      wanted += piece.count;
+      cached += piece.held;
+      wanted_edges += piece.edges;
     });
   } catch (...) {
     wanted_.clear();
     throw;
   }
+  if (open) open->narrowed_ = true;
   stats_.destinations = wanted.load() + cached.load();
   stats_.cached = cached.load();
   return planner.plan_marked(*options_.skip, wanted_edges.load());

@@ -609,6 +609,69 @@ TEST(EdgeMap, PullCacheWalksTheListsALevelLeftOpen) {
   }
 }
 
+// BFS levels sharing an OpenDestinations: each pull after the first looks
+// only at the destinations the previous one found open, and finds what a
+// pull over every vertex finds (the same destinations, cached lists, bytes
+// and depths), pushes in between or not; the set shrinks to what each pull
+// found. A fresh object for a second source starts over.
+TEST(EdgeMap, PullsSharingOpenDestinationsFindWhatAFullPassFinds) {
+  TempDir dir;
+  std::mt19937_64 random(5);
+  RefGraph g;
+  g.name = "rmat_open";
+  g.n = 1 << 13;
+  for (int i = 0; i < 8 << 13; ++i) {
+    uint64_t u = 0, v = 0;
+    for (int level = 0; level < 13; ++level) {
+      const double r = double(random() % 1000000) / 1e6;
+      u = u * 2 + (r >= 0.76);
+      v = v * 2 + ((r >= 0.57 && r < 0.76) || r >= 0.95);
+    }
+    g.edges.push_back({u, v, 1.0f});
+  }
+  for (uint64_t v = 1; v < 300; ++v) g.edges.push_back({v * 17 % g.n, (v * 17 + 1) % g.n, 1.0f});  // a long tail of levels
+  int round = 0;
+  for (unsigned drives : {1u, 2u}) {
+    DiskGraph graph(layout_on_drives(dir, g, drives, true));
+    for (Direction direction : {Direction::pull, Direction::automatic}) {
+      for (uint64_t source : {uint64_t(0), uint64_t(17)}) {
+        const std::vector<int64_t> expected = reference_bfs(g, source);
+        EngineOptions options;
+        options.direction = direction;
+        options.skip = programs::parse_skip_threshold("0");
+        options.threads = 1 + round++ % 3;
+        Engine full_engine(graph, options), open_engine(graph, options);
+        std::vector<int64_t> full_depth(g.n, -1), open_depth(g.n, -1);
+        full_depth[source] = open_depth[source] = 0;
+        VertexSubset full_frontier = VertexSubset::single(g.n, source), open_frontier = full_frontier;
+        OpenDestinations open;
+        uint64_t pulls = 0;
+        const std::string context = "drives " + std::to_string(drives) + " " + direction_name(direction) + " source " +
+                                    std::to_string(source) + " threads " + std::to_string(options.threads);
+        for (int64_t d = 1; !full_frontier.empty(); ++d) {
+          Level full_level{full_depth, d}, open_level{open_depth, d};
+          full_frontier = full_engine.edge_map<uint32_t>(full_frontier, full_level);
+          open_frontier = open_engine.edge_map<uint32_t>(open_frontier, open_level, open);
+          const EdgeMapStats& a = full_engine.last_stats();
+          const EdgeMapStats& b = open_engine.last_stats();
+          ASSERT_EQ(a.direction, b.direction) << context << " level " << d;
+          ASSERT_EQ(open_frontier.size(), full_frontier.size()) << context << " level " << d;
+          if (b.direction != Direction::pull) continue;
+          ++pulls;
+          EXPECT_EQ(b.destinations, a.destinations) << context << " level " << d;
+          EXPECT_EQ(b.cached, a.cached) << context << " level " << d;
+          EXPECT_EQ(b.bytes_read, a.bytes_read) << context << " level " << d;
+          EXPECT_TRUE(open.narrowed());
+          EXPECT_EQ(open.count(), b.destinations) << context << " level " << d;
+        }
+        ASSERT_EQ(open_depth, expected) << context;
+        ASSERT_EQ(full_depth, expected) << context;
+        EXPECT_GE(pulls, direction == Direction::pull ? 3u : 1u) << context;
+      }
+    }
+  }
+}
+
 // No transpose: pull is asked for, push is done; a symmetric graph pulls
 // over its own out-edges.
 TEST(EdgeMap, WithoutATransposeEveryEdgeMapPushes) {
