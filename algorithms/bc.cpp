@@ -43,6 +43,10 @@ struct CountPaths {
     atomic_add(sigma[dst], paths);
     return first;
   }
+  void prefetch_destination(uint64_t dst) const {
+    __builtin_prefetch(depth + dst, 1);
+    __builtin_prefetch(sigma + dst, 1);
+  }
 };
 
 // Backward, over the transpose: a vertex w at depth L pushes to its
@@ -76,10 +80,11 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
     sigma[source] = 1;
     std::vector<engine::VertexSubset> levels;
     levels.push_back(engine::VertexSubset::single(n, source));
+    engine::OpenDestinations open;  // unvisited or on the level being found: once past, never again
     for (;;) {
       ranks.member_values(levels.back(), sigma.data());
       CountPaths count{depth.data(), sigma.data(), int64_t(levels.size())};
-      engine::VertexSubset next = out.edge_map<double>(levels.back(), count);
+      engine::VertexSubset next = out.edge_map<double>(levels.back(), count, open);
       trace.record(out, "forward", levels.size() - 1);
       if (next.empty()) break;
       levels.push_back(std::move(next));

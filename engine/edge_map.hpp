@@ -11,14 +11,7 @@ namespace sluice::engine {
 template <class Functions>
 Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges,
                             OpenDestinations* open) {
-  // The frontier's out-edges.
-  auto frontier_edges = [&] {
-    if (frontier.is_all()) return graph_.edges();
-    uint64_t edges = 0;
-    const uint32_t* degrees = graph_.degrees();
-    frontier.for_each([&](uint64_t v) { edges += degrees[v]; });
-    return edges;
-  };
+  auto frontier_edges = [&] { return frontier.is_all() ? graph_.edges() : out_edges_of(frontier); };
   auto push_route = [&](uint64_t edges) {
     if (SampleStream::serves(graph_, first_edges)) return Route{Direction::push, ChunkPlan{}};  // no page read
     if (first_edges) return Route{Direction::push, push_stream_->planner().plan(frontier, *options_.skip, first_edges)};

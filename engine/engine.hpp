@@ -312,6 +312,13 @@ class Engine {
   // The pages of the frontier's out-edges (holding frontier_edges), marked
   // on the compute threads.
   ChunkPlan plan_push(const VertexSubset& frontier, uint64_t frontier_edges);
+  // The out-edges of the frontier's members, summed on the compute threads.
+  uint64_t out_edges_of(const VertexSubset& frontier);
+  // Calls visit(v) for the members of pieces of the frontier, a piece per
+  // compute thread; each piece's members ascend. pieces(t, for_each):
+  // for_each(visit) walks thread t's piece.
+  template <class Pieces>
+  void for_frontier_pieces(const VertexSubset& frontier, Pieces&& pieces);
   // Marks the destinations whose cond holds in wanted_ and plans their
   // in-edge pages; looks only among `open` once a pull has narrowed it,
   // and narrows it to the destinations found.

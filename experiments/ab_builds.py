@@ -9,7 +9,7 @@ Prints a markdown table of medians and before / after.
 
 BFS and WCC run 3 trials per process and count their median; pagerank10
 is classic with 10 iterations and no tolerance, pagerank the defaults
-(delta). The layout needs its
+(delta), bc one source (the default). The layout needs its
 transpose and must be one both builds read. --after-flags and
 --before-flags add flags to one side's runs: one build against itself
 with two settings (--before build/tools --before-flags '--shares double'
@@ -26,6 +26,7 @@ PROGRAMS = {
     "wcc": ["sluice-wcc", "-n", "3"],
     "pagerank10": ["sluice-pagerank", "--method", "classic", "--iterations", "10", "--tolerance", "0"],
     "pagerank": ["sluice-pagerank"],  # the defaults: delta, to its tolerance
+    "bc": ["sluice-bc"],  # one source, as the program's default
 }
 
 
