@@ -167,7 +167,8 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   b.io_buffers = edge_bytes(graph);
   if (reversed) {
     if (reversed != &graph) b.index += reversed->memory_bytes() + reversed->pages() / 8;
-    b.frontiers += n / 8 + 1;
+    // Pull's destinations, and those a run's pulls keep open (OpenDestinations).
+    b.frontiers += 2 * (n / 8 + 1);
     if (reversed != &graph || !resident) b.io_buffers += edge_bytes(*reversed);
     b.pull_cache = PullCache::memory_bytes(n, pull_cache_bytes(graph, options));
   }
