@@ -13,6 +13,9 @@ packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrent
           openmpi-bin libopenmpi-dev)
 # The fuzz targets (./run.sh test only): clang with libFuzzer and OpenMP.
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
+# ./run.sh test only: the plain build and `pip install .` compile the same
+# libraries with the same command lines; ccache compiles them once.
+test_packages=(ccache)
 # The sweep plot's test, and the Python package's build and tests
 # (./run.sh test only).
 python_packages=(python3-matplotlib pybind11-dev python3-dev python3-venv python3-numpy python3-scipy python3-networkx
@@ -67,6 +70,12 @@ example() {
 # build backend (scikit-build-core, pybind11) from PyPI.
 pip_install_test() {
   local venv=$PWD/build/python-venv
+  # The plain build's compilers (scikit-build-core would name Python's,
+  # x86_64-linux-gnu-g++, and ccache would miss every object).
+  local launcher=(--config-settings=cmake.define.CMAKE_CXX_COMPILER=/usr/bin/c++
+                  --config-settings=cmake.define.CMAKE_C_COMPILER=/usr/bin/cc
+                  --config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache
+                  --config-settings=cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache)
   rm -rf "$venv"
   /usr/bin/python3 -m venv --system-site-packages "$venv"
   if ! "$venv/bin/pip" download --quiet --no-deps --dest "$venv/probe" scikit-build-core >/dev/null 2>&1; then
@@ -74,7 +83,7 @@ pip_install_test() {
     return
   fi
   echo "== pip install . (into $venv)"
-  "$venv/bin/pip" install --quiet .
+  "$venv/bin/pip" install --quiet "${launcher[@]}" .
   (cd python/tests && SLUICE_BIN="$PWD/../../build/tools" "$venv/bin/python" -m pytest -q -p no:cacheprovider .)
 }
 
@@ -87,7 +96,11 @@ run_tests() {
   "${no_aslr[@]}" true 2>/dev/null || no_aslr=()
   # With the Python module (Debian's python3 and pybind11): ctest runs
   # python/tests with pytest too.
-  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3
+  # The ccache of the plain build and `pip install .` (inside build/).
+  export CCACHE_DIR=$PWD/build/ccache
+  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3 \
+    -DCMAKE_CXX_COMPILER=/usr/bin/c++ -DCMAKE_C_COMPILER=/usr/bin/cc \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
   (cd build && ctest -j "$(nproc)" --output-on-failure -LE concurrency)
   pip_install_test
   build build-asan -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=address,undefined -DBUILD_TESTING=ON -DSLUICE_PYTHON=ON \
@@ -106,6 +119,6 @@ run_tests() {
 
 case "${1:-}" in
   example) install_dependencies && example ;;
-  test) install_dependencies "${fuzz_packages[@]}" "${python_packages[@]}" && run_tests ;;
+  test) install_dependencies "${fuzz_packages[@]}" "${python_packages[@]}" "${test_packages[@]}" && run_tests ;;
   *) echo "usage: ./run.sh example|test" >&2; exit 2 ;;
 esac
