@@ -232,14 +232,17 @@ Algorithm bfs_row() {
       const uint64_t source = sources.for_trial(trace.trial());
       double seconds = 0;
       algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
-      whole(e, r.depth);
-      whole(e, r.parent);
+      std::visit([&](auto& tree) {
+        whole(e, tree.depth);
+        whole(e, tree.parent);
+      }, r.tree);
+      base::Array<int64_t> depth = r.depths(e.out);
       int64_t deepest = 0;
-      for (int64_t d : r.depth) deepest = std::max(deepest, d);
+      for (int64_t d : depth) deepest = std::max(deepest, d);
       AlgorithmResult result{r.levels, "source " + std::to_string(sources.named(source)) + " reached " + std::to_string(r.reached) + " of " +
-                                           std::to_string(r.depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}, seconds};
-      result.values.emplace_back("depth", std::move(r.depth));  // move-only arrays: no initializer list
-      result.values.emplace_back("parent", std::move(r.parent));
+                                           std::to_string(depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}, seconds};
+      result.values.emplace_back("depth", std::move(depth));  // move-only arrays: no initializer list
+      result.values.emplace_back("parent", r.parents(e.out));
       result.counts = {{"source", source}, {"reached", r.reached}, {"levels", r.levels}};
       sources.warn_if_stuck(source, result);
       return result;

@@ -150,17 +150,18 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
   for (const Edge& e : csr.edges) edge_set.insert({e.u, e.v});
   for (uint64_t source : {uint64_t(0), highest_degree(csr)}) {
     BfsResult result = bfs(out, source, trace);
+    const base::Array<int64_t> depth = result.depths(out), parent = result.parents(out);
     std::vector<int64_t> expected = reference_bfs(csr, source);
-    ASSERT_EQ(std::vector<int64_t>(result.depth.begin(), result.depth.end()), expected) << context << " source " << source;
+    ASSERT_EQ(std::vector<int64_t>(depth.begin(), depth.end()), expected) << context << " source " << source;
     uint64_t reached = 0;
     for (uint64_t v = 0; v < g.n; ++v) {
       if (expected[v] < 0) {
-        EXPECT_EQ(result.parent[v], -1);
+        EXPECT_EQ(parent[v], -1);
         continue;
       }
       ++reached;
       if (v == source) continue;
-      uint64_t p = uint64_t(result.parent[v]);
+      uint64_t p = uint64_t(parent[v]);
       ASSERT_EQ(expected[p], expected[v] - 1) << context << " vertex " << v;
       ASSERT_TRUE(edge_set.count({p, v})) << context << " parent " << p << " of " << v << " is not an in-neighbour";
     }
@@ -644,12 +645,12 @@ TEST(Algorithms, Cnr2000) {
     EXPECT_EQ(components.largest, n) << c.text();
 
     const uint64_t source = variant == EdgeMapVariant::binning ? highest_degree(g) : 0;
-    BfsResult forward = bfs(out, source, trace);
-    ASSERT_EQ(std::vector<int64_t>(forward.depth.begin(), forward.depth.end()), reference_bfs(g, source)) << c.text();
-    BfsResult backward = bfs(in, source, trace);
+    const base::Array<int64_t> forward = bfs(out, source, trace).depths(out);
+    ASSERT_EQ(std::vector<int64_t>(forward.begin(), forward.end()), reference_bfs(g, source)) << c.text();
+    const base::Array<int64_t> backward = bfs(in, source, trace).depths(in);
     uint64_t both = 0, same_scc = 0;
     for (uint64_t v = 0; v < n; ++v) {
-      bool mutual = forward.depth[v] >= 0 && backward.depth[v] >= 0;
+      bool mutual = forward[v] >= 0 && backward[v] >= 0;
       ASSERT_EQ(mutual, scc(v) == scc(source)) << "vertex " << v;
       both += mutual;
       same_scc += scc(v) == scc(source);
