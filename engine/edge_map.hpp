@@ -98,24 +98,30 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 template <class F>
 VertexSubset Engine::vertex_map(const VertexSubset& frontier, F&& f) {
   const VertexPhase phase(*this);
-  const uint64_t n = graph_.vertices();
   std::vector<std::vector<uint64_t>> kept(static_cast<size_t>(this->threads()));
+  for_frontier_pieces(frontier, [&](int t, auto&& for_each_member) {
+    for_each_member([&](uint64_t v) {
+      if (f(v)) kept[size_t(t)].push_back(v);
+    });
+  });
+  base::throw_if_interrupted();
+  return VertexSubset::from_sorted_pieces(graph_.vertices(), std::move(kept));  // pieces in order: ascending
+}
+
+template <class Pieces>
+void Engine::for_frontier_pieces(const VertexSubset& frontier, Pieces&& pieces) {
   if (const IndexedBitmap* bits = frontier.bitmap()) {
-    parallel_for(n, [&](int t, uint64_t begin, uint64_t end) {
-      bits->for_each_in(begin, end, [&](uint64_t v) {
-        if (f(v)) kept[size_t(t)].push_back(v);
-      });
+    pool_.parallel_for(graph_.vertices(), IndexedBitmap::block_bits, [&](int t, uint64_t begin, uint64_t end) {
+      pieces(t, [&](auto&& visit) { bits->for_each_in(begin, end, visit); });
     });
   } else {
     const std::vector<uint64_t>& ids = frontier.ids();
     pool_.parallel_for(ids.size(), 1, [&](int t, uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i) {
-        if (f(ids[i])) kept[size_t(t)].push_back(ids[i]);
-      }
+      pieces(t, [&](auto&& visit) {
+        for (uint64_t i = begin; i < end; ++i) visit(ids[i]);
+      });
     });
   }
-  base::throw_if_interrupted();
-  return VertexSubset::from_sorted_pieces(n, std::move(kept));  // pieces in order: ascending
 }
 
 }  // namespace sluice::engine

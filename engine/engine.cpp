@@ -194,22 +194,6 @@ SkipChoice default_skip_threshold(const DiskGraph& graph, io::BackendKind backen
   return {SkipThreshold::of(64 << 10), "default"};
 }
 
-template <class Pieces>
-void Engine::for_frontier_pieces(const VertexSubset& frontier, Pieces&& pieces) {
-  if (const IndexedBitmap* bits = frontier.bitmap()) {
-    pool_.parallel_for(graph_.vertices(), IndexedBitmap::block_bits * 64, [&](int t, uint64_t begin, uint64_t end) {
-      pieces(t, [&](auto&& visit) { bits->for_each_in(begin, end, visit); });
-    });
-  } else {
-    const std::vector<uint64_t>& ids = frontier.ids();
-    pool_.parallel_for(ids.size(), 4096, [&](int t, uint64_t begin, uint64_t end) {
-      pieces(t, [&](auto&& visit) {
-        for (uint64_t i = begin; i < end; ++i) visit(ids[i]);
-      });
-    });
-  }
-}
-
 ChunkPlan Engine::plan_push(const VertexSubset& frontier, uint64_t frontier_edges) {
   ChunkPlanner& planner = push_stream_->planner();
   const SkipThreshold& skip = *options_.skip;

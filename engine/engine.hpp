@@ -315,8 +315,9 @@ class Engine {
   // The out-edges of the frontier's members, summed on the compute threads.
   uint64_t out_edges_of(const VertexSubset& frontier);
   // Calls visit(v) for the members of pieces of the frontier, a piece per
-  // compute thread; each piece's members ascend. pieces(t, for_each):
-  // for_each(visit) walks thread t's piece.
+  // compute thread, in parallel; each piece's members ascend, and piece t
+  // precedes piece t + 1. pieces(t, for_each): for_each(visit) walks thread
+  // t's piece. Not timed as a vertex phase: planning uses it too.
   template <class Pieces>
   void for_frontier_pieces(const VertexSubset& frontier, Pieces&& pieces);
   // Marks the destinations whose cond holds in wanted_ and plans their
