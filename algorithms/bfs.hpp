@@ -11,29 +11,27 @@
 
 namespace sluice::algorithms {
 
-// The search tree as the kernel keeps it: in 32-bit words whenever every id
-// and the `none` mark fit (GAPBS's int32 parents), so that a run faults in
-// and writes half the memory of 64-bit state.
+// The search tree as the kernel keeps it: in int32 whenever every id fits
+// (as GAPBS's parents), so that a run faults in and writes half the
+// memory of int64 state.
 template <class Vertex>
 struct BfsTree {
-  static constexpr Vertex none = Vertex(-1);
-  base::Array<Vertex> parent;  // none: not reached; the source is its own parent
-  base::Array<Vertex> depth;   // none: not reached
+  base::Array<Vertex> parent;  // -1: not reached; the source is its own parent
+  base::Array<Vertex> depth;   // -1: not reached
 };
 
 struct BfsResult {
-  std::variant<BfsTree<uint32_t>, BfsTree<uint64_t>> tree;
+  std::variant<BfsTree<int32_t>, BfsTree<int64_t>> tree;
   uint64_t reached = 0;
   uint64_t levels = 0;  // EDGEMAP rounds
 
-  // The tree as signed 64-bit values, -1 for not reached: what the outputs
-  // and Python return. Each is filled on the engine's threads.
+  // The tree in int64, filled on the engine's threads.
   base::Array<int64_t> parents(engine::Engine& engine) const;
   base::Array<int64_t> depths(engine::Engine& engine) const;
 };
 
-// Vertex state bytes per vertex, for the engine's memory budget: 64-bit
-// trees, or 32-bit ones while both 64-bit copies are made.
+// Vertex state bytes per vertex, for the engine's memory budget: an int64
+// tree, or an int32 one while both its arrays are widened for the outputs.
 constexpr uint64_t bfs_bytes_per_vertex = 24;
 
 BfsResult bfs(engine::Engine& engine, uint64_t source, RunTrace& trace);

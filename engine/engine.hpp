@@ -276,6 +276,13 @@ class Engine {
   base::Array<T> filled_random_access_array(uint64_t count, T value, const char* what) {
     return filled(base::Array<T>::random_access(count, what), value);
   }
+  // `values` converted to U, element by element, on the compute threads.
+  template <class U, class T>
+  base::Array<U> converted_array(const base::Array<T>& values, const char* what) {
+    base::Array<U> array(values.size(), what);
+    parallel_for(values.size(), [&](int, uint64_t begin, uint64_t end) { std::copy(values.data() + begin, values.data() + end, array.data() + begin); });
+    return array;
+  }
   // `array` with every element set to value on the compute threads.
   template <class T>
   base::Array<T> filled(base::Array<T> array, T value) {

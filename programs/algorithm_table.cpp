@@ -232,17 +232,17 @@ Algorithm bfs_row() {
       const uint64_t source = sources.for_trial(trace.trial());
       double seconds = 0;
       algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
+      AlgorithmResult result{r.levels, "", {}, {}, seconds};
       std::visit([&](auto& tree) {
         whole(e, tree.depth);
         whole(e, tree.parent);
+        int64_t deepest = 0;
+        for (auto d : tree.depth) deepest = std::max(deepest, int64_t(d));
+        result.digest = "source " + std::to_string(sources.named(source)) + " reached " + std::to_string(r.reached) + " of " +
+                        std::to_string(tree.depth.size()) + " vertices, depth " + std::to_string(deepest);
+        result.values.emplace_back("depth", std::move(tree.depth));  // move-only arrays: no initializer list
+        result.values.emplace_back("parent", std::move(tree.parent));
       }, r.tree);
-      base::Array<int64_t> depth = r.depths(e.out);
-      int64_t deepest = 0;
-      for (int64_t d : depth) deepest = std::max(deepest, d);
-      AlgorithmResult result{r.levels, "source " + std::to_string(sources.named(source)) + " reached " + std::to_string(r.reached) + " of " +
-                                           std::to_string(depth.size()) + " vertices, depth " + std::to_string(deepest), {}, {}, seconds};
-      result.values.emplace_back("depth", std::move(depth));  // move-only arrays: no initializer list
-      result.values.emplace_back("parent", r.parents(e.out));
       result.counts = {{"source", source}, {"reached", r.reached}, {"levels", r.levels}};
       sources.warn_if_stuck(source, result);
       return result;
@@ -537,6 +537,14 @@ const Algorithm& find_algorithm(const std::string& name) {
     names += (names.empty() ? "" : ", ") + a.name;
   }
   throw po::error("'" + name + "' is not one of the algorithms: " + names);
+}
+
+void widen_values(AlgorithmResult& result, engine::Engine& engine) {
+  for (auto& [name, values] : result.values) {
+    if (auto* narrow = std::get_if<base::Array<int32_t>>(&values)) {
+      values = engine.converted_array<int64_t>(*narrow, "a result in int64");
+    }
+  }
 }
 
 void add_algorithm_options(const Algorithm& algorithm, po::options_description& options) {

@@ -25,9 +25,10 @@ namespace sluice::programs {
 
 class ProgramOutputs;
 
-// (Arrays filled on the engine's threads are base::Arrays.)
+// (Arrays filled on the engine's threads are base::Arrays. int32 ones are
+// a kernel's narrow state, widened by widen_values before anyone reads them.)
 using VertexValues = std::variant<std::vector<int64_t>, std::vector<uint64_t>, std::vector<double>, base::Array<int64_t>,
-                                  base::Array<uint64_t>, base::Array<double>>;
+                                  base::Array<uint64_t>, base::Array<double>, base::Array<int32_t>>;
 using Scalar = std::variant<uint64_t, double, std::string, bool>;
 using NamedScalars = std::vector<std::pair<std::string, Scalar>>;
 
@@ -43,6 +44,11 @@ struct AlgorithmResult {
   // programs print each on stderr, Python raises a RuntimeWarning.
   std::vector<std::string> warnings = {};
 };
+
+// Turns the int32 arrays a kernel kept (BFS's tree) into the int64 that
+// verifiers, outputs and Python read, on the engine's threads: once per
+// run, after its trials, instead of in every trial.
+void widen_values(AlgorithmResult& result, engine::Engine& engine);
 
 // What reading the parameters may use: the flags, the graph (a source is
 // checked against its vertex count), vectors given in memory (Python's

@@ -40,7 +40,10 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   algorithms::RunTrace trace(name);
   trace.keep_records(true);
   programs::AlgorithmResult r;
-  run_released([&] { r = prepared.run({*engines.out, engines.in.get()}, trace); });
+  run_released([&] {
+    r = prepared.run({*engines.out, engines.in.get()}, trace);
+    programs::widen_values(r, *engines.out);
+  });
   // A relabelled layout's vertices are named by the input's ids, as the programs write them.
   const base::IdMap& ids = engines.out_graph->layout().ids();
   programs::name_by_input_ids(r, algorithm, ids);

@@ -93,6 +93,7 @@ def test_bfs_wcc_spmv(layouts, shape, drives, engine):
         assert r.source == source
         expected = reference_bfs(a, source)
         np.testing.assert_array_equal(r.depth, expected)
+        assert r.depth.dtype == r.parent.dtype == np.int64  # the kernel's int32 tree, widened
         assert r.reached == int((expected >= 0).sum())
         # Every parent is one level up and has the edge.
         for v in np.flatnonzero(expected > 0):
