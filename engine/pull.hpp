@@ -53,30 +53,33 @@ ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open) {
   };
   auto find_all = [&](auto use_cache, uint64_t begin, uint64_t end) {
     Found piece;
-    uint64_t offset = graph.offset(begin);
+    // The sums in locals, apart from piece, which mark() takes by reference:
+    // in piece they were stored on every vertex.
+    uint64_t offset = graph.offset(begin), edges = 0, unmarked_edge = 0;
     for (uint64_t word = begin / 64; word * 64 < end; ++word) {
       uint64_t bits = 0, open_bits = 0;
+      const uint64_t in_cache = decltype(use_cache)::value ? cache.held_word(word) : 0;
       for (uint64_t v = word * 64; v < std::min(end, word * 64 + 64); ++v) {
         // Without branches on the degree and cond: both are coin flips
         // on skewed graphs, and mispredictions dominated this loop.
         const uint64_t d = degrees[v];
         const bool holds = (d != 0) & bool(f.cond(v));
-        bool want = holds;
-        if constexpr (decltype(use_cache)::value) {
-          const bool in_cache = cache.holds(v);
-          piece.held += want & in_cache;
-          want &= !in_cache;
-        }
+        const bool want = holds & !((in_cache >> (v % 64)) & 1);
         bits |= uint64_t(want) << (v % 64);
         open_bits |= uint64_t(holds) << (v % 64);
-        piece.count += want;
-        piece.edges += want ? d : 0;
-        if (want & (offset + d > piece.unmarked_edge)) [[unlikely]] mark(piece, offset, d);
+        edges += want ? d : 0;
+        if (want & (offset + d > unmarked_edge)) [[unlikely]] {
+          mark(piece, offset, d);
+          unmarked_edge = piece.unmarked_edge;
+        }
         offset += d;
       }
+      piece.count += uint64_t(std::popcount(bits));
+      piece.held += uint64_t(std::popcount(open_bits & ~bits));  // held: open, but not wanted
       wanted_.set_word(word, bits);
       if (open) open->bits_.set_word(word, open_bits);
     }
+    piece.edges = edges;
     return piece;
   };
   // Among open's destinations only (each has in-edges): those whose cond

@@ -30,6 +30,8 @@ class PullCache {
   uint64_t budget() const { return budget_; }
   // Whether dst's whole in-list is in the cache, and how many lists are.
   bool holds(uint64_t dst) const { return held_.test(dst); }
+  // holds() of destinations word * 64 ... word * 64 + 63, as bits.
+  uint64_t held_word(uint64_t word) const { return held_.word(word); }
   uint64_t lists() const { return lists_; }
   // DRAM the cache may hold at most: the budget and the held bitmap.
   static uint64_t memory_bytes(uint64_t vertices, uint64_t budget_bytes) { return budget_bytes + vertices / 8 + 8; }
