@@ -65,15 +65,23 @@ bool ChunkPlanner::scans_fully(const SkipThreshold& threshold, uint64_t active_e
 
 ChunkPlan ChunkPlanner::plan_marked(const SkipThreshold& threshold, uint64_t active_edges) {
   if (scans_fully(threshold, active_edges)) return full_scan();
-  const unsigned drives = graph_.drives();
   ChunkPlan plan;
+  append_marked(threshold, 0, graph_.pages(), plan);
+  return plan;
+}
+
+void ChunkPlanner::append_marked(const SkipThreshold& threshold, uint64_t first_page, uint64_t end_page, ChunkPlan& plan) const {
+  const uint64_t drives = graph_.drives();
   plan.chunks.resize(drives);
   const uint64_t page = graph_.page_bytes();
-  for (unsigned d = 0; d < drives; ++d) {
+  for (uint64_t d = 0; d < drives; ++d) {
+    // Drive d holds logical pages d, d + drives, ...: its local pages in range.
+    auto local_end = [&](uint64_t logical) { return logical <= d ? 0 : (logical - d + drives - 1) / drives; };
     auto& chunks = plan.chunks[d];
-    active_[d].for_each([&](uint64_t p) {
+    const size_t first_new = chunks.size();
+    active_[d].for_each_in(local_end(first_page), local_end(end_page), [&](uint64_t p) {
       ++plan.active_pages;
-      if (!chunks.empty()) {
+      if (chunks.size() > first_new) {
         Chunk& c = chunks.back();
         uint64_t gap = p - (c.first_page + c.pages);  // inactive pages in between
         if (gap == 0 || gap * page < threshold.bytes) {
@@ -83,9 +91,8 @@ ChunkPlan ChunkPlanner::plan_marked(const SkipThreshold& threshold, uint64_t act
       }
       chunks.push_back({p, 1});
     });
-    for (auto& c : chunks) plan.read_pages += c.pages;
+    for (size_t c = first_new; c < chunks.size(); ++c) plan.read_pages += chunks[c].pages;
   }
-  return plan;
 }
 
 }  // namespace sluice::engine

@@ -36,6 +36,7 @@ struct Chunk {
 struct ChunkPlan {
   std::vector<std::vector<Chunk>> chunks;  // per drive, ascending
   bool full_scan = false;
+  bool queued = false;         // the chunks were queued while they were planned (reads_while_planning.hpp)
   uint64_t active_pages = 0;   // pages holding an active vertex's edges
   uint64_t read_pages = 0;     // pages the chunks cover (active + merged gaps)
   uint64_t requests() const;
@@ -58,6 +59,10 @@ class ChunkPlanner {
   void clear_marks();
   void mark(uint64_t first_page, uint64_t last_page);
   ChunkPlan plan_marked(const SkipThreshold& threshold, uint64_t active_edges);
+  // Appends to `plan` the chunks of the marked pages among logical pages
+  // [first_page, end_page), merged among themselves only (the chunks plan
+  // holds already may have been queued), and counts their pages.
+  void append_marked(const SkipThreshold& threshold, uint64_t first_page, uint64_t end_page, ChunkPlan& plan) const;
   // Whether members holding active_edges are read by a full scan (λ is
   // infinite, or they hold full_scan_share of all edges): no marks needed.
   bool scans_fully(const SkipThreshold& threshold, uint64_t active_edges) const;

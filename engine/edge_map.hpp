@@ -17,21 +17,23 @@ Engine::Route Engine::route(const VertexSubset& frontier, Functions& f, bool pul
     if (first_edges) return Route{Direction::push, push_stream_->planner().plan(frontier, *options_.skip, first_edges)};
     return Route{Direction::push, plan_push(frontier, edges)};
   };
-  auto pull_route = [&] { return Route{Direction::pull, plan_pull(f, open)}; };
+  // committed: no push plan is weighed against it, so its reads may start
+  // while it plans.
+  auto pull_route = [&](bool committed) { return Route{Direction::pull, plan_pull(f, open, committed)}; };
   if (!pullable || !pull_graph_ || first_edges || options_.direction == Direction::push) {
     return push_route(first_edges ? 0 : frontier_edges());
   }
-  if (options_.direction == Direction::pull) return pull_route();
+  if (options_.direction == Direction::pull) return pull_route(true);
   // Ligra's rule: dense when the frontier and its out-edges are many.
   const uint64_t divisor = options_.pull_divisor;
   const uint64_t edges = frontier_edges();
-  if (frontier.size() + edges > graph_.edges() / divisor) return pull_route();
+  if (frontier.size() + edges > graph_.edges() / divisor) return pull_route(true);
   // Sparse, but reading much of the graph: out of core the bytes decide,
   // and pull reads only the in-pages of destinations still open (late BFS
   // levels, where few are left).
   Route push = push_route(edges);
   if (push.plan.read_pages * divisor <= graph_.pages()) return push;
-  Route pull = pull_route();
+  Route pull = pull_route(false);
   if (pull.plan.read_pages < push.plan.read_pages) return pull;
   wanted_.clear();
   stats_.destinations = stats_.cached = 0;
@@ -65,7 +67,6 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 
   constexpr bool pullable = has_gather && !detail::declines_pull<Functions>();
   Route route = this->route(frontier, f, pullable, first_edges, open);
-  base::throw_if_interrupted();
   stats_.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.direction = route.direction;
   const DiskGraph& graph = route.direction == Direction::pull ? *pull_graph_ : graph_;
@@ -77,6 +78,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   PageStream& stream = route.direction == Direction::pull ? *pull_stream_ : *push_stream_;
   const double busy_before = stream.busy_seconds();
   try {
+    base::throw_if_interrupted();
     if (route.direction == Direction::pull) {
       if constexpr (pullable) pull<Value>(frontier, f, output, route.plan);
     } else {
@@ -84,6 +86,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
     }
   } catch (...) {
     next_.take();  // drop what a failed call activated
+    stream.discard();  // reads queued while planning that no walk took
     throw;
   }
   stats_.io_seconds += stream.busy_seconds() - busy_before;  // push may have read a sample file first

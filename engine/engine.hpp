@@ -329,9 +329,11 @@ class Engine {
   void for_frontier_pieces(const VertexSubset& frontier, Pieces&& pieces);
   // Marks the destinations whose cond holds in wanted_ and plans their
   // in-edge pages; looks only among `open` once a pull has narrowed it,
-  // and narrows it to the destinations found.
+  // and narrows it to the destinations found. A committed pull (no push
+  // plan weighed against it) queues its reads while it plans, from the
+  // drives (reads_while_planning.hpp).
   template <class Functions>
-  ChunkPlan plan_pull(Functions& f, OpenDestinations* open);
+  ChunkPlan plan_pull(Functions& f, OpenDestinations* open, bool committed);
   // The vertices with in-edges on the pull side (counted once).
   uint64_t with_in_edges();
   // The frontier as a bitmap: its own, or the scratch one filled from its ids.

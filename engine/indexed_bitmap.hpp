@@ -88,15 +88,15 @@ class IndexedBitmap {
       }
     });
   }
-  // Calls f(i) for every set bit in [begin, end), ascending; begin a
-  // multiple of block_bits.
+  // Calls f(i) for every set bit in [begin, end), ascending.
   template <class F>
   void for_each_in(uint64_t begin, uint64_t end, F&& f) const {
     for (uint64_t block = begin / block_bits; block * block_bits < end; ++block) {
       if (!((index_[block / 64] >> (block % 64)) & 1)) continue;
       const uint64_t last = std::min<uint64_t>(words_.size(), (block + 1) * words_per_block);
-      for (uint64_t w = block * words_per_block; w < last; ++w) {
-        for (uint64_t bits = words_[w]; bits; bits &= bits - 1) {
+      for (uint64_t w = std::max(block * words_per_block, begin / 64); w < last; ++w) {
+        const uint64_t below = w == begin / 64 ? (uint64_t(1) << (begin % 64)) - 1 : 0;  // bits before begin
+        for (uint64_t bits = words_[w] & ~below; bits; bits &= bits - 1) {
           const uint64_t i = w * 64 + uint64_t(std::countr_zero(bits));
           if (i >= end) return;
           f(i);

@@ -55,12 +55,28 @@ void PageStream::start(const ChunkPlan& plan) {
     next_piece_.store(0, std::memory_order_relaxed);
     return;
   }
+  if (plan.queued) return;
+  for (unsigned d = 0; d < graph_.drives(); ++d) queue(d, plan.chunks[d]);
+}
+
+void PageStream::queue(unsigned drive, std::span<const Chunk> chunks) {
   const uint64_t page = graph_.page_bytes(), header = graph_.interleaving().header_bytes;
-  for (unsigned d = 0; d < graph_.drives(); ++d) {
-    std::vector<io::Extent> extents;
-    extents.reserve(plan.chunks[d].size());
-    for (const Chunk& c : plan.chunks[d]) extents.push_back({header + c.first_page * page, c.pages * page});
-    io_->read(d, extents);
+  std::vector<io::Extent> extents;
+  extents.reserve(chunks.size());
+  for (const Chunk& c : chunks) extents.push_back({header + c.first_page * page, c.pages * page});
+  io_->read(drive, extents);
+}
+
+void PageStream::discard() {
+  if (resident_) return;
+  io::Filled filled;
+  for (;;) {
+    try {
+      if (!io_->next(filled)) return;
+    } catch (...) {
+      continue;  // a failed read: nobody wants its pages
+    }
+    io_->release(filled);
   }
 }
 

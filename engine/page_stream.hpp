@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "base/interruption.hpp"
 #include "engine/chunk_planner.hpp"
@@ -40,8 +41,17 @@ class PageStream {
   const DiskGraph& graph() const { return graph_; }
   ChunkPlanner& planner() { return planner_; }
 
-  // Queues the reads of the plan.
+  // Queues the reads of the plan (none if the plan's chunks were queued
+  // as they were planned).
   void start(const ChunkPlan& plan);
+  // Whether the pages come from the drives (not --io memory): only then
+  // can reads be queued before the plan is whole.
+  bool reads_drives() const { return !resident_; }
+  // Queues reads of drive's chunks now (thread-safe), ahead of start().
+  void queue(unsigned drive, std::span<const Chunk> chunks);
+  // Takes and releases, unread, every buffer queued and not yet taken:
+  // after a plan whose reads were queued fails before its walk.
+  void discard();
   // On a compute thread: calls visit(logical_page, data) for every page of
   // the next filled buffer, adds the time that took to busy_ns, and returns
   // true; or returns false once every queued read has been delivered. An

@@ -6,7 +6,10 @@
 // in-list the pull cache holds are walked from DRAM (pull_cache.hpp).
 #pragma once
 
+#include <optional>
+
 #include "engine/page_walk.hpp"
+#include "engine/reads_while_planning.hpp"
 
 namespace sluice::engine {
 
@@ -19,7 +22,7 @@ constexpr bool builds_pull_cache = !combines<Value, Functions> && !cond_always_t
 }  // namespace detail
 
 template <class Functions>
-ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open) {
+ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open, bool committed) {
   const DiskGraph& graph = *pull_graph_;
   ChunkPlanner& planner = pull_stream_->planner();
   planner.clear_marks();
@@ -31,9 +34,10 @@ ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open) {
   // have in-edges, counts their edges and marks their pages: over every
   // vertex, or over those `open` kept. Those the pull cache holds are
   // counted apart and get no page; the others go to wanted_, built a word
-  // at a time. Pieces of 32768 vertices: each thread owns whole index
-  // words of wanted_ and of open; the page marks are atomic (neighbouring
-  // pieces share their boundary pages).
+  // at a time. Units of 32768 vertices, taken in turn: each thread owns
+  // whole index words of wanted_ and of open; the page marks are atomic
+  // (neighbouring units share their boundary pages). A pull already
+  // chosen queues its reads as the units' pages are settled.
   std::atomic<uint64_t> wanted{0}, cached{0}, wanted_edges{0};
   const uint32_t* degrees = graph.degrees();
   const PullCache& cache = *pull_cache_;
@@ -110,23 +114,39 @@ ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open) {
   };
   const bool narrowed = open && open->narrowed_;
   if (open && !narrowed) open->bits_ = IndexedBitmap(graph.vertices());
+  constexpr uint64_t unit = IndexedBitmap::block_bits * 64;
+  std::optional<ReadsWhilePlanning> reads;
+  if (committed && pull_stream_->reads_drives() && !options_.skip->infinite) {
+    reads.emplace(graph, planner, *pull_stream_, *options_.skip, unit);
+  }
+  const uint64_t units = (graph.vertices() + unit - 1) / unit;
+  std::atomic<uint64_t> next_unit{0};
   try {
-    pool_.parallel_for(graph.vertices(), IndexedBitmap::block_bits * 64, [&](int, uint64_t begin, uint64_t end) {
-      Found piece;
-      if (narrowed) piece = cache.lists() ? find_open(std::true_type{}, begin, end) : find_open(std::false_type{}, begin, end);
-      else piece = cache.lists() ? find_all(std::true_type{}, begin, end) : find_all(std::false_type{}, begin, end);
-      wanted += piece.count;
-      cached += piece.held;
-      wanted_edges += piece.edges;
+    pool_.run([&](int) {
+      Found found;
+      for (uint64_t u; (u = next_unit.fetch_add(1, std::memory_order_relaxed)) < units;) {
+        const uint64_t begin = u * unit, end = std::min(graph.vertices(), begin + unit);
+        Found piece;
+        if (narrowed) piece = cache.lists() ? find_open(std::true_type{}, begin, end) : find_open(std::false_type{}, begin, end);
+        else piece = cache.lists() ? find_all(std::true_type{}, begin, end) : find_all(std::false_type{}, begin, end);
+        found.count += piece.count;
+        found.held += piece.held;
+        found.edges += piece.edges;
+        if (reads) reads->unit_done(u);
+      }
+      wanted += found.count;
+      cached += found.held;
+      wanted_edges += found.edges;
     });
   } catch (...) {
     wanted_.clear();
+    if (reads) pull_stream_->discard();  // what was queued before the failure
     throw;
   }
   if (open) open->narrowed_ = true;
   stats_.destinations = wanted.load() + cached.load();
   stats_.cached = cached.load();
-  return planner.plan_marked(*options_.skip, wanted_edges.load());
+  return reads ? reads->take() : planner.plan_marked(*options_.skip, wanted_edges.load());
 }
 
 template <class Value, class Functions>

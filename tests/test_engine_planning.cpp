@@ -1,11 +1,16 @@
 // The engine's view of a disk graph and its chunk planner, against brute
 // force: the page-to-vertex map, frontiers, and plans that never skip a
 // needed page and merge exactly the gaps shorter than λ.
+#include <algorithm>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "engine/chunk_planner.hpp"
+#include "engine/page_stream.hpp"
+#include "engine/reads_while_planning.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/generators.hpp"
 #include "formats/writers.hpp"
@@ -87,6 +92,13 @@ TEST(IndexedBitmap, AgreesWithASet) {
       for (uint64_t end = begin + 1; end <= size; end += 1 + random() % 97) {
         EXPECT_EQ(bitmap.any_in(begin, end), expected.lower_bound(begin) != expected.lower_bound(end)) << size << " " << begin << " " << end;
       }
+    }
+    // for_each_in: from any begin to any end, the set's members between.
+    for (int i = 0; i < 50; ++i) {
+      const uint64_t begin = random() % size, end = begin + random() % (size - begin + 1);
+      std::vector<uint64_t> in_range;
+      bitmap.for_each_in(begin, end, [&](uint64_t v) { in_range.push_back(v); });
+      EXPECT_EQ(in_range, std::vector<uint64_t>(expected.lower_bound(begin), expected.lower_bound(end))) << size << " " << begin << " " << end;
     }
     bitmap.clear();
     EXPECT_EQ(bitmap.count(), 0u);
@@ -243,6 +255,127 @@ TEST(ChunkPlanner, NeverSkipsANeededPageAndMergesExactlyTheShortGaps) {
         }
         EXPECT_GE(plan.read_pages, plan.active_pages) << context;
       }
+    }
+  }
+}
+
+// A pull's reads queued while it plans (reads_while_planning.hpp): units
+// finished out of order on several threads; every needed page is read
+// once, no page that the whole plan would not read is, and the stream has
+// nothing left over afterwards. discard() drops what a failed plan queued.
+TEST(EngineThreads, ReadsWhilePlanningReadEveryNeededPageOnce) {
+  TempDir dir;
+  std::mt19937_64 random(5);
+  for (unsigned drives : {1u, 3u}) {
+    DiskGraph g(write_layout(dir, drives, false, 14));
+    for (io::BackendKind backend : {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync}) {
+      io::IoOptions io;
+      io.backend = backend;
+      PageStream stream(g, io, 2, true);
+      ChunkPlanner& planner = stream.planner();
+      // Every page the stream delivers, counted; false if it fails.
+      auto delivered = [&] {
+        std::vector<int> seen(g.pages(), 0);
+        FirstError error;
+        uint64_t busy = 0;
+        while (stream.next(error, busy, [&](uint64_t page, const char*) { ++seen[page]; })) {
+        }
+        error.rethrow();
+        return seen;
+      };
+      for (uint64_t unit : {512ull, 1000ull, 1ull << 20}) {
+        for (double density : {0.0, 0.001, 0.05, 0.6}) {
+          std::vector<uint64_t> active;
+          std::vector<bool> is_active(g.vertices(), false);
+          for (uint64_t v = 0; v < g.vertices(); ++v) {
+            if (double(random() % 1000000) / 1e6 < density) {
+              active.push_back(v);
+              is_active[v] = true;
+            }
+          }
+          for (const char* lambda_text : {"0", "8k", "64k"}) {
+            const std::string context = std::to_string(drives) + " drives, " + io::backend_name(backend) + ", unit " +
+                                        std::to_string(unit) + ", density " + std::to_string(density) + ", λ " + lambda_text;
+            const SkipThreshold lambda = programs::parse_skip_threshold(lambda_text);
+            planner.clear_marks();
+            ReadsWhilePlanning reads(g, planner, stream, lambda, unit);
+            std::vector<uint64_t> order(reads.units());
+            std::iota(order.begin(), order.end(), 0);
+            std::shuffle(order.begin(), order.end(), random);
+            std::atomic<size_t> next{0};
+            auto plan_units = [&] {
+              for (size_t i; (i = next.fetch_add(1)) < order.size();) {
+                const uint64_t u = order[i];
+                for (uint64_t v = u * unit; v < std::min(g.vertices(), (u + 1) * unit); ++v) {
+                  uint64_t first, last;
+                  if (is_active[v] && g.page_range(v, first, last)) planner.mark(first, last);
+                }
+                reads.unit_done(u);
+              }
+            };
+            {
+              std::vector<std::jthread> threads;
+              for (int t = 0; t < 3; ++t) threads.emplace_back(plan_units);
+            }
+            const ChunkPlan plan = reads.take();
+            ASSERT_TRUE(plan.queued) << context;
+            EXPECT_FALSE(plan.full_scan) << context;
+            stream.start(plan);  // queues nothing more
+            const std::vector<int> seen = delivered();
+
+            const auto whole = brute_force_plan(g, active, lambda.bytes);
+            uint64_t whole_pages = 0;
+            for (auto& chunks : whole) {
+              for (const Chunk& c : chunks) whole_pages += c.pages;
+            }
+            EXPECT_LE(plan.read_pages, whole_pages) << context;
+            EXPECT_GE(plan.read_pages, plan.active_pages) << context;
+            std::vector<bool> needed(g.pages(), false), in_whole(g.pages(), false);
+            uint64_t needed_pages = 0;
+            for (uint64_t v : active) {
+              uint64_t first, last;
+              if (!g.page_range(v, first, last)) continue;
+              for (uint64_t p = first; p <= last; ++p) needed_pages += needed[p] ? 0 : 1, needed[p] = true;
+            }
+            EXPECT_EQ(plan.active_pages, needed_pages) << context;
+            for (unsigned d = 0; d < drives; ++d) {
+              for (const Chunk& c : whole[d]) {
+                for (uint64_t k = 0; k < c.pages; ++k) in_whole[(c.first_page + k) * drives + d] = true;
+              }
+            }
+            uint64_t read = 0;
+            for (uint64_t p = 0; p < g.pages(); ++p) {
+              ASSERT_LE(seen[p], 1) << context << ", page " << p;
+              if (needed[p]) {
+                ASSERT_EQ(seen[p], 1) << context << ", page " << p;
+              }
+              if (seen[p]) {
+                ASSERT_TRUE(in_whole[p]) << context << ", page " << p;
+              }
+              read += uint64_t(seen[p]);
+            }
+            EXPECT_EQ(read, plan.read_pages) << context;
+          }
+        }
+      }
+      // A plan that failed after queueing its first segment: discard()
+      // takes those reads, and the next plan's pages come alone.
+      planner.clear_marks();
+      {
+        ReadsWhilePlanning reads(g, planner, stream, SkipThreshold::of(0), g.vertices() / 4 + 1);
+        planner.mark(0, g.pages() - 1);
+        reads.unit_done(0);
+        ASSERT_GT(reads.units(), 1u);
+      }
+      stream.discard();
+      ChunkPlan last;
+      last.chunks.resize(drives);
+      last.chunks[0].push_back({0, 1});
+      last.read_pages = 1;
+      stream.start(last);
+      const std::vector<int> seen = delivered();
+      EXPECT_EQ(std::accumulate(seen.begin(), seen.end(), 0), 1) << io::backend_name(backend);
+      EXPECT_EQ(seen[0], 1) << io::backend_name(backend);
     }
   }
 }
