@@ -79,7 +79,8 @@ void ChunkPlanner::append_marked(const SkipThreshold& threshold, uint64_t first_
     auto local_end = [&](uint64_t logical) { return logical <= d ? 0 : (logical - d + drives - 1) / drives; };
     auto& chunks = plan.chunks[d];
     const size_t first_new = chunks.size();
-    active_[d].for_each_in(local_end(first_page), local_end(end_page), [&](uint64_t p) {
+    // Other threads may still mark later pages, in the same words.
+    active_[d].for_each_in_while_set(local_end(first_page), local_end(end_page), [&](uint64_t p) {
       ++plan.active_pages;
       if (chunks.size() > first_new) {
         Chunk& c = chunks.back();

@@ -91,18 +91,13 @@ class IndexedBitmap {
   // Calls f(i) for every set bit in [begin, end), ascending.
   template <class F>
   void for_each_in(uint64_t begin, uint64_t end, F&& f) const {
-    for (uint64_t block = begin / block_bits; block * block_bits < end; ++block) {
-      if (!((index_[block / 64] >> (block % 64)) & 1)) continue;
-      const uint64_t last = std::min<uint64_t>(words_.size(), (block + 1) * words_per_block);
-      for (uint64_t w = std::max(block * words_per_block, begin / 64); w < last; ++w) {
-        const uint64_t below = w == begin / 64 ? (uint64_t(1) << (begin % 64)) - 1 : 0;  // bits before begin
-        for (uint64_t bits = words_[w] & ~below; bits; bits &= bits - 1) {
-          const uint64_t i = w * 64 + uint64_t(std::countr_zero(bits));
-          if (i >= end) return;
-          f(i);
-        }
-      }
-    }
+    walk_in<false>(begin, end, f);
+  }
+  // for_each_in while other threads may set_atomic bits outside [begin,
+  // end), in the same words: its loads are atomic too.
+  template <class F>
+  void for_each_in_while_set(uint64_t begin, uint64_t end, F&& f) const {
+    walk_in<true>(begin, end, f);
   }
   // Whether any bit in [begin, end) is set; begin a multiple of
   // block_bits. Stops at the first word holding one.
@@ -141,6 +136,27 @@ class IndexedBitmap {
   uint64_t memory_bytes() const { return (words_.size() + index_.size()) * 8; }
 
  private:
+  template <bool Atomic>
+  static uint64_t load(const uint64_t& word) {
+    if constexpr (Atomic) return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(word)).load(std::memory_order_relaxed);
+    else return word;
+  }
+  template <bool Atomic, class F>
+  void walk_in(uint64_t begin, uint64_t end, F& f) const {
+    for (uint64_t block = begin / block_bits; block * block_bits < end; ++block) {
+      if (!((load<Atomic>(index_[block / 64]) >> (block % 64)) & 1)) continue;
+      const uint64_t last = std::min<uint64_t>(words_.size(), (block + 1) * words_per_block);
+      for (uint64_t w = std::max(block * words_per_block, begin / 64); w < last; ++w) {
+        const uint64_t below = w == begin / 64 ? (uint64_t(1) << (begin % 64)) - 1 : 0;  // bits before begin
+        for (uint64_t bits = load<Atomic>(words_[w]) & ~below; bits; bits &= bits - 1) {
+          const uint64_t i = w * 64 + uint64_t(std::countr_zero(bits));
+          if (i >= end) return;
+          f(i);
+        }
+      }
+    }
+  }
+
   uint64_t size_;
   std::vector<uint64_t> words_;
   std::vector<uint64_t> index_;
