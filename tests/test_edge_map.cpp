@@ -646,6 +646,7 @@ TEST(EdgeMap, PullsSharingOpenDestinationsFindWhatAFullPassFinds) {
         VertexSubset full_frontier = VertexSubset::single(g.n, source), open_frontier = full_frontier;
         OpenDestinations open;
         uint64_t pulls = 0;
+        bool same_path = true;  // both engines took the same directions so far
         const std::string context = "drives " + std::to_string(drives) + " " + direction_name(direction) + " source " +
                                     std::to_string(source) + " threads " + std::to_string(options.threads);
         for (int64_t d = 1; !full_frontier.empty(); ++d) {
@@ -654,15 +655,23 @@ TEST(EdgeMap, PullsSharingOpenDestinationsFindWhatAFullPassFinds) {
           open_frontier = open_engine.edge_map<uint32_t>(open_frontier, open_level, open);
           const EdgeMapStats& a = full_engine.last_stats();
           const EdgeMapStats& b = open_engine.last_stats();
-          ASSERT_EQ(a.direction, b.direction) << context << " level " << d;
           ASSERT_EQ(open_frontier.size(), full_frontier.size()) << context << " level " << d;
+          if (a.direction != b.direction) {
+            // Only auto, and only where the narrowed pull reads no page:
+            // it is taken without planning the push (edge_map.hpp).
+            ASSERT_EQ(direction, Direction::automatic) << context << " level " << d;
+            ASSERT_EQ(b.direction, Direction::pull) << context << " level " << d;
+            ASSERT_EQ(b.bytes_read, 0u) << context << " level " << d;
+            same_path = false;  // the pull caches differ from here on
+          }
           if (b.direction != Direction::pull) continue;
           ++pulls;
+          EXPECT_TRUE(open.narrowed());
+          EXPECT_EQ(open.count(), b.destinations) << context << " level " << d;
+          if (!same_path) continue;
           EXPECT_EQ(b.destinations, a.destinations) << context << " level " << d;
           EXPECT_EQ(b.cached, a.cached) << context << " level " << d;
           EXPECT_EQ(b.bytes_read, a.bytes_read) << context << " level " << d;
-          EXPECT_TRUE(open.narrowed());
-          EXPECT_EQ(open.count(), b.destinations) << context << " level " << d;
         }
         ASSERT_EQ(open_depth, expected) << context;
         ASSERT_EQ(full_depth, expected) << context;
