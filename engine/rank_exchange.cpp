@@ -208,9 +208,7 @@ void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* memb
   std::vector<uint64_t> own_members;
   if (members) {
     if (const IndexedBitmap* bits = members->bitmap()) {
-      bits->for_each_in(first - first % IndexedBitmap::block_bits, last, [&](uint64_t v) {
-        if (v >= first) own_members.push_back(v);
-      });
+      bits->for_each_in(first, last, [&](uint64_t v) { own_members.push_back(v); });
     } else {
       const std::vector<uint64_t>& ids = members->ids();
       for (auto it = std::lower_bound(ids.begin(), ids.end(), first); it != ids.end() && *it < last; ++it) own_members.push_back(*it);
