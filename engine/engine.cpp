@@ -20,6 +20,10 @@ int compute_threads(int requested) {
 std::unique_ptr<DiskGraph> reversed_of(const DiskGraph& graph, const EngineOptions& options) {
   return options.symmetric ? nullptr : graph.reversed();
 }
+// Whether an engine over `graph` holds its sample file in memory.
+bool holds_sample(const DiskGraph& graph, const EngineOptions& options) {
+  return options.hold_samples && options.io.backend == io::BackendKind::memory && graph.edge_set().sample();
+}
 }  // namespace
 
 const char* direction_name(Direction d) {
@@ -31,14 +35,16 @@ const char* direction_name(Direction d) {
   return "?";
 }
 
-Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
+Engine::Engine(const DiskGraph& graph, const EngineOptions& options) : Engine(graph, options, nullptr) {}
+
+Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engine* forward)
     : graph_(graph),
       exchange_(std::make_unique<RankExchange>(options.communicator ? *options.communicator : single_process_, graph.vertices(),
                                                graph.owned_begin(), graph.owned_end(), graph.degrees())),
-      reversed_(reversed_of(graph, options)),
-      pull_graph_(options.symmetric ? &graph : reversed_.get()),
+      reversed_(forward ? nullptr : reversed_of(graph, options)),
+      pull_graph_(forward ? &forward->graph_ : options.symmetric ? &graph : reversed_.get()),
       options_(options),
-      budget_(MemoryBudget::of(graph, pull_graph_, options)),
+      budget_(MemoryBudget::of(graph, pull_graph_, options, forward != nullptr)),
       pool_(compute_threads(options.threads)),
       scratch_(graph.vertices()),
       wanted_(pull_graph_ ? graph.vertices() : 0),
@@ -66,15 +72,30 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options)
                              ", algorithm " + size(budget_.algorithm) + "), the limit is " + size(limit) +
                              (options_.memory_limit ? " (the memory limit asked for)" : " (the memory available)"));
   }
-  // Both sides opened now, not at their first EDGEMAP: --io memory loads
-  // the drive files here, outside any EDGEMAP's time.
-  push_stream_ = std::make_unique<PageStream>(graph, options_.io, threads(), options_.verify_reads);
-  if (pull_graph_) {
-    // A symmetric graph pulls over its own out-edges: in memory, the same pages.
-    pull_stream_ = std::make_unique<PageStream>(*pull_graph_, options_.io, threads(), options_.verify_reads,
-                                                pull_graph_ == &graph ? push_stream_.get() : nullptr);
-    pull_cache_ = std::make_unique<PullCache>(graph.vertices(), threads(), pull_cache_bytes(graph, options_));
+  if (forward) {
+    shares_streams_ = true;
+    push_stream_ = forward->pull_stream_;
+    pull_stream_ = forward->push_stream_;
+  } else {
+    // Both sides opened now, not at their first EDGEMAP: --io memory loads
+    // the drive files here, outside any EDGEMAP's time.
+    push_stream_ = std::make_shared<PageStream>(graph, options_.io, threads(), options_.verify_reads);
+    if (pull_graph_) {
+      // A symmetric graph pulls over its own out-edges: in memory, the same pages.
+      pull_stream_ = std::make_shared<PageStream>(*pull_graph_, options_.io, threads(), options_.verify_reads,
+                                                  pull_graph_ == &graph ? push_stream_.get() : nullptr);
+    }
   }
+  if (pull_graph_) pull_cache_ = std::make_unique<PullCache>(graph.vertices(), threads(), pull_cache_bytes(graph, options_));
+  if (holds_sample(graph, options_)) resident_sample_ = std::make_unique<const ResidentSample>(*graph.edge_set().sample(), pool_);
+}
+
+std::unique_ptr<Engine> Engine::transposed() {
+  if (!reversed_) throw std::logic_error("Engine::transposed: the engine has no transpose of its own (a symmetric graph, or none)");
+  if (distributed()) throw std::logic_error("Engine::transposed: one process only (a rank's part has no whole transpose)");
+  EngineOptions options = options_;
+  options.algorithm_bytes = 0;  // counted once, here
+  return std::unique_ptr<Engine>(new Engine(*reversed_, options, this));
 }
 
 Engine::~Engine() = default;
@@ -149,7 +170,8 @@ uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
   return uint32_t(std::clamp<uint64_t>((graph.vertices() + 8191) / 8192, 1, 1024));
 }
 
-MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options) {
+MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
+                              bool shared_edge_sets) {
   MemoryBudget b;
   const int threads = compute_threads(options.threads);
   const uint64_t n = graph.vertices();
@@ -177,6 +199,8 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   const uint64_t block_bytes = 16 + BinBlock<char>::capacity * (4 + uint64_t(options.value_bytes));
   b.bins = std::max(space, Bins<char>::min_blocks(geometry, threads) * block_bytes);
   b.algorithm = options.algorithm_bytes;
+  if (shared_edge_sets) b.index = b.io_buffers = 0;
+  if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();
   return b;
 }
 

@@ -69,6 +69,7 @@
 #include "engine/page_stream.hpp"
 #include "engine/pull_cache.hpp"
 #include "engine/rank_exchange.hpp"
+#include "engine/resident_sample.hpp"
 #include "engine/sample_stream.hpp"
 #include "engine/vertex_subset.hpp"
 #include "engine/worker_pool.hpp"
@@ -91,6 +92,9 @@ struct EngineOptions {
   uint64_t pull_divisor = 20;      // automatic pulls when |F| + out-degrees of F > edges / pull_divisor
   bool symmetric = false;          // the graph stores every edge both ways: pull over the out-edges
   bool verify_reads = true;        // check every page read against its checksum
+  // With --io memory, hold the edge set's sample file in DRAM too, for
+  // edge_map_first (an algorithm that reads it: WCC's Afforest).
+  bool hold_samples = false;
   // Bytes for pull's cache of open in-lists (pull_cache.hpp); unset:
   // edges * 4 / 20, as the bins, at least 1 MiB (none with --io memory,
   // where every in-list is in DRAM already); 0: no cache.
@@ -120,8 +124,10 @@ uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options);
 struct MemoryBudget {
   uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, pull_cache = 0, algorithm = 0;
   uint64_t total() const { return index + frontiers + bins + io_buffers + pull_cache + algorithm; }
-  // `reversed`: the pull side's graph, if any.
-  static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options);
+  // `reversed`: the pull side's graph, if any. `shared_edge_sets`: the
+  // index, buffers and pages are another engine's (Engine::transposed).
+  static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
+                         bool shared_edge_sets = false);
 };
 
 // What one EDGEMAP did (algorithms/run_trace.hpp writes it as JSON).
@@ -173,6 +179,15 @@ class Engine {
   // when the budget exceeds the memory limit.
   Engine(const DiskGraph& graph, const EngineOptions& options);
   ~Engine();
+  // An engine over this one's transpose, pulling over this one's graph,
+  // that shares its drive files and IO threads (with --io memory, the
+  // pages in DRAM) and its index: a program that runs both ways (WCC, BC,
+  // SpMV) opens, and with --io memory loads, each edge set once. The same
+  // options, its own threads, bins and pull cache; the algorithm's arrays
+  // are counted in this engine's budget, not in its. One process, a
+  // layout with a transpose; it must not outlive this engine, and the two
+  // never run at once.
+  std::unique_ptr<Engine> transposed();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -184,7 +199,12 @@ class Engine {
   // The IO backend the drives are read with ("io_uring", "libaio", ...).
   const char* backend_name() const { return push_stream_->backend_name(); }
   // Seconds the drive files took to load into memory (--io memory), before any EDGEMAP.
-  double load_seconds() const { return push_stream_->load_seconds() + (pull_stream_ ? pull_stream_->load_seconds() : 0.0); }
+  // 0 for a transposed() engine: its pages are the other's.
+  double load_seconds() const {
+    const double sample = resident_sample_ ? resident_sample_->load_seconds() : 0.0;
+    if (shares_streams_) return sample;
+    return sample + push_stream_->load_seconds() + (pull_stream_ ? pull_stream_->load_seconds() : 0.0);
+  }
   // Whether edge_map can pull (the layout has a transpose, or is symmetric).
   bool can_pull() const { return pull_graph_ != nullptr; }
 
@@ -291,6 +311,9 @@ class Engine {
   }
 
  private:
+  // forward: null, or the engine whose pull side `graph` is (transposed()).
+  Engine(const DiskGraph& graph, const EngineOptions& options, const Engine* forward);
+
   // Times vertex work between EDGEMAPs (EdgeMapStats::vertex_seconds); the
   // outermost one counts, as vertex_map and parallel_sum call parallel_for.
   class VertexPhase {
@@ -377,8 +400,11 @@ class Engine {
   EngineOptions options_;
   MemoryBudget budget_;
   WorkerPool pool_;
-  std::unique_ptr<PageStream> push_stream_;
-  std::unique_ptr<PageStream> pull_stream_;
+  // Shared with a transposed() engine, which has them the other way round.
+  std::shared_ptr<PageStream> push_stream_;
+  std::shared_ptr<PageStream> pull_stream_;
+  bool shares_streams_ = false;  // a transposed() engine's: counted by the other
+  std::unique_ptr<const ResidentSample> resident_sample_;  // --io memory with hold_samples: the push side's
   std::unique_ptr<PullCache> pull_cache_;  // with a pull side
   IndexedBitmap scratch_;  // a sparse frontier as a bitmap
   IndexedBitmap wanted_;   // pull: destinations whose cond holds

@@ -41,7 +41,7 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
     }
   };
   if (SampleStream::serves(graph_, first_edges)) {  // the sample file, not the pages
-    SampleStream sample(graph_, active, frontier.is_all(), first_edges);
+    SampleStream sample(graph_, active, frontier.is_all(), first_edges, resident_sample_.get());
     values_needed();
     auto ahead = [&](uint64_t dst) {
       if constexpr (detail::prefetches_destination<Functions>) f.prefetch_destination(dst);
@@ -49,7 +49,7 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
     over([&](FirstError& error, uint64_t& busy, auto&& on_edge) { return sample.next(error, busy, on_edge, ahead); });
     stats_.bytes_read = sample.bytes_read();
     stats_.io_seconds = sample.read_seconds();
-    stats_.requests = sample.pieces_read();
+    stats_.requests = resident_sample_ ? 0 : sample.pieces_read();
     return;
   }
   push_stream_->start(plan);

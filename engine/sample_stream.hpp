@@ -3,7 +3,8 @@
 // sampled at least the k edges asked for: Afforest's sampling then reads
 // k ids a vertex instead of every page. Each compute thread takes a piece
 // of the file at a time (16384 vertices), reads and checks it, and walks
-// its active vertices; pieces without one are not read.
+// its active vertices; pieces without one are not read. With the file held
+// in memory (resident_sample.hpp) a piece is walked in place.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "engine/disk_graph.hpp"
 #include "engine/first_error.hpp"
 #include "engine/indexed_bitmap.hpp"
+#include "engine/resident_sample.hpp"
 
 namespace sluice::engine {
 
@@ -27,12 +29,15 @@ class SampleStream {
     return k > 0 && k <= graph.edge_set().sample_edges() && !graph.info().weighted;
   }
 
-  SampleStream(const DiskGraph& graph, const IndexedBitmap& active, bool all_active, uint64_t k)
-      : graph_(graph), file_(*graph.edge_set().sample()), active_(active), all_active_(all_active), k_(k) {}
+  // resident: the file held in memory, checked (null: read it).
+  SampleStream(const DiskGraph& graph, const IndexedBitmap& active, bool all_active, uint64_t k,
+               const ResidentSample* resident = nullptr)
+      : graph_(graph), file_(*graph.edge_set().sample()), resident_(resident), active_(active), all_active_(all_active), k_(k) {}
 
-  // The bytes read so far (with the header and table, read at open) and
-  // the seconds the reads took, summed over the threads.
-  uint64_t bytes_read() const { return file_.opening_bytes() + bytes_.load(); }
+  // The bytes read so far (with the header and table, read at open; in
+  // memory, the bytes walked) and the seconds the reads took, summed over
+  // the threads.
+  uint64_t bytes_read() const { return (resident_ ? 0 : file_.opening_bytes()) + bytes_.load(); }
   double read_seconds() const { return double(read_ns_.load()) / 1e9; }
   uint64_t pieces_read() const { return pieces_.load(); }
 
@@ -53,15 +58,19 @@ class SampleStream {
     const auto start = std::chrono::steady_clock::now();
     try {
       base::throw_if_interrupted();
-      thread_local std::vector<uint8_t> buffer;
-      buffer.resize(file_.piece_bytes(0));
-      file_.read_piece(piece, buffer.data());
-      const auto read = std::chrono::steady_clock::now();
-      read_ns_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(read - start).count());
+      const uint8_t* ids = resident_ ? resident_->piece(piece) : nullptr;
+      if (!ids) {
+        thread_local std::vector<uint8_t> buffer;
+        buffer.resize(file_.piece_bytes(0));
+        file_.read_piece(piece, buffer.data());
+        ids = buffer.data();
+        const auto read = std::chrono::steady_clock::now();
+        read_ns_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(read - start).count());
+      }
       bytes_ += file_.piece_bytes(piece);
       ++pieces_;
-      if (file_.shape().id_bytes == 4) walk<uint32_t>(piece, buffer.data(), on_edge, ahead);
-      else walk<uint64_t>(piece, buffer.data(), on_edge, ahead);
+      if (file_.shape().id_bytes == 4) walk<uint32_t>(piece, ids, on_edge, ahead);
+      else walk<uint64_t>(piece, ids, on_edge, ahead);
     } catch (...) {
       error.capture();
     }
@@ -105,6 +114,7 @@ class SampleStream {
 
   const DiskGraph& graph_;
   const layout::SampleFile& file_;
+  const ResidentSample* resident_;
   const IndexedBitmap& active_;
   bool all_active_;
   uint64_t k_;

@@ -29,7 +29,7 @@ std::vector<uint8_t> header_of(const SampleShape& shape) {
 
 uint64_t pieces_of(const SampleShape& shape) { return (shape.vertices + SampleFile::piece_vertices - 1) / SampleFile::piece_vertices; }
 
-uint64_t body_bytes(const SampleShape& shape) { return shape.vertices * shape.per_vertex * shape.id_bytes; }
+uint64_t body_bytes_of(const SampleShape& shape) { return shape.vertices * shape.per_vertex * shape.id_bytes; }
 
 // The manifest's checksum: of the header and the table.
 uint64_t opening_checksum(const std::vector<uint8_t>& header, const std::vector<uint64_t>& table) {
@@ -75,7 +75,7 @@ uint64_t SampledTargetsWriter::finish() {
 
 SampleFile::SampleFile(const std::string& path, const SampleShape& shape, uint64_t checksum)
     : path_(path), shape_(shape), file_(base::FileDescriptor::open_for_reading(path)), table_(pieces_of(shape)) {
-  const uint64_t expected_bytes = header_bytes + body_bytes(shape) + table_.size() * 8;
+  const uint64_t expected_bytes = header_bytes + body_bytes_of(shape) + table_.size() * 8;
   if (file_.size() != expected_bytes) {
     throw base::InputError(path, "", "holds " + std::to_string(file_.size()) + " bytes, expected " + std::to_string(expected_bytes) +
                                          " for " + std::to_string(shape.per_vertex) + " sampled targets of " +
@@ -92,7 +92,7 @@ SampleFile::SampleFile(const std::string& path, const SampleShape& shape, uint64
     throw base::InputError(path, base::at_byte(8), "expected the header of a sample of " + std::to_string(shape.per_vertex) +
                                                    " targets per vertex of " + std::to_string(shape.vertices) + " vertices");
   }
-  if (!table_.empty()) file_.read_exactly(table_.data(), table_.size() * 8, header_bytes + body_bytes(shape), path);
+  if (!table_.empty()) file_.read_exactly(table_.data(), table_.size() * 8, header_bytes + body_bytes_of(shape), path);
   if (opening_checksum(header, table_) != checksum) {
     throw base::InputError(path, "", "checksum mismatch of its header and piece table: the file is damaged");
   }
@@ -102,6 +102,8 @@ uint64_t SampleFile::piece_bytes(uint64_t piece) const {
   const uint64_t first = piece * piece_vertices, last = std::min(shape_.vertices, first + piece_vertices);
   return (last - first) * shape_.per_vertex * shape_.id_bytes;
 }
+
+uint64_t SampleFile::body_bytes() const { return body_bytes_of(shape_); }
 
 uint64_t SampleFile::opening_bytes() const { return header_bytes + table_.size() * 8; }
 

@@ -79,6 +79,8 @@ class SampleFile {
   static constexpr uint64_t piece_vertices = 16384;
   uint64_t pieces() const { return table_.size(); }
   uint64_t piece_bytes(uint64_t piece) const;
+  // Bytes of the body: every piece.
+  uint64_t body_bytes() const;
   // Bytes of the header and table, read when opened.
   uint64_t opening_bytes() const;
   // Reads piece `piece` into `out` (room for piece_bytes(piece)) and

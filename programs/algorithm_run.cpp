@@ -56,7 +56,7 @@ std::vector<std::string> drive_devices(const engine::DiskGraph& graph) {
 }  // namespace
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex,
-                           engine::Communicator* communicator)
+                           engine::Communicator* communicator, bool reads_samples)
     : communicator_(communicator),
       name_(name),
       path_(v["graph"].as<std::string>()),
@@ -64,7 +64,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       stats_path_(v["stats"].as<std::string>()),
       values_(v) {
   if (!leader()) outputs_.leave_to_another_rank();
-  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator);
+  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator, reads_samples);
   const engine::DiskGraph& graph = *engines_.out_graph;
   outputs_.name_vertices_by(&graph.layout().ids());
   const engine::EngineOptions& options = engines_.options;
@@ -110,7 +110,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
                engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
   if (load_seconds() > 0) {
-    std::fprintf(stderr, "%s: the drive files loaded into memory in %.3f s (%s), before any trial\n", name, load_seconds(),
+    std::fprintf(stderr, "%s: the graph's edges loaded into memory in %.3f s (%s), before any trial\n", name, load_seconds(),
                  base::byte_count(engines_.out->budget().io_buffers + (engines_.in ? engines_.in->budget().io_buffers : 0)).c_str());
   }
   if (!engines_.symmetry_check.empty()) {

@@ -29,11 +29,13 @@ class AlgorithmRun {
  public:
   // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
   // communicator: the ranks of a distributed run (null: one process).
+  // reads_samples: the algorithm reads the sample files (edge_map_first):
+  // with --io memory they are held in DRAM too.
   // Then every rank runs the algorithm over its part; the first prints
   // the summary lines and writes every output, --stats with every rank's
   // records.
   AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex,
-               engine::Communicator* communicator = nullptr);
+               engine::Communicator* communicator = nullptr, bool reads_samples = false);
 
   engine::Engine& out() { return *engines_.out; }
   // The transpose's engine; null when --symmetric said the out-edges serve.

@@ -75,7 +75,8 @@ void add_symmetric_option(po::options_description& options) {
 }
 
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
-                                    Transpose transpose, uint64_t bytes_per_vertex, engine::Communicator* communicator) {
+                                    Transpose transpose, uint64_t bytes_per_vertex, engine::Communicator* communicator,
+                                    bool reads_samples) {
   ProgramEngines e;
   std::optional<layout::RankChoice> rank;
   if (communicator) rank = layout::RankChoice{unsigned(communicator->rank()), unsigned(communicator->size())};
@@ -105,23 +106,23 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     } catch (const base::InputError& error) {
       throw base::InputError(path, "", program + " needs the transpose's parts: " + error.what());
     }
-  } else if (wanted && !e.symmetric) {
-    e.in_graph = e.out_graph->reversed();
-    if (!e.in_graph) {
-      throw base::InputError(path, "", program +
-                                     " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
-                                     "stores every edge both ways");
-    }
+  } else if (wanted && !e.symmetric && !e.out_graph->has_reversed()) {
+    throw base::InputError(path, "", program +
+                                   " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
+                                   "stores every edge both ways");
   }
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
   e.options.symmetric = e.symmetric && !distributed;
   e.options.communicator = communicator;
   e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
+  e.options.hold_samples = reads_samples;
   e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);
-  if (e.in_graph) {
+  if (e.in_graph) {  // a rank's part of the transpose
     engine::EngineOptions in_options = e.options;
     in_options.algorithm_bytes = 0;  // counted once
     e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options);
+  } else if (wanted && !e.symmetric && !distributed) {
+    e.in = e.out->transposed();  // the edge sets opened (and with --io memory loaded) once for both
   }
   return e;
 }

@@ -34,7 +34,8 @@ enum class Transpose { not_needed, needed, in_edges };
 // transpose's when needed (null with --symmetric, where the out-edges
 // serve). Refuses, naming `program`, a needed transpose the layout lacks.
 struct ProgramEngines {
-  std::unique_ptr<engine::DiskGraph> out_graph, in_graph;
+  std::unique_ptr<engine::DiskGraph> out_graph, in_graph;  // in_graph: on ranks, the transpose's part
+  // `in` is destroyed first: in one process it is out's transposed() engine.
   std::unique_ptr<engine::Engine> out, in;
   engine::EngineOptions options;  // as the engines run (λ resolved)
   std::string skip_source;        // where λ came from: flag, profile, default
@@ -46,10 +47,10 @@ struct ProgramEngines {
 };
 // With a communicator of several ranks, opens this rank's part of a ranked
 // layout and never a transpose engine (a part's other edge set serves
-// pull only).
+// pull only). reads_samples: EngineOptions::hold_samples.
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
                                     Transpose transpose, uint64_t bytes_per_vertex,
-                                    engine::Communicator* communicator = nullptr);
+                                    engine::Communicator* communicator = nullptr, bool reads_samples = false);
 // --symmetric alone (add_program_options adds it).
 void add_symmetric_option(po::options_description& options);
 

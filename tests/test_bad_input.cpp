@@ -203,6 +203,14 @@ TEST_F(LayoutDamage, DamagedSampleFile) {
   poke(sample, 200, "\x7f");
   expect_error_with(first_edges, {"g.out.sample:byte 64", "piece 0 fails its checksum"});
   expect_error_with([&] { SluiceLayout(manifest).verify(); }, {"g.out.sample", "piece 0 fails its checksum"});
+  // Held in memory, it is checked as the engine opens, before any EDGEMAP.
+  expect_error_with([&] {
+    engine::DiskGraph graph(manifest);
+    engine::EngineOptions options;
+    options.io.backend = io::BackendKind::memory;
+    options.hold_samples = true;
+    engine::Engine engine(graph, options);
+  }, {"g.out.sample:byte 64", "piece 0 fails its checksum"});
   // The table: opening fails.
   poke(sample, sample_file_bytes(1024, 2) - 3, "\x01");
   expect_error_with([&] { SluiceLayout layout(manifest); }, {"g.out.sample", "checksum mismatch of its header and piece table"});

@@ -150,8 +150,15 @@ TEST(EdgeMap, FirstEdgesFromTheSampleFileMatchThePages) {
           EngineOptions options;
           options.variant = round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning;
           options.threads = 1 + round % 3;
-          options.io.backend = round % 4 == 0 ? io::BackendKind::memory : io::BackendKind::automatic;
+          options.io.backend = round % 4 < 2 ? io::BackendKind::memory : io::BackendKind::automatic;
+          options.hold_samples = round % 4 == 1;  // in memory: walked in place, loaded with the pages
           Engine engine(graph, options);
+          const bool resident = options.hold_samples && sample > 0;
+          if (resident) {
+            EngineOptions without = options;
+            without.hold_samples = false;
+            EXPECT_EQ(engine.budget().io_buffers - MemoryBudget::of(graph, nullptr, without).io_buffers, g.n * sample * 4);
+          }
           std::vector<uint64_t> x(g.n);
           for (auto& value : x) value = random() % 1000;
           for (double density : {0.3, 1.0}) {
@@ -172,7 +179,12 @@ TEST(EdgeMap, FirstEdgesFromTheSampleFileMatchThePages) {
             ASSERT_EQ(sum, expected) << context;
             if (frontier.empty()) continue;
             const bool served = k <= sample;
-            EXPECT_EQ(engine.last_stats().active_pages == 0 && engine.last_stats().bytes_read == sample_file_bytes(g.n, sample), served) << context;
+            // In memory the walk reads no header or table: the pieces it walked.
+            const uint64_t sample_bytes = resident ? g.n * sample * 4 : sample_file_bytes(g.n, sample);
+            EXPECT_EQ(engine.last_stats().active_pages == 0 && engine.last_stats().bytes_read == sample_bytes, served) << context;
+            if (served) {
+              EXPECT_EQ(engine.last_stats().requests == 0, resident) << context;
+            }
           }
         }
       }
@@ -717,6 +729,72 @@ TEST(EdgeMap, WithoutATransposeEveryEdgeMapPushes) {
   pulling.edge_map<uint64_t>(VertexSubset::all(g.n), f);
   EXPECT_EQ(pulling.last_stats().direction, Direction::pull);
   EXPECT_EQ(sum, both);
+}
+
+// Engine::transposed(): an engine over the transpose that shares the
+// forward engine's edge sets. Its EDGEMAPs, in every direction and
+// interleaved with the forward engine's, sum along the reversed edges;
+// with --io memory it loads nothing of its own and its budget counts no
+// pages or index twice. It refuses without a transpose of its own.
+TEST(EdgeMap, TransposedEngineSharesTheEdgeSets) {
+  TempDir dir;
+  std::mt19937_64 random(11);
+  int round = 0;
+  for (const RefGraph& g : graph_shapes(true)) {
+    RefGraph csr = g.csr_order();
+    for (unsigned drives : {1u, 2u}) {
+      DiskGraph graph(layout_on_drives(dir, g, drives, true));
+      for (io::BackendKind backend : {io::BackendKind::memory, io::BackendKind::uring}) {
+        for (int k = 0; k < 3; ++k, ++round) {
+          EngineOptions options;
+          options.direction = Direction(k);
+          options.threads = 1 + round % 3;
+          options.io.backend = backend;
+          options.algorithm_bytes = 1000;
+          Engine forward(graph, options);
+          std::unique_ptr<Engine> back = forward.transposed();
+          ASSERT_TRUE(back->can_pull());
+          EXPECT_EQ(back->budget().io_buffers, 0u);
+          EXPECT_EQ(back->budget().index, 0u);
+          EXPECT_EQ(back->budget().algorithm, 0u);
+          EXPECT_EQ(back->load_seconds(), 0.0);
+          if (backend == io::BackendKind::memory && graph.pages()) {
+            EXPECT_GT(forward.load_seconds(), 0.0);
+          }
+          std::vector<uint64_t> x(g.n);
+          for (auto& value : x) value = random() % 1000;
+          for (double density : {0.01, 0.3, 1.0}) {
+            std::vector<uint64_t> ids;
+            for (uint64_t v = 0; v < g.n; ++v) {
+              if (double(random() % 1000) / 1000 < density) ids.push_back(v);
+            }
+            VertexSubset frontier = VertexSubset::from_ids(g.n, ids);
+            std::vector<uint64_t> along(g.n, 0), against(g.n, 0), expected_along(g.n, 0), expected_against(g.n, 0);
+            for (const Edge& e : csr.edges) {
+              if (frontier.contains(e.u) && e.v % 3 != 0) expected_along[e.v] += x[e.u] + uint64_t(e.w);
+              if (frontier.contains(e.v) && e.u % 3 != 0) expected_against[e.u] += x[e.v] + uint64_t(e.w);
+            }
+            NeighbourSum f_against{x, against}, f_along{x, along};
+            back->edge_map<uint64_t>(frontier, f_against);
+            forward.edge_map<uint64_t>(frontier, f_along);
+            const std::string context = g.name + " drives " + std::to_string(drives) + " " + io::backend_name(backend) + " " +
+                                        direction_name(Direction(k)) + " density " + std::to_string(density);
+            EXPECT_EQ(against, expected_against) << context;
+            EXPECT_EQ(along, expected_along) << context;
+          }
+        }
+      }
+    }
+  }
+  RefGraph g = graph_shapes(false).back();
+  DiskGraph plain(layout_on_drives(dir, g, 1));
+  Engine without(plain, EngineOptions{});
+  EXPECT_THROW(without.transposed(), std::logic_error);
+  DiskGraph with_transpose(layout_on_drives(dir, g, 1, true));
+  EngineOptions symmetric;
+  symmetric.symmetric = true;  // pulls over its own out-edges: no transpose of its own
+  Engine own(with_transpose, symmetric);
+  EXPECT_THROW(own.transposed(), std::logic_error);
 }
 
 }  // namespace

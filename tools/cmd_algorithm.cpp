@@ -47,7 +47,7 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
 namespace {
 
 int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& v, engine::Communicator* communicator) {
-  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex, communicator);
+  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex, communicator, algorithm.reads_samples);
   for (const auto& [option, values] : algorithm.extra_outputs) run.outputs().expect(v, option.c_str());
   const std::map<std::string, std::vector<double>> no_vectors;
   const PreparedAlgorithm prepared = algorithm.prepare({v, run.out().graph(), no_vectors, &run.outputs(), run.out().out_degrees()});

@@ -26,7 +26,7 @@ namespace {
 // One layout: the device it lives on and that device's calibration.
 struct Device {
   std::string path;
-  std::unique_ptr<engine::DiskGraph> out, in;
+  std::unique_ptr<engine::DiskGraph> out;
   std::string name;  // MAJOR:MINOR of the first drive file's file system
   std::optional<engine::DeviceCalibration> calibration;  // its `sluice calibrate` profile
   std::vector<PreparedAlgorithm> prepared;  // one per algorithm to run, in order
@@ -128,10 +128,9 @@ int cmd_sweep(int argc, char** argv) {
     Device d;
     d.path = path;
     d.out = std::make_unique<engine::DiskGraph>(path);
-    d.in = d.out->reversed();
     const std::map<std::string, std::vector<double>> no_vectors;
     for (const Algorithm* a : algorithms_to_run) {
-      if (a->transpose(v) != Transpose::not_needed && !d.in) {
+      if (a->transpose(v) != Transpose::not_needed && !d.out->has_reversed()) {
         throw base::InputError(path, "", a->name + " needs the transpose: convert with --transpose");
       }
       d.prepared.push_back(a->prepare({v, *d.out, no_vectors, &outputs}));  // parameters read once per layout
@@ -166,7 +165,7 @@ int cmd_sweep(int argc, char** argv) {
           o.skip = skip;
           engine::Engine out(*device.out, o);
           std::unique_ptr<engine::Engine> in;
-          if (transpose) in = std::make_unique<engine::Engine>(*device.in, o);
+          if (transpose) in = out.transposed();
           algorithms::RunTrace trace(algorithm);
           trace.keep_records(true);
           const AlgorithmResult result = device.prepared[k].run({out, in.get()}, trace);

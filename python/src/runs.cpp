@@ -34,7 +34,8 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   }
   programs::ProgramEngines engines;
   run_released([&] {
-    engines = programs::open_program_engines(name, path, values, algorithm.transpose(values), algorithm.bytes_per_vertex);
+    engines = programs::open_program_engines(name, path, values, algorithm.transpose(values), algorithm.bytes_per_vertex, nullptr,
+                                             algorithm.reads_samples);
   });
   const programs::PreparedAlgorithm prepared = algorithm.prepare({values, *engines.out_graph, given, nullptr});
   algorithms::RunTrace trace(name);
