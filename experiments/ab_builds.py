@@ -27,6 +27,7 @@ PROGRAMS = {
     "pagerank10": ["sluice-pagerank", "--method", "classic", "--iterations", "10", "--tolerance", "0"],
     "pagerank": ["sluice-pagerank"],  # the defaults: delta, to its tolerance
     "bc": ["sluice-bc"],  # one source, as the program's default
+    "spmv": ["sluice-spmv"],  # y = A x: over the transpose
 }
 
 
