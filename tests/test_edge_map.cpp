@@ -49,6 +49,15 @@ struct CombinedNeighbourSum : NeighbourSum {
   static uint64_t combine(uint64_t a, uint64_t b) { return a + b; }
 };
 
+// A frontier holding each vertex with probability `density`.
+VertexSubset random_frontier(uint64_t n, double density, std::mt19937_64& random) {
+  std::vector<uint64_t> ids;
+  for (uint64_t v = 0; v < n; ++v) {
+    if (double(random() % 1000) / 1000 < density) ids.push_back(v);
+  }
+  return VertexSubset::from_ids(n, ids);
+}
+
 struct Config {
   EdgeMapVariant variant;
   uint32_t bins;
@@ -87,11 +96,7 @@ TEST(EdgeMap, MatchesAPlainTraversal) {
         std::vector<uint64_t> x(g.n);
         for (auto& value : x) value = random() % 1000;
         for (double density : {0.0, 0.01, 0.2, 1.0}) {
-          std::vector<uint64_t> ids;
-          for (uint64_t v = 0; v < g.n; ++v) {
-            if (double(random() % 1000) / 1000 < density) ids.push_back(v);
-          }
-          VertexSubset frontier = VertexSubset::from_ids(g.n, ids);
+          VertexSubset frontier = random_frontier(g.n, density, random);
           std::vector<uint64_t> sum(g.n, 0), expected(g.n, 0);
           std::vector<bool> reached(g.n, false);
           for (const Edge& e : csr.edges) {
@@ -162,11 +167,8 @@ TEST(EdgeMap, FirstEdgesFromTheSampleFileMatchThePages) {
           std::vector<uint64_t> x(g.n);
           for (auto& value : x) value = random() % 1000;
           for (double density : {0.3, 1.0}) {
-            std::vector<uint64_t> ids;
-            for (uint64_t v = 0; v < g.n; ++v) {
-              if (double(random() % 1000) / 1000 < density) ids.push_back(v);
-            }
-            VertexSubset frontier = density == 1.0 ? VertexSubset::all(g.n) : VertexSubset::from_ids(g.n, ids);
+            VertexSubset drawn = random_frontier(g.n, density, random);
+            VertexSubset frontier = density == 1.0 ? VertexSubset::all(g.n) : std::move(drawn);
             std::vector<uint64_t> sum(g.n, 0), expected(g.n, 0), taken(g.n, 0);
             for (const Edge& e : stored.edges) {
               if (taken[e.u]++ >= k || !frontier.contains(e.u) || e.v % 3 == 0) continue;
@@ -215,11 +217,7 @@ TEST(EdgeMap, MatchesAPlainTraversalOnCompressedPages) {
         std::vector<uint64_t> x(g.n);
         for (auto& value : x) value = random() % 1000;
         for (double density : {0.01, 0.3, 1.0}) {
-          std::vector<uint64_t> ids;
-          for (uint64_t v = 0; v < g.n; ++v) {
-            if (double(random() % 1000) / 1000 < density) ids.push_back(v);
-          }
-          VertexSubset frontier = VertexSubset::from_ids(g.n, ids);
+          VertexSubset frontier = random_frontier(g.n, density, random);
           std::vector<uint64_t> sum(g.n, 0), expected(g.n, 0);
           for (const Edge& e : csr.edges) {
             if (frontier.contains(e.u) && e.v % 3 != 0) expected[e.v] += x[e.u] + 1;
@@ -764,11 +762,7 @@ TEST(EdgeMap, TransposedEngineSharesTheEdgeSets) {
           std::vector<uint64_t> x(g.n);
           for (auto& value : x) value = random() % 1000;
           for (double density : {0.01, 0.3, 1.0}) {
-            std::vector<uint64_t> ids;
-            for (uint64_t v = 0; v < g.n; ++v) {
-              if (double(random() % 1000) / 1000 < density) ids.push_back(v);
-            }
-            VertexSubset frontier = VertexSubset::from_ids(g.n, ids);
+            VertexSubset frontier = random_frontier(g.n, density, random);
             std::vector<uint64_t> along(g.n, 0), against(g.n, 0), expected_along(g.n, 0), expected_against(g.n, 0);
             for (const Edge& e : csr.edges) {
               if (frontier.contains(e.u) && e.v % 3 != 0) expected_along[e.v] += x[e.u] + uint64_t(e.w);
