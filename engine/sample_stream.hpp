@@ -58,8 +58,10 @@ class SampleStream {
     const auto start = std::chrono::steady_clock::now();
     try {
       base::throw_if_interrupted();
-      const uint8_t* ids = resident_ ? resident_->piece(piece) : nullptr;
-      if (!ids) {
+      const uint8_t* ids;
+      if (resident_) {
+        ids = resident_->piece(piece);
+      } else {
         thread_local std::vector<uint8_t> buffer;
         buffer.resize(file_.piece_bytes(0));
         file_.read_piece(piece, buffer.data());
