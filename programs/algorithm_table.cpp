@@ -500,13 +500,8 @@ Algorithm kcore_row() {
   a.output_help = "write each vertex's coreness to this file";
   a.bytes_per_vertex = algorithms::kcore_bytes_per_vertex;
   a.add_options = [](po::options_description&) {};
-  a.transpose = not_needed;
-  a.prepare = [](const AlgorithmSetup& s) {
-    const bool flagged = s.values.count("symmetric") && s.values["symmetric"].as<bool>();  // checked when the engines opened
-    if (!s.graph.info().symmetric && !flagged) {
-      throw po::error("kcore needs an undirected graph: convert with --symmetrize, or pass --symmetric if every edge is "
-                      "stored both ways");
-    }
+  a.transpose = [](const po::variables_map&) { return Transpose::undirected; };  // refused before the engines open
+  a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::KcoreResult r = timed(seconds, [&] { return algorithms::kcore(e.out, trace); });

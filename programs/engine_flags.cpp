@@ -92,10 +92,14 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     e.symmetry_check = check_symmetric(*e.out_graph, threads_option(v));
     e.symmetric = true;
   }
+  if (transpose == Transpose::undirected && !e.symmetric) {
+    throw po::error(program + " needs an undirected graph: convert with --symmetrize, or pass --symmetric if every edge is "
+                              "stored both ways");
+  }
   // On ranks the transpose is the transpose graph's part, and a symmetric
   // graph is its own transpose (though a part never pulls over its
   // out-edges: it holds only the edges into its range).
-  const bool wanted = transpose != Transpose::not_needed;
+  const bool wanted = opens_transpose(transpose);
   if (wanted && !e.symmetric && distributed && transpose == Transpose::in_edges) {
     if (!e.out_graph->has_reversed()) {
       throw base::InputError(path, "", program + " needs the transpose: convert with --ranks and --transpose");

@@ -27,7 +27,12 @@ engine::EngineOptions engine_options_from(const po::variables_map& values, const
 // Whether a program needs the transpose. `in_edges` needs it only for
 // in-edges that the out-edges' engine pulls: on MPI ranks that is the
 // part's own CSC, and the transpose graph's part is not opened.
-enum class Transpose { not_needed, needed, in_edges };
+// `undirected`: no transpose, but every edge stored both ways (a layout
+// that records symmetry, or --symmetric checked), refused otherwise
+// before any edge is loaded.
+enum class Transpose { not_needed, needed, in_edges, undirected };
+// Whether a program with that need runs an engine over the transpose.
+inline bool opens_transpose(Transpose t) { return t == Transpose::needed || t == Transpose::in_edges; }
 
 // The graph at `path` opened into engines as a program needs it, from the
 // engine flags (and --symmetric): the out-edges' engine, and the

@@ -130,8 +130,11 @@ int cmd_sweep(int argc, char** argv) {
     d.out = std::make_unique<engine::DiskGraph>(path);
     const std::map<std::string, std::vector<double>> no_vectors;
     for (const Algorithm* a : algorithms_to_run) {
-      if (a->transpose(v) != Transpose::not_needed && !d.out->has_reversed()) {
+      if (opens_transpose(a->transpose(v)) && !d.out->has_reversed()) {
         throw base::InputError(path, "", a->name + " needs the transpose: convert with --transpose");
+      }
+      if (a->transpose(v) == Transpose::undirected && !d.out->info().symmetric) {
+        throw base::InputError(path, "", a->name + " needs an undirected graph: convert with --symmetrize");
       }
       d.prepared.push_back(a->prepare({v, *d.out, no_vectors, &outputs}));  // parameters read once per layout
     }
@@ -159,7 +162,7 @@ int cmd_sweep(int argc, char** argv) {
       if (repeat % 2) std::reverse(order.begin(), order.end());
       for (size_t k = 0; k < algorithms_to_run.size(); ++k) {
         const std::string& algorithm = algorithms_to_run[k]->name;
-        const bool transpose = algorithms_to_run[k]->transpose(v) != Transpose::not_needed;
+        const bool transpose = opens_transpose(algorithms_to_run[k]->transpose(v));
         for (const auto& [skip, calibrated] : order) {
           engine::EngineOptions o = engine_options_from(v, *device.out);
           o.skip = skip;

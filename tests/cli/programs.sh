@@ -165,6 +165,11 @@ expect_error 2 "an edge out of vertex 2 has a negative weight: delta-stepping ne
 [ "$(tr '\n' ' ' < negative.txt)" = "0 -1 1 0 " ] || fail "Bellman-Ford with a negative weight: $(cat negative.txt)"
 # k-core needs an undirected graph; on one, a coreness per vertex.
 expect_error 2 "kcore needs an undirected graph" "$tools/sluice-kcore" g.sluice
+# ... refused before any edge is loaded.
+expect_error 2 "kcore needs an undirected graph" "$tools/sluice-kcore" g.sluice --io memory
+! grep -q "loaded into memory" err.txt || fail "kcore loaded the edges before refusing the graph: $(cat err.txt)"
+expect_error 1 "g.sluice: kcore needs an undirected graph: convert with --symmetrize" "$tools/sluice" sweep g.sluice --algorithm kcore --repeat 1 -o refused.csv
+[ ! -e refused.csv ] || fail "sweep left refused.csv behind"
 "$tools/sluice-kcore" sym.sluice --output core.txt > kcore.out 2>/dev/null
 grep -q "^kcore sym.sluice: .*largest core [0-9]* ([0-9]* vertices), [0-9]* peeling rounds" kcore.out || fail "kcore summary: $(cat kcore.out)"
 largest=$(sed 's/.*largest core \([0-9]*\) (\([0-9]*\) vertices).*/\1 \2/' kcore.out)
