@@ -56,7 +56,9 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
     throw std::invalid_argument("a rank's part holds only the edges into its range: it cannot pull over its out-edges (--symmetric)");
   }
   out_degrees_ = graph.degrees();
-  if (distributed()) {
+  if (distributed() && options.whole_out_degrees) {
+    out_degrees_ = options.whole_out_degrees;
+  } else if (distributed()) {
     summed_degrees_.assign(graph.degrees(), graph.degrees() + graph.vertices());
     exchange_->communicator().sum(std::span<uint32_t>(summed_degrees_));
     out_degrees_ = summed_degrees_.data();

@@ -109,6 +109,9 @@ struct EngineOptions {
   // The ranks of a distributed run, the graph being this rank's part of a
   // ranked layout (formats/ranked_writer.hpp); null: one process.
   Communicator* communicator = nullptr;
+  // On ranks: the whole graph's out-degrees when the caller has summed them
+  // already (they outlive the engine); null: the engine sums them.
+  const uint32_t* whole_out_degrees = nullptr;
 };
 
 // The bin count an engine uses: the option, or by default one bin per

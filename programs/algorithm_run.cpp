@@ -56,7 +56,7 @@ std::vector<std::string> drive_devices(const engine::DiskGraph& graph) {
 }  // namespace
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex,
-                           engine::Communicator* communicator, bool reads_samples)
+                           engine::Communicator* communicator, bool reads_samples, const GraphOpened& graph_opened)
     : communicator_(communicator),
       name_(name),
       path_(v["graph"].as<std::string>()),
@@ -64,7 +64,10 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       stats_path_(v["stats"].as<std::string>()),
       values_(v) {
   if (!leader()) outputs_.leave_to_another_rank();
-  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator, reads_samples);
+  auto opened = [&](const engine::DiskGraph& graph, const uint32_t* out_degrees) {
+    if (graph_opened) graph_opened(graph, out_degrees, outputs_);
+  };
+  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator, reads_samples, opened);
   const engine::DiskGraph& graph = *engines_.out_graph;
   outputs_.name_vertices_by(&graph.layout().ids());
   const engine::EngineOptions& options = engines_.options;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -34,8 +35,13 @@ class AlgorithmRun {
   // Then every rank runs the algorithm over its part; the first prints
   // the summary lines and writes every output, --stats with every rank's
   // records.
+  // graph_opened: what the program does once the graph is open and
+  // before its engines are (with --io memory, before any edge is loaded):
+  // read its parameters and name its further outputs, so that a bad one
+  // costs no load. out_degrees: the whole graph's, on ranks too.
+  using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs)>;
   AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex,
-               engine::Communicator* communicator = nullptr, bool reads_samples = false);
+               engine::Communicator* communicator = nullptr, bool reads_samples = false, const GraphOpened& graph_opened = {});
 
   engine::Engine& out() { return *engines_.out; }
   // The transpose's engine; null when --symmetric said the out-edges serve.

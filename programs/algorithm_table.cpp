@@ -106,7 +106,7 @@ class SourcePlan {
 
  private:
   uint64_t vertices_;
-  const uint32_t* degrees_;  // live as long as the engines (the graph's index, or the engine's summed degrees)
+  const uint32_t* degrees_;  // live as long as the engines (the graph's index, or on ranks ProgramEngines::whole_degrees)
   const base::IdMap* ids_;   // the layout's: lives as long as the engines too
   bool random_ = false;
   std::vector<uint64_t> listed_;

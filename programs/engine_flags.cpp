@@ -76,7 +76,7 @@ void add_symmetric_option(po::options_description& options) {
 
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
                                     Transpose transpose, uint64_t bytes_per_vertex, engine::Communicator* communicator,
-                                    bool reads_samples) {
+                                    bool reads_samples, const GraphOpened& graph_opened) {
   ProgramEngines e;
   std::optional<layout::RankChoice> rank;
   if (communicator) rank = layout::RankChoice{unsigned(communicator->rank()), unsigned(communicator->size())};
@@ -115,15 +115,24 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
                                    " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
                                    "stores every edge both ways");
   }
+  const uint32_t* out_degrees = e.out_graph->degrees();
+  if (distributed) {  // summed once, here: the parameters and the engine read them
+    e.whole_degrees.assign(out_degrees, out_degrees + e.out_graph->vertices());
+    communicator->sum(std::span<uint32_t>(e.whole_degrees));
+    out_degrees = e.whole_degrees.data();
+  }
+  if (graph_opened) graph_opened(*e.out_graph, out_degrees);
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
   e.options.symmetric = e.symmetric && !distributed;
   e.options.communicator = communicator;
   e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
   e.options.hold_samples = reads_samples;
+  if (distributed) e.options.whole_out_degrees = out_degrees;
   e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);
   if (e.in_graph) {  // a rank's part of the transpose
     engine::EngineOptions in_options = e.options;
     in_options.algorithm_bytes = 0;  // counted once
+    in_options.whole_out_degrees = nullptr;  // its part's out-degrees are the graph's in-degrees
     e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options);
   } else if (wanted && !e.symmetric && !distributed) {
     e.in = e.out->transposed();  // the edge sets opened (and with --io memory loaded) once for both

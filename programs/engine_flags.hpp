@@ -5,8 +5,10 @@
 // graph opened into engines from them.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/engine.hpp"
 #include "programs/command_line.hpp"
@@ -40,6 +42,7 @@ inline bool opens_transpose(Transpose t) { return t == Transpose::needed || t ==
 // serve). Refuses, naming `program`, a needed transpose the layout lacks.
 struct ProgramEngines {
   std::unique_ptr<engine::DiskGraph> out_graph, in_graph;  // in_graph: on ranks, the transpose's part
+  std::vector<uint32_t> whole_degrees;  // on ranks, the whole graph's out-degrees (the engines read them)
   // `in` is destroyed first: in one process it is out's transposed() engine.
   std::unique_ptr<engine::Engine> out, in;
   engine::EngineOptions options;  // as the engines run (λ resolved)
@@ -50,12 +53,18 @@ struct ProgramEngines {
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return in ? *in : *out; }
 };
+// What a program does once its graph is open and checked, before the
+// engines open (with --io memory, before any edge is loaded): it reads its
+// parameters there, so that a bad one costs no load. out_degrees: the
+// whole graph's, on ranks too.
+using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uint32_t* out_degrees)>;
 // With a communicator of several ranks, opens this rank's part of a ranked
 // layout and never a transpose engine (a part's other edge set serves
 // pull only). reads_samples: EngineOptions::hold_samples.
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
                                     Transpose transpose, uint64_t bytes_per_vertex,
-                                    engine::Communicator* communicator = nullptr, bool reads_samples = false);
+                                    engine::Communicator* communicator = nullptr, bool reads_samples = false,
+                                    const GraphOpened& graph_opened = {});
 // --symmetric alone (add_program_options adds it).
 void add_symmetric_option(po::options_description& options);
 

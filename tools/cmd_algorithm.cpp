@@ -1,5 +1,6 @@
 // NAME GRAPH.sluice [options]: any row of the algorithm table as a program.
 #include <map>
+#include <optional>
 #include <variant>
 
 #include "cluster/session.hpp"
@@ -47,19 +48,26 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
 namespace {
 
 int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& v, engine::Communicator* communicator) {
-  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex, communicator, algorithm.reads_samples);
-  for (const auto& [option, values] : algorithm.extra_outputs) run.outputs().expect(v, option.c_str());
-  const std::map<std::string, std::vector<double>> no_vectors;
-  const PreparedAlgorithm prepared = algorithm.prepare({v, run.out().graph(), no_vectors, &run.outputs(), run.out().out_degrees()});
-  run.parameters(prepared.parameters);
-  run.trials_asked_by_parameters(prepared.trials);
   const bool verify = v["verify"].as<bool>();
-  if (verify && !prepared.verify) {
-    throw po::error("--verify: " + algorithm.name + " has no verifier (bfs, pagerank, wcc, spmv, sssp and kcore have)");
-  }
   if (verify && communicator && communicator->size() > 1) {
     throw po::error("--verify reads the graph again in one process: run it without mpirun");
   }
+  // The parameters are read once the graph is open, before its edges are
+  // loaded: a bad --source or --x costs no load.
+  std::optional<PreparedAlgorithm> read;
+  auto read_parameters = [&](const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs) {
+    for (const auto& [option, values] : algorithm.extra_outputs) outputs.expect(v, option.c_str());
+    const std::map<std::string, std::vector<double>> no_vectors;
+    read = algorithm.prepare({v, graph, no_vectors, &outputs, out_degrees});
+    if (verify && !read->verify) {
+      throw po::error("--verify: " + algorithm.name + " has no verifier (bfs, pagerank, wcc, spmv, sssp and kcore have)");
+    }
+  };
+  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex, communicator, algorithm.reads_samples,
+                   read_parameters);
+  const PreparedAlgorithm& prepared = *read;
+  run.parameters(prepared.parameters);
+  run.trials_asked_by_parameters(prepared.trials);
   const base::IdMap& ids = run.out().graph().layout().ids();
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <variant>
 #include <nlohmann/json.hpp>
 
@@ -33,11 +34,14 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
     given[key].assign(array.data(), array.data() + array.size());
   }
   programs::ProgramEngines engines;
+  std::optional<programs::PreparedAlgorithm> read;  // the parameters, read before the edges are loaded
   run_released([&] {
     engines = programs::open_program_engines(name, path, values, algorithm.transpose(values), algorithm.bytes_per_vertex, nullptr,
-                                             algorithm.reads_samples);
+                                             algorithm.reads_samples, [&](const engine::DiskGraph& graph, const uint32_t*) {
+                                               read = algorithm.prepare({values, graph, given, nullptr});
+                                             });
   });
-  const programs::PreparedAlgorithm prepared = algorithm.prepare({values, *engines.out_graph, given, nullptr});
+  const programs::PreparedAlgorithm& prepared = *read;
   algorithms::RunTrace trace(name);
   trace.keep_records(true);
   programs::AlgorithmResult r;

@@ -101,6 +101,13 @@ expect_error 1 "missing.sluice: cannot open: No such file or directory" "$tools/
 printf '1\n' > short-x.txt
 expect_error 1 "expected 4096 values" "$tools/sluice-spmv" g.sluice --x short-x.txt --output none.txt
 [ ! -e none.txt ] || fail "output left behind"
+# The parameters are read before the edges are loaded: a bad one costs no load.
+expect_error 2 "is not below" "$tools/sluice-bfs" g.sluice --source 4096 --io memory
+! grep -q "loaded into memory" err.txt || fail "bfs loaded the edges before refusing --source: $(cat err.txt)"
+expect_error 1 "expected 4096 values" "$tools/sluice-spmv" g.sluice --x short-x.txt --io memory
+! grep -q "loaded into memory" err.txt || fail "spmv loaded the edges before refusing --x: $(cat err.txt)"
+expect_error 2 "bc has no verifier" "$tools/sluice-bc" g.sluice --verify --io memory
+! grep -q "loaded into memory" err.txt || fail "bc loaded the edges before refusing --verify: $(cat err.txt)"
 # Symmetry (issue 23): --symmetrize is recorded in the layout and the
 # programs use it without --symmetric; --symmetric on a layout that does
 # not record it is checked first, and a directed graph is refused, even
