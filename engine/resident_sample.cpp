@@ -3,6 +3,8 @@
 #include <atomic>
 #include <chrono>
 
+#include "engine/first_error.hpp"
+
 namespace sluice::engine {
 
 ResidentSample::ResidentSample(const layout::SampleFile& file, WorkerPool& pool)
@@ -10,9 +12,17 @@ ResidentSample::ResidentSample(const layout::SampleFile& file, WorkerPool& pool)
       piece_stride_(file.piece_bytes(0)) {
   const auto start = std::chrono::steady_clock::now();
   std::atomic<uint64_t> next{0};
+  FirstError error;  // a damaged piece stops every thread at its next piece
   pool.run([&](int) {
-    for (uint64_t p; (p = next.fetch_add(1, std::memory_order_relaxed)) < file.pieces();) file.read_piece(p, body_.data() + p * piece_stride_);
+    try {
+      for (uint64_t p; !error.failed() && (p = next.fetch_add(1, std::memory_order_relaxed)) < file.pieces();) {
+        file.read_piece(p, body_.data() + p * piece_stride_);
+      }
+    } catch (...) {
+      error.capture();
+    }
   });
+  error.rethrow();
   load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
