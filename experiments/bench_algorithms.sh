@@ -5,6 +5,7 @@
 # path), alternating the two in every round; medians of ROUNDS.
 #
 #   experiments/bench_algorithms.sh GRAPH.sluice [ROUNDS] [EXTRA FLAGS...]
+#   PROGRAMS="bfs wcc" experiments/bench_algorithms.sh ...   # some rows only
 #
 # GRAPH.sluice needs its transpose; make one with
 #   sluice generate rmat -s 24 -o r24.sluice --drives d0,d1 --transpose
@@ -13,27 +14,11 @@
 # no engine (one pass through the block API over the same layout) and is
 # listed with its own time.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-tools=$root/build/tools
-graph=$1
-rounds=${2:-3}
-shift $(( $# >= 2 ? 2 : 1 ))
-extra=("$@")
-[ -x "$tools/sluice-bfs" ] || { echo "build first: ./run.sh example" >&2; exit 2; }
-
-declare -A runs=(
-  [bfs]="bfs"
-  [pagerank-delta]="pagerank --method delta"
-  [pagerank-classic]="pagerank --method classic --iterations 10 --tolerance 0"
-  [wcc]="wcc"
-  [spmv]="spmv"
-  [bc]="bc"
-)
-order=(bfs pagerank-delta pagerank-classic wcc spmv bc)
+# shellcheck source=experiments/program_runs.sh
+source "$(dirname "$0")/program_runs.sh"
 
 # summary line -> "seconds bytes_MB"
 field() { sed -E 's/.*: ([0-9.]+) s, ([0-9]+) iterations, ([0-9.]+) MB read.*/\1 \3 \2/'; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "graph $graph, $rounds rounds, $(nproc) cores, flags: ${extra[*]:-(defaults)}"
 printf "%-17s %10s %10s %8s %11s %10s %6s\n" algorithm disk_s memory_s ratio read_MB disk_MB/s iters
