@@ -64,8 +64,16 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       stats_path_(v["stats"].as<std::string>()),
       values_(v) {
   if (!leader()) outputs_.leave_to_another_rank();
+  trials_ = v["trials"].as<unsigned>();
+  if (trials_ == 0) throw po::error("--trials must be at least 1");
   auto opened = [&](const engine::DiskGraph& graph, const uint32_t* out_degrees) {
-    if (graph_opened) graph_opened(graph, out_degrees, outputs_);
+    const unsigned asked = graph_opened ? graph_opened(graph, out_degrees, outputs_) : 0;
+    if (asked == 0) return;
+    if (!v["trials"].defaulted() && trials_ != asked) {
+      throw po::error("--source lists " + std::to_string(asked) + " vertices, one per trial, and --trials asks for " +
+                      std::to_string(trials_));
+    }
+    trials_ = asked;
   };
   engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator, reads_samples, opened);
   const engine::DiskGraph& graph = *engines_.out_graph;
@@ -76,8 +84,6 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   trace_ = std::make_unique<algorithms::RunTrace>(name, stats_path_.empty() ? nullptr : &stats_);
   trace_->show_progress(leader());  // on a terminal only
   if (distributed()) trace_->set_rank(communicator->rank());
-  trials_ = v["trials"].as<unsigned>();
-  if (trials_ == 0) throw po::error("--trials must be at least 1");
   // What produced the statistics, and where and when: the first record of
   // --stats, so that a stats file found later says where it came from.
   nlohmann::ordered_json run = {
@@ -123,15 +129,6 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     std::fprintf(stderr, "%s: %s has no transpose: every EDGEMAP pushes (convert with --transpose, or pass --symmetric, to pull)\n",
                  name, path_.c_str());
   }
-}
-
-void AlgorithmRun::trials_asked_by_parameters(unsigned trials) {
-  if (trials == 0) return;
-  if (!values_["trials"].defaulted() && trials_ != trials) {
-    throw po::error("--source lists " + std::to_string(trials) + " vertices, one per trial, and --trials asks for " +
-                    std::to_string(trials_));
-  }
-  trials_ = trials;
 }
 
 void AlgorithmRun::parameter(const std::string& name, double value) { parameters_.emplace_back(name, nlohmann::json(value).dump()); }

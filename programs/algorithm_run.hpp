@@ -38,8 +38,11 @@ class AlgorithmRun {
   // graph_opened: what the program does once the graph is open and
   // before its engines are (with --io memory, before any edge is loaded):
   // read its parameters and name its further outputs, so that a bad one
-  // costs no load. out_degrees: the whole graph's, on ranks too.
-  using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs)>;
+  // costs no load. out_degrees: the whole graph's, on ranks too. It
+  // returns the trials the parameters ask for (a list of sources, one per
+  // trial; 0: none): they set the count, which --trials, if given, must match.
+  using GraphOpened =
+      std::function<unsigned(const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs)>;
   AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex,
                engine::Communicator* communicator = nullptr, bool reads_samples = false, const GraphOpened& graph_opened = {});
 
@@ -54,9 +57,6 @@ class AlgorithmRun {
 
   // How many times to run the algorithm (--trials, GAPBS's -n).
   unsigned trials() const { return trials_; }
-  // The trials the parameters ask for (a list of sources, one per trial;
-  // 0: none): they set the count, which --trials, if given, must match.
-  void trials_asked_by_parameters(unsigned trials);
   // An algorithm parameter, for the "run" record of --stats.
   void parameter(const std::string& name, double value);
   void parameter(const std::string& name, uint64_t value);

@@ -62,12 +62,12 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
     if (verify && !read->verify) {
       throw po::error("--verify: " + algorithm.name + " has no verifier (bfs, pagerank, wcc, spmv, sssp and kcore have)");
     }
+    return read->trials;
   };
   AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), algorithm.bytes_per_vertex, communicator, algorithm.reads_samples,
                    read_parameters);
   const PreparedAlgorithm& prepared = *read;
   run.parameters(prepared.parameters);
-  run.trials_asked_by_parameters(prepared.trials);
   const base::IdMap& ids = run.out().graph().layout().ids();
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {

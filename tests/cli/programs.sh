@@ -36,10 +36,12 @@ head -1 bfs.jsonl | grep -q '"drive_devices":\["[0-9]*:[0-9]*","[0-9]*:[0-9]*"\]
 [ "$(sed -n 's/.* source \([0-9]*\) reached.*/\1/p' random.out | sort -u | wc -l)" -eq 3 ] || fail "the random sources repeat: $(cat random.out)"
 grep " source [0-9]* reached 1 of " random.out && fail "a random source without out-edges"
 grep -q '"parameters":{"source":"random"}' random.jsonl || fail "the run record's random source: $(head -1 random.jsonl)"
-"$tools/sluice-sssp" g.sluice --source 5,9 > list.out 2>/dev/null
+"$tools/sluice-sssp" g.sluice --source 5,9 --stats list.jsonl > list.out 2>/dev/null
+head -1 list.jsonl | grep -q '"trials":2,' || fail "the run record's trials for two sources: $(head -1 list.jsonl)"
 [ "$(grep -c "^sssp g.sluice: .* source 5 reached" list.out)" -eq 1 ] && [ "$(grep -c "^sssp g.sluice: .* source 9 reached" list.out)" -eq 1 ] ||
   fail "a list of sources, one per trial: $(cat list.out)"
-expect_error 2 "\-\-source lists 2 vertices, one per trial, and --trials asks for 3" "$tools/sluice-bfs" g.sluice --source 5,9 -n 3
+expect_error 2 "\-\-source lists 2 vertices, one per trial, and --trials asks for 3" "$tools/sluice-bfs" g.sluice --source 5,9 -n 3 --io memory
+! grep -q "loaded into memory" err.txt || fail "bfs loaded the edges before refusing --trials: $(cat err.txt)"
 printf '0 1\n1 0\n' > stuck.el
 "$tools/sluice" convert stuck.el stuck.sluice --vertices 3 >/dev/null
 "$tools/sluice-bfs" stuck.sluice --source 2 > stuck.out 2> stuck.err
