@@ -74,9 +74,10 @@ std::optional<DriveHeader> DriveHeader::read(const base::FileDescriptor& file, c
 
 void DriveHeader::expect(const DriveHeader& e, const std::string& path) const {
   if (layout_id != e.layout_id) {
-    throw base::InputError(path, "", "drive file of another layout (" + manifest + ", id " + layout_id + "), not of " + e.manifest +
-                                   " (id " + e.layout_id + "): it was overwritten by a later conversion, or the manifest "
-                                   "names the wrong file");
+    throw DriveOfAnotherLayout(path, "drive file of another layout (" + manifest + ", id " + layout_id + "), not of " + e.manifest +
+                                         " (id " + e.layout_id + "): it was overwritten by a later conversion, or the manifest "
+                                         "names the wrong file",
+                               manifest == e.manifest);
   }
   auto differ = [&](const std::string& what, const std::string& found, const std::string& wanted) {
     throw base::InputError(path, "", "drive header says " + what + " " + found + ", the manifest " + wanted);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "base/errors.hpp"
 #include "base/mapped_file.hpp"
 
 namespace sluice::layout {
@@ -32,8 +33,23 @@ struct DriveHeader {
   // header checked is the header of the data read).
   static std::optional<DriveHeader> read(const base::FileDescriptor& file, const std::string& path);
 
-  // Throws InputError naming the file and what differs from `expected`.
+  // Throws InputError naming the file and what differs from `expected`
+  // (DriveOfAnotherLayout when the layout ids differ).
   void expect(const DriveHeader& expected, const std::string& path) const;
+};
+
+// A drive file written by another conversion than the manifest's. When
+// that conversion was of this very manifest path (`same_manifest`), it is
+// a later conversion of this layout: one still under way renames its
+// manifest into place last.
+class DriveOfAnotherLayout : public base::InputError {
+ public:
+  DriveOfAnotherLayout(const std::string& path, const std::string& what, bool same_manifest)
+      : base::InputError(path, "", what), same_manifest_(same_manifest) {}
+  bool same_manifest() const { return same_manifest_; }
+
+ private:
+  bool same_manifest_;
 };
 
 // A fresh random layout id.

@@ -8,6 +8,7 @@
 
 #include "base/errors.hpp"
 #include "layout/compressed_pages.hpp"
+#include "layout/drive_header.hpp"
 #include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
 #include "layout/sampled_targets.hpp"
@@ -150,13 +151,20 @@ SluiceLayout::SluiceLayout(const std::string& path, std::optional<RankChoice> ra
         ids_ = read_id_map_file(path_in_layout(listed_at, listing.ids), manifest_.info.vertices, listing.ids_checksum);
       }
       return;
-    } catch (const base::InputError&) {
+    } catch (const base::InputError& error) {
       out_.reset();
       in_.reset();
       ids_ = {};
       const bool replaced = FileIdentity::of(manifest_path) != first || manifest_.read_from != first;
-      if (attempt < 4) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(25 * attempt));
+      // A drive file that a later conversion of this very layout wrote,
+      // under the earlier manifest: that conversion is under way (on a
+      // loaded machine, for longer than the short retries). Its manifest
+      // is waited for, up to 2 s; a manifest left stale by a conversion
+      // that died is reported as it is after that.
+      const auto* foreign = dynamic_cast<const DriveOfAnotherLayout*>(&error);
+      const bool converting = !replaced && foreign && foreign->same_manifest();
+      if (attempt < 4 || (converting && attempt < 4 + 40)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(attempt < 4 ? 25 * attempt : 50));
         continue;
       }
       if (!replaced) throw;
