@@ -138,6 +138,7 @@ SluiceLayout::SluiceLayout(const std::string& path, std::optional<RankChoice> ra
   // moment later, the layout is whole; a damaged one fails every time, and
   // is reported as damaged only if the manifest never changed meanwhile.
   const FileIdentity first = FileIdentity::of(manifest_path);
+  int waits = 0, changes = 0;  // the longer retries below, each bounded
   for (int attempt = 1;; ++attempt) {
     manifest_ = Manifest::read(manifest_path);
     try {
@@ -155,16 +156,20 @@ SluiceLayout::SluiceLayout(const std::string& path, std::optional<RankChoice> ra
       out_.reset();
       in_.reset();
       ids_ = {};
-      const bool replaced = FileIdentity::of(manifest_path) != first || manifest_.read_from != first;
+      const FileIdentity now = FileIdentity::of(manifest_path);
+      const bool replaced = now != first || manifest_.read_from != first;
+      // A manifest renamed into place while this attempt ran: the
+      // conversion behind it is done, and the next attempt finds it whole.
+      const bool changed = now != manifest_.read_from;
       // A drive file that a later conversion of this very layout wrote,
-      // under the earlier manifest: that conversion is under way (on a
-      // loaded machine, for longer than the short retries). Its manifest
-      // is waited for, up to 2 s; a manifest left stale by a conversion
+      // under the manifest this attempt read: that conversion is under way
+      // (on a loaded machine, for longer than the short retries). Its
+      // manifest is waited for, up to 2 s; one left stale by a conversion
       // that died is reported as it is after that.
       const auto* foreign = dynamic_cast<const DriveOfAnotherLayout*>(&error);
-      const bool converting = !replaced && foreign && foreign->same_manifest();
-      if (attempt < 4 || (converting && attempt < 4 + 40)) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(attempt < 4 ? 25 * attempt : 50));
+      const bool converting = !changed && foreign && foreign->same_manifest();
+      if (attempt < 4 || (converting && ++waits <= 40) || (changed && ++changes <= 3)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(attempt < 4 ? 25 * attempt : converting ? 50 : 0));
         continue;
       }
       if (!replaced) throw;
