@@ -68,22 +68,31 @@ inline ParseStatus parse_unsigned_fast(const char*& p, const char* end, uint64_t
 // A float token, exact (round-trips with std::to_chars). Accepts a leading '+'.
 enum class WeightStatus { ok, not_a_number, not_finite, too_large };
 
-// A weight as float32: any decimal or hexadecimal floating-point text,
-// double precision included. A magnitude below float32's smallest becomes
-// 0 (or a subnormal), as it would in a cast; one beyond its largest
-// (3.4e38) is too_large; nan and inf are not_finite: a weight must be a
-// real number for every algorithm.
+// A weight as float32: any decimal or hexadecimal ("0x1.8p1", "-0x10")
+// floating-point text, double precision included. A magnitude below
+// float32's smallest becomes 0 (or a subnormal), as it would in a cast;
+// one beyond its largest (3.4e38) is too_large; nan and inf are
+// not_finite: a weight must be a real number for every algorithm. The
+// token must end at a blank, a line break or `end` ("1.5kg" is not a
+// number).
 inline WeightStatus parse_weight(const char*& p, const char* end, float& value) {
   if (p < end && *p == '+') ++p;
-  const auto fast = std::from_chars(p, end, value);
-  if (fast.ec == std::errc() && value - value == 0.0f) {  // finite: the hot path
+  auto ends_token = [end](const char* at) { return at == end || is_blank(*at) || *at == '\n'; };
+  // Hexadecimal: from_chars takes the digits without their "0x".
+  const char* digits = p < end && *p == '-' ? p + 1 : p;
+  const bool hex = end - digits > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+  const auto fast = hex ? std::from_chars_result{p, std::errc::invalid_argument} : std::from_chars(p, end, value);
+  if (fast.ec == std::errc() && value - value == 0.0f && ends_token(fast.ptr)) {  // finite: the hot path
     p = fast.ptr;
     return WeightStatus::ok;
   }
-  const char* const start = p;
+  const char* const start = hex ? digits + 2 : p;
   double wide = 0;
-  const auto slow = std::from_chars(p, end, wide);
-  if (slow.ec == std::errc::invalid_argument) return WeightStatus::not_a_number;
+  const auto slow = std::from_chars(start, end, wide, hex ? std::chars_format::hex : std::chars_format::general);
+  if (slow.ec == std::errc::invalid_argument || !ends_token(slow.ptr) || (hex && (*start == '-' || *start == '+'))) {
+    return WeightStatus::not_a_number;
+  }
+  if (hex && digits != p) wide = -wide;
   p = slow.ptr;
   if (slow.ec == std::errc::result_out_of_range) {
     // Beyond double: an exponent of 309 digits or more is too large, one
@@ -106,7 +115,7 @@ inline const char* weight_error(WeightStatus status) {
   switch (status) {
     case WeightStatus::not_finite: return "the weight is nan or infinite; weights must be finite numbers";
     case WeightStatus::too_large: return "the weight is beyond float32's range (magnitude at most 3.4e38)";
-    default: return "expected a number as the weight";
+    default: return "the weight is not a number (expected a decimal or hexadecimal number such as 2.5, 1e-3 or 0x1.8p1)";
   }
 }
 
