@@ -94,11 +94,43 @@ def from_arrays(
     ids = np.ascontiguousarray(indices, dtype=np.uint32 if narrow else np.uint64)
     if narrow and indices.size and indices.max() >= 2**32:
         raise _core.InputError(f"the arrays: indices: vertex id {indices.max()} is not below the {n} vertices")
-    w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float32)
-    if w is not None:
-        _warn_if_rounded(np.asarray(weights), w)
+    w = None
+    if weights is not None:
+        given = _real_weights(weights)
+        w = np.ascontiguousarray(given, dtype=np.float32)
+        _warn_if_rounded(given, w)
     write = _core.write_arrays32 if narrow else _core.write_arrays64
     write(offsets, ids, w, n, os.fspath(path), to_flags(options))
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _real_weights(weights: Any) -> np.ndarray:
+    """The weights as given, refused as the converter refuses them: each a
+    finite number within float32's range (a cast would store nan, inf, or
+    inf for a larger magnitude, and only warn)."""
+    given = np.asarray(weights)
+    if given.dtype.kind not in "biuf":
+        try:
+            given = np.asarray(weights, dtype=np.float64)  # None becomes nan: refused below
+        except (TypeError, ValueError) as e:
+            raise _core.UsageError(f"weights must hold numbers, not {given.dtype}: {e}") from None
+    if given.dtype.kind != "f":  # integers and booleans are all within float32's range
+        return given
+    wide = given.astype(np.float64, copy=False).ravel()
+    finite = np.isfinite(wide)
+    bad = ~finite
+    bad[finite] = np.abs(wide[finite]) > _FLOAT32_MAX
+    if bad.any():
+        at = int(np.argmax(bad))
+        why = (
+            "the weight is nan or infinite; weights must be finite numbers"
+            if not finite[at]
+            else "the weight is beyond float32's range (magnitude at most 3.4e38)"
+        )
+        raise _core.InputError(f"the arrays: weights[{at}]: {why} (found {wide[at]!r}); nothing was written")
+    return given
 
 
 def _warn_if_rounded(given: np.ndarray, stored: np.ndarray) -> None:

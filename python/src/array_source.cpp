@@ -1,5 +1,6 @@
 #include "array_source.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -43,7 +44,7 @@ class ArraySource : public formats::GraphSource {
 
 // The CSR's invariants, checked before any writer trusts them.
 template <class V>
-void check_csr(const uint64_t* indptr, const V* indices, uint64_t count, uint64_t n) {
+void check_csr(const uint64_t* indptr, const V* indices, const float* weights, uint64_t count, uint64_t n) {
   const std::string what = "the arrays";
   if (indptr[0] != 0) throw base::InputError(what, "indptr[0]", "expected 0, found " + std::to_string(indptr[0]));
   for (uint64_t v = 0; v < n; ++v) {
@@ -60,6 +61,12 @@ void check_csr(const uint64_t* indptr, const V* indices, uint64_t count, uint64_
     if (uint64_t(indices[e]) >= n) {
       throw base::InputError(what, "indices[" + std::to_string(e) + "]",
                        "vertex id " + std::to_string(uint64_t(indices[e])) + " is not below the " + std::to_string(n) + " vertices");
+    }
+  }
+  // sluice.from_arrays refuses them first, with the value as given.
+  for (uint64_t e = 0; weights && e < count; ++e) {
+    if (!std::isfinite(weights[e])) {
+      throw base::InputError(what, "weights[" + std::to_string(e) + "]", "the weight is nan or infinite; weights must be finite numbers");
     }
   }
 }
@@ -104,7 +111,7 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
   const uint64_t count = uint64_t(indices.size());
   const int threads = programs::threads_option(v);
   run_released([&] {
-    check_csr(offsets, ids, count, vertices);
+    check_csr(offsets, ids, weight_data, count, vertices);
     formats::BlockOptions blocks;
     blocks.threads = threads;
     formats::BlockGraph graph(std::make_unique<ArraySource<V>>(offsets, ids, weight_data, vertices), blocks);

@@ -118,3 +118,34 @@ def test_from_networkx(tmp_path):
     depth = sluice.bfs(tmp_path / "d.sluice", source=nodes.index(5)).depth
     lengths = nx.single_source_shortest_path_length(d, 5)
     assert {nodes[v]: int(x) for v, x in enumerate(depth) if x >= 0} == lengths
+
+
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        (np.nan, "nan or infinite"),
+        (np.inf, "nan or infinite"),
+        (-np.inf, "nan or infinite"),
+        (1e39, "beyond float32's range"),
+        (None, "nan or infinite"),
+    ],
+)
+def test_weights_the_converter_refuses_are_refused(tmp_path, bad, why):
+    before = listing(tmp_path)
+    weights = [1.0, 2.0, bad]
+    for path in ("g.sluice", "g.wel", "g.mtx"):
+        with pytest.raises(sluice.InputError, match=rf"weights\[2\]: the weight is {why}"):
+            sluice.from_arrays([0, 2, 3, 3], [1, 2, 0], tmp_path / path, weights=weights)
+    data = np.array([1.0, 2.0, np.nan if bad is None else bad])
+    with pytest.raises(sluice.InputError, match=rf"weights\[2\]: the weight is {why}"):
+        sluice.from_scipy(scipy.sparse.csr_matrix((data, [1, 2, 0], [0, 2, 3, 3]), shape=(3, 3)), tmp_path / "s.sluice")
+    g = nx.DiGraph()
+    g.add_edge("a", "b", w=1.0)
+    g.add_edge("b", "c", w=np.nan if bad is None else bad)
+    with pytest.raises(sluice.InputError, match=rf"weights\[1\]: the weight is {why}"):
+        sluice.from_networkx(g, tmp_path / "n.sluice", weight="w")
+    assert listing(tmp_path) == before  # refused before anything was written
+    # The largest float32 and integer weights are fine.
+    sluice.from_arrays([0, 1, 2], [1, 0], tmp_path / "ok.sluice", weights=np.array([3.4028234e38, 7], dtype=np.float32))
+    with sluice.open(tmp_path / "ok.sluice") as ok:
+        assert list(ok.read_edges()[1]) == [np.float32(3.4028234e38), 7.0]
