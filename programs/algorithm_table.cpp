@@ -70,11 +70,10 @@ class SourcePlan {
       for (uint64_t v = 0; v < vertices_ && !with_edges; ++v) with_edges += degrees_[v] != 0;
       if (!with_edges) throw po::error("--source random: no vertex has out-edges");
       random_ = true;
-    } else if (text.empty()) {
+    } else if (!s.values.count("source")) {
       listed_.push_back(pick_source(s, std::nullopt));
     } else {
-      for (const std::string& id : split_list(text)) listed_.push_back(pick_source(s, parse_vertex_id(id, "--source")));
-      if (listed_.empty()) throw po::error("--source was given no vertex (a vertex id, V,W,... or random)");
+      for (const std::string& id : split_values(text, "--source")) listed_.push_back(pick_source(s, parse_vertex_id(id, "--source")));
     }
   }
   // What --stats' run record says of the sources.
@@ -136,7 +135,17 @@ const char* source_help = "start vertex, GAPBS's -r: V, a list V,W,... (one per 
 // spmv's x from a file: text, one number per line, or binary float64
 // values; of a relabelled graph, as --output writes it: "ID VALUE" lines,
 // or records of a uint64 input id and a float64.
-std::vector<double> read_vector(const std::string& path, const std::string& format, uint64_t n, const base::IdMap& ids) {
+// x holds real numbers unless --allow-nonfinite-x: a nan or inf (or
+// Python's None) would spread silently through y.
+void check_finite(double value, bool allowed, const std::string& path, const std::string& where) {
+  if (!allowed && !std::isfinite(value)) {
+    throw base::InputError(path, where, std::string("x is ") + (value != value ? "nan" : "infinite") +
+                                            "; x must hold finite numbers (pass --allow-nonfinite-x to take it as given)");
+  }
+}
+
+std::vector<double> read_vector(const std::string& path, const std::string& format, uint64_t n, const base::IdMap& ids,
+                                bool allow_nonfinite) {
   base::MappedFile file(path);
   const char* data = file.data();
   const size_t size = file.size();
@@ -168,6 +177,7 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
     for (uint64_t i = 0; i < n; ++i) {
       double value;
       std::memcpy(&value, data + i * record + (named ? 8 : 0), 8);
+      check_finite(value, allow_nonfinite, path, base::at_byte(i * record + (named ? 8 : 0)));
       if (!named) {
         x[i] = value;
         continue;
@@ -194,7 +204,11 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
       }
       double value;
       auto [ptr, ec] = std::from_chars(p, data + end, value);
+      if (ec == std::errc::result_out_of_range && ptr == data + end) {
+        throw base::InputError(path, base::at_line(line), "the number is out of float64's range (magnitude at most 1.8e308)");
+      }
       if (ec != std::errc() || ptr != data + end) throw base::InputError(path, base::at_line(line), named ? "expected 'ID VALUE'" : "expected one number");
+      check_finite(value, allow_nonfinite, path, base::at_line(line));
       if (named) {
         place(id, value, base::at_line(line));
       } else if (count < n) {
@@ -359,12 +373,14 @@ Algorithm spmv_row() {
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("x", po::value<std::string>()->default_value(""), "the vector x, one value per vertex (text, or float64 with --output-format binary; of a relabelled graph, as --output writes it: 'ID VALUE' lines or (uint64, float64) records); default all ones")
-      ("transposed", po::bool_switch(), "compute A^T x over the out-edges (needs no transpose) instead of A x");
+      ("transposed", po::bool_switch(), "compute A^T x over the out-edges (needs no transpose) instead of A x")
+      ("allow-nonfinite-x", po::bool_switch(), "take nan and inf in x as given (refused by default)");
   };
   a.transpose = [](const po::variables_map& v) { return v["transposed"].as<bool>() ? Transpose::not_needed : Transpose::needed; };
   a.prepare = [](const AlgorithmSetup& s) {
     const bool transposed = s.values["transposed"].as<bool>();
     const std::string path = s.values["x"].as<std::string>();
+    const bool allow_nonfinite = s.values["allow-nonfinite-x"].as<bool>();
     const uint64_t n = s.graph.vertices();
     std::vector<double> x;
     std::string x_name = "ones";
@@ -374,10 +390,11 @@ Algorithm spmv_row() {
                                     std::to_string(n) + " vertices");
       }
       x = given->second;
+      for (uint64_t v = 0; v < n; ++v) check_finite(x[v], allow_nonfinite, "x[" + std::to_string(v) + "]", "");
       x_name = "given";
     } else if (!path.empty()) {
       if (s.outputs) s.outputs->read(path, "--x");
-      x = read_vector(path, s.values.count("output-format") ? output_format(s.values) : "text", n, s.graph.layout().ids());
+      x = read_vector(path, s.values.count("output-format") ? output_format(s.values) : "text", n, s.graph.layout().ids(), allow_nonfinite);
       x_name = path;
     } else {
       x.assign(n, 1.0);
@@ -424,10 +441,10 @@ Algorithm bc_row() {
     std::vector<uint64_t> sources;
     if (v["all-sources"].as<bool>()) {
       for (uint64_t id = 0; id < s.graph.vertices(); ++id) sources.push_back(id);
-    } else if (v["sources"].as<std::string>().empty()) {
+    } else if (v["sources"].defaulted()) {
       sources.push_back(pick_source(s, std::nullopt));
     } else {
-      for (const std::string& id : split_list(v["sources"].as<std::string>())) {
+      for (const std::string& id : split_values(v["sources"].as<std::string>(), "--sources")) {
         sources.push_back(pick_source(s, parse_vertex_id(id, "--sources")));
       }
     }

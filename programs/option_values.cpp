@@ -58,6 +58,17 @@ std::vector<std::string> split_list(const std::string& text) {
   }
   return parts;
 }
+std::vector<std::string> split_values(const std::string& text, const char* option) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma == start) throw po::error(std::string(option) + " was given an empty value ('" + text + "')");
+    parts.push_back(text.substr(start, comma - start));
+    if (comma == text.size()) return parts;
+    start = comma + 1;
+  }
+}
+
 uint64_t parse_vertex_id(const std::string& text, const char* option) {
   uint64_t id = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);

@@ -30,6 +30,10 @@ void validate(boost::any& value, const std::vector<std::string>& tokens, ByteSiz
 
 // "a,b,,c" -> {"a", "b", "c"}
 std::vector<std::string> split_list(const std::string& text);
+// "a,b,c" -> {"a", "b", "c"}; an empty text or item ("", ",5", "5,,6":
+// an unset shell variable) is refused, naming `option`, so that it never
+// silently stands for a default.
+std::vector<std::string> split_values(const std::string& text, const char* option);
 // A vertex id as typed ("17"): every digit, no sign, within 64 bits.
 uint64_t parse_vertex_id(const std::string& text, const char* option);
 

@@ -235,15 +235,22 @@ def jtcc(graph: Union[PathLike, Graph], seed: int = 0x5EED, **open_options: Any)
 
 
 def spmv(
-    graph: Union[PathLike, Graph], x: Optional[Sequence[float]] = None, transposed: bool = False, **options: Any
+    graph: Union[PathLike, Graph],
+    x: Optional[Sequence[float]] = None,
+    transposed: bool = False,
+    allow_nonfinite: bool = False,
+    **options: Any,
 ) -> SpmvResult:
     """y = A x (reads the transpose) or, transposed=True, y = A^T x, with
-    A[i, j] the weight of edge i -> j (1 when unweighted). x defaults to ones."""
+    A[i, j] the weight of edge i -> j (1 when unweighted). x defaults to
+    ones; a nan or inf in x (None becomes nan) raises InputError unless
+    allow_nonfinite=True."""
     xs = None if x is None else np.ascontiguousarray(x, dtype=np.float64)
     if xs is not None and xs.ndim != 1:
         raise _core.UsageError(f"x must be a vector, not an array of shape {xs.shape}")
     vectors = None if xs is None else {"x": xs}
-    return _result(SpmvResult, _run("spmv", graph, {"transposed": bool(transposed)}, options, vectors))
+    parameters = {"transposed": bool(transposed), "allow_nonfinite_x": bool(allow_nonfinite)}
+    return _result(SpmvResult, _run("spmv", graph, parameters, options, vectors))
 
 
 def bc(
@@ -261,6 +268,8 @@ def bc(
         ids = [_vertex_id(sources, "source")]
     else:
         ids = [_vertex_id(s, "source") for s in sources]
+        if not ids:  # not the default source in disguise
+            raise _core.UsageError("sources was given an empty value (ids, 'all', or None for the vertex of highest out-degree)")
     parameters = {"sources": ids or None, "all_sources": every}
     return _result(BcResult, _run("bc", graph, parameters, options))
 

@@ -100,9 +100,21 @@ class Graph:
     def closed(self) -> bool:
         return self._handle.closed
 
+    def _range(self, begin: Any, end: Any) -> tuple[int, int]:
+        """[begin, end) as vertex numbers, or IndexError (TypeError for what
+        is not an integer), before the library sees them."""
+        n = self.vertices
+        end = n if end is None else end
+        for name, value in (("begin", begin), ("end", end)):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"{name} must be a vertex number (an integer), not {value!r}")
+        if not 0 <= int(begin) <= int(end) <= n:
+            raise IndexError(f"vertices [{int(begin)}, {int(end)}) are not within the {n} vertices")
+        return int(begin), int(end)
+
     def offsets(self, begin: int = 0, end: Optional[int] = None) -> np.ndarray:
         """CSR offsets (uint64) of vertices begin .. end, end - begin + 1 of them."""
-        return self._handle.offsets(begin, self.vertices if end is None else end)
+        return self._handle.offsets(*self._range(begin, end))
 
     def read_edges(self, begin: int = 0, end: Optional[int] = None) -> tuple[np.ndarray, Optional[np.ndarray]]:
         """(targets, weights) of the edges of vertices [begin, end), in CSR order.
@@ -110,7 +122,7 @@ class Graph:
         targets is uint32 or uint64 (id_bytes); weights is float32, or None
         when the graph is unweighted.
         """
-        return self._handle.edges(begin, self.vertices if end is None else end)
+        return self._handle.edges(*self._range(begin, end))
 
     def blocks(self, begin: int = 0, end: Optional[int] = None) -> Iterator[Block]:
         """The edges of [begin, end) block by block, in vertex order.
@@ -118,7 +130,7 @@ class Graph:
         The library's threads read and decode blocks in parallel (block_edges
         edges each, an option of open); each block's arrays are the caller's.
         """
-        iterator = self._handle.blocks(begin, self.vertices if end is None else end)
+        iterator = self._handle.blocks(*self._range(begin, end))
         try:
             for block in iterator:
                 yield Block(**block)

@@ -202,6 +202,20 @@ def test_bc_sources(layouts):
     one = sluice.bc(path, sources=5)
     assert one.sources == 1
     np.testing.assert_allclose(one.score, reference_bc(a, [5]), rtol=1e-9, atol=1e-9)
+    with pytest.raises(sluice.UsageError, match="sources was given an empty value"):
+        sluice.bc(path, sources=[])
+
+
+def test_spmv_refuses_nonfinite_x(layouts):
+    path, a = layouts[("rmat", 2)]
+    n = a.shape[0]
+    for bad, what in ((np.nan, "nan"), (np.inf, "infinite"), (None, "nan")):
+        x = [1.0] * n
+        x[3] = bad
+        with pytest.raises(sluice.InputError, match=rf"x\[3\]: x is {what}; x must hold finite numbers"):
+            sluice.spmv(path, x)
+    y = sluice.spmv(path, np.full(n, np.nan), allow_nonfinite=True).y
+    assert np.isnan(y).any()
 
 
 def read_values(path, dtype):

@@ -128,6 +128,14 @@ def test_errors(tmp_path):
         g.offsets(0, 3)
     with pytest.raises(IndexError):
         g.blocks(1, 0).__next__()
+    with pytest.raises(IndexError, match=r"vertices \[-1, 5\) are not within the 2 vertices"):
+        g.offsets(-1, 5)
+    with pytest.raises(IndexError, match="not within the 2 vertices"):
+        g.edges(0, 10**20)
+    with pytest.raises(IndexError, match="not within the 2 vertices"):
+        g.read_edges(-3)
+    with pytest.raises(TypeError, match="begin must be a vertex number"):
+        g.offsets(0.5, 1)
     g.close()
     assert g.closed and "closed" in repr(g)
     with pytest.raises(ValueError, match="is closed"):
