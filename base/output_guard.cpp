@@ -1,6 +1,7 @@
 #include "base/output_guard.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -14,7 +15,10 @@ OutputGuard::File OutputGuard::identify(const std::string& path, const std::stri
   f.path = path;
   f.what = what;
   struct stat st {};
-  if (path != "-" && ::stat(path.c_str(), &st) == 0) {  // stat follows links: the file that would be written
+  // "-" is standard output: redirected into a file (`> FILE`, `1<>FILE`),
+  // it is that file, and may be an input as much as any path.
+  if (path == "-" ? ::fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode)
+                  : ::stat(path.c_str(), &st) == 0) {  // stat follows links: the file that would be written
     f.exists = true;
     f.device = st.st_dev;
     f.inode = st.st_ino;
@@ -30,19 +34,18 @@ void OutputGuard::refuse_overwriting(const File& output, const File& input) {
                               ": writing it would destroy what is being read; choose another name");
 }
 
-bool OutputGuard::same(const File& a, const File& b) {
-  if (a.exists && b.exists) return a.device == b.device && a.inode == b.inode;
-  return !a.exists && !b.exists && a.canonical == b.canonical;
+// Two files are the same when both exist with one device and inode, or
+// neither exists and their canonical paths agree: one key says which.
+std::string OutputGuard::key(const File& f) {
+  return f.exists ? "@" + std::to_string(f.device) + ":" + std::to_string(f.inode) : "/" + f.canonical;
 }
 
 void OutputGuard::input(const std::string& path, const std::string& what) {
   if (path.empty() || path == "-") return;
   File f = identify(path, what);
   if (!f.exists) return;
-  for (const File& out : outputs_) {
-    if (same(f, out)) refuse_overwriting(out, f);
-  }
-  inputs_.push_back(std::move(f));
+  if (auto out = outputs_.find(key(f)); out != outputs_.end()) refuse_overwriting(out->second, f);
+  inputs_.emplace(key(f), std::move(f));
 }
 
 void OutputGuard::inputs(const std::vector<NamedFile>& files) {
@@ -52,22 +55,18 @@ void OutputGuard::inputs(const std::vector<NamedFile>& files) {
 void OutputGuard::output(const std::string& path, const std::string& role) {
   if (path.empty()) return;
   File f = identify(path, role);
-  for (const File& in : inputs_) {
-    if (same(f, in)) refuse_overwriting(f, in);
-  }
+  const std::string k = key(f);
+  if (auto in = inputs_.find(k); in != inputs_.end()) refuse_overwriting(f, in->second);
   struct stat st {};
   // A character device (/dev/null) takes any number of writers.
   const bool shareable = f.exists && ::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
-  if (!shareable) {
-    for (const File& out : outputs_) {
-      if (same(f, out)) {
-        throw std::invalid_argument(role + " and " + out.what + " both name " +
-                                    (path == "-" ? std::string("standard output") : path) +
-                                    ": one would replace the other; give each its own file");
-      }
-    }
+  if (shareable) return;
+  if (auto out = outputs_.find(k); out != outputs_.end()) {
+    throw std::invalid_argument(role + " and " + out->second.what + " both name " +
+                                (path == "-" ? std::string("standard output") : path) +
+                                ": one would replace the other; give each its own file");
   }
-  outputs_.push_back(std::move(f));
+  outputs_.emplace(k, std::move(f));
 }
 
 }  // namespace sluice::base

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <sys/types.h>
+#include <unordered_map>
 #include <vector>
 
 namespace sluice::base {
@@ -25,7 +26,8 @@ class OutputGuard {
   void inputs(const std::vector<NamedFile>& files);
   // A file the command writes; `role` names it for the user ("--output").
   // Throws std::invalid_argument when it is an input or another output.
-  // "" is ignored; "-" is standard output, which two outputs may not share.
+  // "" is ignored; "-" is standard output, which two outputs may not share,
+  // and which, redirected into a file, is that file (`> g.out.index`).
   void output(const std::string& path, const std::string& role);
 
  private:
@@ -37,10 +39,11 @@ class OutputGuard {
     std::string canonical;  // the absolute path with links resolved, for files not there yet
   };
   static File identify(const std::string& path, const std::string& what);
-  static bool same(const File& a, const File& b);
+  static std::string key(const File& f);
   [[noreturn]] static void refuse_overwriting(const File& output, const File& input);
 
-  std::vector<File> inputs_, outputs_;
+  // By key: a layout split for a thousand ranks names some 20,000 files.
+  std::unordered_map<std::string, File> inputs_, outputs_;
 };
 
 }  // namespace sluice::base
