@@ -12,50 +12,19 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "base/errors.hpp"
+#include "base/signal_cleanup.hpp"
 
 namespace sluice::base {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// The temporaries of live AtomicFiles, for the signal handler: a fixed
-// table of owned C strings, claimed and released with atomics (a handler
-// may only read it and call unlink).
-constexpr size_t temporary_slots = 256;
-std::atomic<char*> temporaries[temporary_slots];
-
-void remember(const std::string& path) {
-  char* copy = ::strdup(path.c_str());
-  if (!copy) return;
-  for (auto& slot : temporaries) {
-    char* empty = nullptr;
-    if (slot.compare_exchange_strong(empty, copy)) return;
-  }
-  ::free(copy);  // table full: this one is not removed on a signal
-}
-
-void forget(const std::string& path) {
-  for (auto& slot : temporaries) {
-    char* held = slot.load();
-    if (held && path == held && slot.compare_exchange_strong(held, nullptr)) {
-      ::free(held);
-      return;
-    }
-  }
-}
-
-extern "C" void remove_temporaries_and_reraise(int signal) {
-  for (auto& slot : temporaries) {
-    if (char* path = slot.load()) ::unlink(path);
-  }
-  ::signal(signal, SIG_DFL);
-  ::raise(signal);
-}
 
 // Where a write to `path` lands: the path itself, or, for a symbolic link,
 // the file it finally names (followed link by link, each relative to its
@@ -98,24 +67,46 @@ int create_temporary(const std::string& path, std::string& temp_path) {
   throw std::runtime_error(path + ": cannot find a free temporary name beside it");
 }
 
-// Removes the temporaries of `path` that dead writers left behind.
-void remove_stale_temporaries(const std::string& path) {
-  const fs::path p(path);
-  const std::string prefix = p.filename().string() + ".tmp-";
+}  // namespace
+
+namespace {
+
+// The (directory, name prefix) pairs swept in this process: a layout's
+// writer sweeps each of its directories once for every name it could
+// have, and its thousands of files then skip their own sweeps (each a
+// listing of the directory).
+std::mutex swept_mutex;
+std::set<std::pair<std::string, std::string>> swept;
+
+bool swept_already(const std::string& dir, const std::string& name) {
+  std::lock_guard lock(swept_mutex);
+  for (auto it = swept.lower_bound({dir, ""}); it != swept.end() && it->first == dir; ++it) {
+    if (name.compare(0, it->second.size(), it->second) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void remove_dead_temporaries(const std::string& dir, const std::string& name_prefix) {
+  constexpr size_t suffix = 11;  // ".tmp-" and 6 letters
   std::error_code ec;
-  fs::directory_iterator it(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec);
+  fs::directory_iterator it(dir.empty() ? fs::path(".") : fs::path(dir), ec);
   for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (name.size() < name_prefix.size() + suffix || name.compare(0, name_prefix.size(), name_prefix) != 0 ||
+        name.compare(name.size() - suffix, 5, ".tmp-") != 0) {
+      continue;
+    }
     const int fd = ::open(it->path().c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) continue;
     struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_EX | LOCK_NB) == 0) ::unlink(it->path().c_str());
     ::close(fd);
   }
+  std::lock_guard lock(swept_mutex);
+  swept.insert({dir, name_prefix});
 }
-
-}  // namespace
 
 AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
     : path_(std::move(path)), buffer_(buffer_bytes) {
@@ -140,9 +131,11 @@ AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
     return;
   }
   final_path_ = destination.path;
-  remove_stale_temporaries(final_path_);
+  const fs::path final_path(final_path_);
+  const std::string dir = final_path.parent_path().string(), name = final_path.filename().string();
+  if (!swept_already(dir, name)) remove_dead_temporaries(dir, name);
   fd_ = create_temporary(final_path_, temp_path_);
-  remember(temp_path_);
+  signal_ticket_ = remove_on_signals(temp_path_);
   // A file replaced keeps its mode (and, where allowed, its owner).
   if (exists) {
     ::fchmod(fd_, st.st_mode & 07777);
@@ -157,6 +150,7 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
       final_path_(std::move(other.final_path_)),
       temp_path_(std::move(other.temp_path_)),
       fd_(std::exchange(other.fd_, -1)),
+      signal_ticket_(std::exchange(other.signal_ticket_, no_ticket)),
       buffer_(std::move(other.buffer_)),
       used_(std::exchange(other.used_, 0)),
       written_(std::exchange(other.written_, 0)) {}
@@ -166,7 +160,7 @@ AtomicFile::~AtomicFile() {
     ::close(fd_);
     if (!in_place()) {
       ::unlink(temp_path_.c_str());
-      forget(temp_path_);
+      forget_on_signals(signal_ticket_);
     }
   }
 }
@@ -185,6 +179,7 @@ void AtomicFile::flush() {
 }
 
 void AtomicFile::write(const void* data, size_t length) {
+  if (buffer_.empty()) throw std::logic_error(path_ + ": written after it was finished");
   const char* bytes = static_cast<const char*>(data);
   written_ += length;
   while (length > 0) {
@@ -212,6 +207,7 @@ void AtomicFile::rewrite(uint64_t offset, const void* data, size_t length) {
 }
 
 void AtomicFile::write_zeros(size_t length) {
+  if (buffer_.empty()) throw std::logic_error(path_ + ": written after it was finished");
   written_ += length;
   while (length > 0) {
     if (used_ == buffer_.size()) flush();
@@ -224,6 +220,9 @@ void AtomicFile::write_zeros(size_t length) {
 
 void AtomicFile::finish() {
   flush();
+  // A file staged until others are written too (a ranked layout's parts)
+  // holds its descriptor and lock, not its buffer.
+  std::vector<char>().swap(buffer_);
   // Devices, pipes and terminals cannot be synced, and need not be.
   if (::fsync(fd_) != 0 && !(in_place() && (errno == EINVAL || errno == EROFS))) throw_system_error(path_, "fsync failed");
 }
@@ -231,7 +230,7 @@ void AtomicFile::finish() {
 void AtomicFile::publish() {
   if (!in_place()) {
     if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) throw_system_error(path_, "rename failed");
-    forget(temp_path_);
+    forget_on_signals(std::exchange(signal_ticket_, no_ticket));
   }
   const int fd = std::exchange(fd_, -1);
   if (::close(fd) != 0) throw_system_error(path_, "close failed");
@@ -251,19 +250,6 @@ void check_writable(const std::string& path) {
   std::string dir = fs::path(destination.path).parent_path().string();
   if (dir.empty()) dir = ".";
   if (::access(dir.c_str(), W_OK) != 0) throw_system_error(path, "cannot be created (its directory " + dir + ")");
-}
-
-void remove_temporaries_on_signals() {
-  struct sigaction action {};
-  action.sa_handler = remove_temporaries_and_reraise;
-  sigemptyset(&action.sa_mask);
-  for (int signal : {SIGINT, SIGTERM}) {
-    // A signal the process was started ignoring (a background job of a
-    // script ignores SIGINT) stays ignored: a handler would make it fatal.
-    struct sigaction before {};
-    if (::sigaction(signal, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
-    ::sigaction(signal, &action, nullptr);
-  }
 }
 
 void commit_all(std::vector<AtomicFile>& files) {

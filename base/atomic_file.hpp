@@ -9,13 +9,16 @@
 // kept. A device (/dev/null), a FIFO or a link to an open descriptor
 // (/dev/stdout) is written in place, never renamed over; "-" is standard
 // output. Temporaries that a killed writer left beside the path (it held
-// a lock on them) are removed when the path is written again.
+// a lock on them) are removed when the path is written again, and so are
+// those of other names that begin with the path's.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/signal_cleanup.hpp"
 
 namespace sluice::base {
 
@@ -43,7 +46,8 @@ class AtomicFile {
     finish();
     publish();
   }
-  // The two halves of commit(), so a group can sync all before renaming any.
+  // The two halves of commit(), so a group can sync all before renaming
+  // any. finish() releases the buffer: nothing more may be written.
   void finish();
   void publish();
   // Written in place (see above) rather than through a temporary.
@@ -56,10 +60,18 @@ class AtomicFile {
   std::string final_path_;  // where the temporary is renamed: path_, or the file a link names
   std::string temp_path_;   // empty when written in place
   int fd_ = -1;
+  size_t signal_ticket_ = no_ticket;  // the temporary, removed on SIGINT and SIGTERM until published
   std::vector<char> buffer_;
   size_t used_ = 0;
   uint64_t written_ = 0;
 };
+
+// Removes, in `dir`, the temporaries "NAME.tmp-XXXXXX" whose NAME begins
+// with `name_prefix` and that no live writer holds (a writer that died
+// left them): a layout's writer sweeps every name the layout could have
+// had, not just those it writes now. Files written there later with such
+// a name skip their own sweep.
+void remove_dead_temporaries(const std::string& dir, const std::string& name_prefix);
 
 // Commits a group of files together: either all appear or none does.
 void commit_all(std::vector<AtomicFile>& files);
@@ -69,8 +81,5 @@ void commit_all(std::vector<AtomicFile>& files);
 // in a writable directory. For checking outputs before the work.
 void check_writable(const std::string& path);
 
-// Installs SIGINT and SIGTERM handlers that remove the temporaries of every
-// uncommitted AtomicFile, then let the signal end the process as before.
-void remove_temporaries_on_signals();
 
 }  // namespace sluice::base

@@ -1,6 +1,7 @@
 #include "programs/command_line.hpp"
 
 #include "base/atomic_file.hpp"
+#include "base/signal_cleanup.hpp"
 #include "base/thread_count.hpp"
 
 #include <unistd.h>
