@@ -1,5 +1,7 @@
 #include "cluster/session.hpp"
 
+#include "base/launcher.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -12,22 +14,8 @@
 
 namespace sluice::cluster {
 
-namespace {
-
-// The size of the job that launched this process, from the launcher's
-// environment (OpenMPI's mpirun, or a PMI launcher such as MPICH's); 0
-// when no launcher started it.
-int launched_ranks() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
-    if (const char* value = std::getenv(name)) return std::atoi(value);
-  }
-  return 0;
-}
-
-}  // namespace
-
 Session::Session([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
-  const int ranks = launched_ranks();
+  const int ranks = base::launched_ranks();
   if (ranks == 0) return;
 #ifdef SLUICE_WITH_MPI
   int provided = 0;

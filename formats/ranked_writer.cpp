@@ -1,10 +1,15 @@
 #include "formats/ranked_writer.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
 #include "base/atomic_file.hpp"
+#include "base/open_file_limit.hpp"
+#include "base/signal_cleanup.hpp"
 #include "formats/graph_source.hpp"
 #include "layout/drive_header.hpp"
 #include "layout/id_map_file.hpp"
@@ -25,36 +30,150 @@ std::vector<uint64_t> in_degrees_of(BlockGraph& graph) {
   return degrees;
 }
 
-// The edges of `graph` whose target is in [begin, end), kept in their
-// order, as an in-memory graph over every vertex id.
+// The edges of `graph` into each rank of [first, last), kept in their
+// order, as in-memory graphs over every vertex id: one pass over the
+// input for the whole group of ranks.
 template <class V>
-std::unique_ptr<BlockGraph> edges_into(BlockGraph& graph, uint64_t begin, uint64_t end, uint64_t edges) {
+std::vector<std::unique_ptr<BlockGraph>> parts_into(BlockGraph& graph, const std::vector<uint64_t>& bounds, unsigned first,
+                                                    unsigned last, const std::vector<uint64_t>& part_edges) {
   const base::GraphInfo& info = graph.info();
-  Csr<V> csr;
-  csr.vertices = info.vertices;
-  csr.weighted = info.weighted;
-  csr.symmetric = info.symmetric;  // a part records the whole graph's symmetry (it never pulls over its out-edges)
-  csr.offsets = base::Array<uint64_t>(info.vertices + 1, "a part's offsets");
-  csr.targets = base::Array<V>(edges, "a part's targets");
-  if (info.weighted) csr.weights = base::Array<float>(edges, "a part's weights");
-  uint64_t kept = 0, next_vertex = 0;
+  std::vector<Csr<V>> csrs(last - first);
+  for (unsigned r = first; r < last; ++r) {
+    Csr<V>& csr = csrs[r - first];
+    csr.vertices = info.vertices;
+    csr.weighted = info.weighted;
+    csr.symmetric = info.symmetric;  // a part records the whole graph's symmetry (it never pulls over its out-edges)
+    csr.offsets = base::Array<uint64_t>(info.vertices + 1, "a part's offsets");
+    csr.targets = base::Array<V>(part_edges[r], "a part's targets");
+    if (info.weighted) csr.weights = base::Array<float>(part_edges[r], "a part's weights");
+  }
+  std::vector<uint64_t> kept(last - first, 0);
+  const uint64_t group_begin = bounds[first], group_end = bounds[last];
+  uint64_t next_vertex = 0;
   for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
     for (uint64_t u = block.begin; u < block.end; ++u) {
-      csr.offsets[u] = kept;
+      for (size_t i = 0; i < csrs.size(); ++i) csrs[i].offsets[u] = kept[i];
       for (uint64_t i = block.offsets[u - block.begin] - block.first_edge(); i < block.offsets[u - block.begin + 1] - block.first_edge(); ++i) {
         const uint64_t target = block.target(i);
-        if (target < begin || target >= end) continue;
-        csr.targets[kept] = V(target);
-        if (info.weighted) csr.weights[kept] = block.weights[i];
-        ++kept;
+        if (target < group_begin || target >= group_end) continue;
+        const size_t part = size_t(std::upper_bound(bounds.begin() + first + 1, bounds.begin() + last + 1, target) - bounds.begin()) - 1 - first;
+        Csr<V>& csr = csrs[part];
+        csr.targets[kept[part]] = V(target);
+        if (info.weighted) csr.weights[kept[part]] = block.weights[i];
+        ++kept[part];
       }
     }
     next_vertex = block.end;
   });
-  for (uint64_t u = next_vertex; u <= info.vertices; ++u) csr.offsets[u] = kept;
-  if (kept != edges) throw std::logic_error("a part's edge count changed between two passes over the input");
-  return std::make_unique<BlockGraph>(std::make_unique<InMemorySource<V>>(std::move(csr), graph.format()), graph.options());
+  std::vector<std::unique_ptr<BlockGraph>> parts;
+  for (size_t i = 0; i < csrs.size(); ++i) {
+    for (uint64_t u = next_vertex; u <= info.vertices; ++u) csrs[i].offsets[u] = kept[i];
+    if (kept[i] != part_edges[first + i]) throw std::logic_error("a part's edge count changed between two passes over the input");
+    parts.push_back(std::make_unique<BlockGraph>(std::make_unique<InMemorySource<V>>(std::move(csrs[i]), graph.format()), graph.options()));
+  }
+  return parts;
 }
+
+// Consecutive groups of ranks whose parts are built in one pass each: as
+// many as fit in max(the largest part, 256 MiB), so that a layout of many
+// small parts costs a few passes over the input, not one per rank.
+std::vector<unsigned> pass_groups(const base::GraphInfo& info, const std::vector<uint64_t>& part_edges) {
+  const uint64_t edge_bytes = info.id_bytes + (info.weighted ? 4 : 0);
+  auto bytes_of = [&](unsigned r) { return 8 * (info.vertices + 1) + part_edges[r] * edge_bytes; };
+  uint64_t budget = uint64_t(256) << 20;
+  for (unsigned r = 0; r < part_edges.size(); ++r) budget = std::max(budget, bytes_of(r));
+  std::vector<unsigned> starts{0};
+  uint64_t held = 0;
+  for (unsigned r = 0; r < part_edges.size(); ++r) {
+    if (held + bytes_of(r) > budget && r > starts.back()) starts.push_back(r), held = 0;
+    held += bytes_of(r);
+  }
+  starts.push_back(unsigned(part_edges.size()));
+  return starts;
+}
+
+std::vector<std::unique_ptr<BlockGraph>> parts_into(BlockGraph& graph, const std::vector<uint64_t>& bounds, unsigned first,
+                                                    unsigned last, const std::vector<uint64_t>& part_edges) {
+  return graph.info().id_bytes == 4 ? parts_into<uint32_t>(graph, bounds, first, last, part_edges)
+                                    : parts_into<uint64_t>(graph, bounds, first, last, part_edges);
+}
+
+// Each rank's share of `degrees`: the edges into (or out of) its range.
+std::vector<uint64_t> per_rank(const std::vector<uint64_t>& degrees, const std::vector<uint64_t>& bounds) {
+  std::vector<uint64_t> sums(bounds.size() - 1, 0);
+  for (size_t r = 0; r + 1 < bounds.size(); ++r) {
+    for (uint64_t v = bounds[r]; v < bounds[r + 1]; ++v) sums[r] += degrees[v];
+  }
+  return sums;
+}
+
+bool same_path(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return fs::equivalent(a, b, ec);
+}
+
+// The part manifests of the ranked layout now at `manifest_path` (none
+// when there is none, or it is not ranked).
+std::vector<std::string> previous_parts(const std::string& manifest_path, std::string& layout_id) {
+  std::vector<std::string> parts;
+  try {
+    const layout::Manifest top = layout::Manifest::read(manifest_path);
+    layout_id = top.layout_id;
+    for (const layout::RankPart& p : top.parts) {
+      for (const std::string& m : {p.manifest, p.transpose}) {
+        if (!m.empty()) parts.push_back(layout::path_in_layout(manifest_path, m));
+      }
+    }
+  } catch (const std::exception&) {
+    // Missing or not a layout: none of its parts may be replaced without --force.
+  }
+  return parts;
+}
+
+// Removes a part of the old layout that the new one does not have: its
+// files that still belong to it, then its manifest.
+void remove_old_part(const std::string& part_path, const std::string& old_layout_id) {
+  try {
+    const layout::Manifest part = layout::Manifest::read(part_path);
+    if (!part.part || part.part->whole_layout != old_layout_id) return;  // not the old layout's any more
+    layout::LayoutReplacement(part_path, {}, false).remove_leftovers({});
+    ::unlink(part_path.c_str());
+  } catch (const std::exception&) {
+    // Damaged or gone: not ours to judge.
+  }
+}
+
+// The drive directories a conversion makes for "{rank}" patterns, removed
+// again (when empty) if it fails or is interrupted.
+class MadeDirectories {
+ public:
+  MadeDirectories() = default;
+  MadeDirectories(const MadeDirectories&) = delete;
+  MadeDirectories& operator=(const MadeDirectories&) = delete;
+  ~MadeDirectories() {
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
+      if (!kept_) ::rmdir(it->first.c_str());
+      base::forget_on_signals(it->second);
+    }
+  }
+  void make(const std::string& dir) {
+    std::vector<fs::path> missing;
+    std::error_code ec;
+    for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+      missing.push_back(p);
+      if (p == p.parent_path()) break;
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      if (!fs::create_directory(*it, ec) && ec) throw std::runtime_error(it->string() + ": cannot make the drive directory: " + ec.message());
+      made_.emplace_back(it->string(), base::remove_on_signals(it->string(), true));
+    }
+  }
+  void keep() { kept_ = true; }
+
+ private:
+  std::vector<std::pair<std::string, size_t>> made_;
+  bool kept_ = false;
+};
 
 std::string relative_to_manifest(const std::string& manifest_path, const std::string& path) {
   return fs::path(path).lexically_relative(fs::path(manifest_path).parent_path()).string();
@@ -111,83 +230,136 @@ std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& man
 
 void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_path, const RankedWriteOptions& options) {
   if (options.ranks == 0) throw std::invalid_argument("--ranks must be at least 1");
+  if (options.ranks > max_ranks) {
+    throw std::invalid_argument("--ranks " + std::to_string(options.ranks) + " is more than the " + std::to_string(max_ranks) +
+                                " ranks a layout may be split for");
+  }
   const base::GraphInfo& info = graph.info();
   if (options.ranks > std::max<uint64_t>(info.vertices, 1)) {
     throw std::invalid_argument("--ranks " + std::to_string(options.ranks) + " is more than the graph's " +
                                 std::to_string(info.vertices) + " vertices");
   }
-  for (const std::string& pattern : options.drive_patterns) {
-    if (pattern.find("{rank}") == std::string::npos) continue;
-    for (unsigned r = 0; r < options.ranks; ++r) fs::create_directories(part_drive_dirs({pattern}, r).front());
+  // Every part is staged (written and synced under temporary names, its
+  // files held open and locked) and put in place with the top manifest,
+  // last: an error or a signal leaves the old layout whole and nothing new.
+  const std::vector<base::NamedFile> to_write = ranked_layout_files_to_write(manifest_path, options);
+  base::reserve_open_files(to_write.size(), "a layout split for " + std::to_string(options.ranks) + " ranks");
+
+  // Before anything is written: every file may be replaced. A part's
+  // manifest only if the layout now at manifest_path lists it.
+  const layout::LayoutReplacement top_replacement(manifest_path, {}, options.layout.force);
+  std::string old_layout_id;
+  const std::vector<std::string> old_parts = previous_parts(manifest_path, old_layout_id);
+  auto was_listed = [&](const std::string& part_path) {
+    return std::any_of(old_parts.begin(), old_parts.end(), [&](const std::string& p) { return same_path(p, part_path); });
+  };
+  auto part_options = [&](unsigned r) {
+    SluiceWriteOptions o = options.layout;
+    o.drive_dirs = part_drive_dirs(options.drive_patterns, r);
+    o.with_ids = false;  // the whole layout's map is beside the top manifest
+    if (info.weighted) o.sample_edges = 0;
+    return o;
+  };
+  for (unsigned r = 0; r < options.ranks; ++r) {
+    for (bool transposed : {false, true}) {
+      if (transposed && !options.transpose) break;
+      const std::string part_path = part_manifest_path(manifest_path, r, transposed);
+      std::error_code ec;
+      if (!options.layout.force && fs::exists(part_path, ec) && !was_listed(part_path)) {
+        throw std::runtime_error(part_path + ": exists and is not a part of the layout " + manifest_path +
+                                 "; converting would replace it (pass --force to overwrite it, or choose another name)");
+      }
+      check_replaceable(layout::LayoutReplacement(part_path, {}, options.layout.force), part_path, options.transpose, part_options(r));
+    }
   }
+  if (!graph.source().ids().empty()) top_replacement.check_id_map(id_map_path(manifest_path));
+  sweep_dead_temporaries(manifest_path, {});
+  MadeDirectories made;
+  std::vector<std::string> swept_dirs;
+  for (const std::string& pattern : options.drive_patterns) {
+    for (unsigned r = 0; r < options.ranks; ++r) {
+      const std::string d = part_drive_dirs({pattern}, r).front();
+      if (std::find(swept_dirs.begin(), swept_dirs.end(), d) != swept_dirs.end()) continue;
+      if (pattern.find("{rank}") != std::string::npos) made.make(d);
+      sweep_dead_temporaries(manifest_path, {d});
+      swept_dirs.push_back(d);
+    }
+  }
+
   const std::vector<uint64_t> in_degrees = in_degrees_of(graph);
   const std::vector<uint64_t> bounds = rank_boundaries(in_degrees, options.ranks, ranked_layout_alpha);
-
   layout::Manifest top;
   top.layout_id = layout::new_layout_id();
   top.info = info;
   top.alpha = ranked_layout_alpha;
-  std::vector<std::string> written;  // parts committed, removed again on an error
-  // Writes the edges of `source` into rank r's range as a part.
-  auto write_part = [&](BlockGraph& source, unsigned r, uint64_t edges, const std::string& part_path, bool transposed) {
-    std::unique_ptr<BlockGraph> part = info.id_bytes == 4 ? edges_into<uint32_t>(source, bounds[r], bounds[r + 1], edges)
-                                                          : edges_into<uint64_t>(source, bounds[r], bounds[r + 1], edges);
+  std::vector<StagedLayout> staged;
+  // Stages part r of `source`'s edges (the graph's, or its transpose's).
+  auto stage_part = [&](BlockGraph& part, unsigned r, bool transposed) {
     std::unique_ptr<BlockGraph> by_destination;
-    if (options.transpose) by_destination = transpose_of(*part, options.threads);
-    SluiceWriteOptions part_options = options.layout;
-    part_options.drive_dirs = part_drive_dirs(options.drive_patterns, r);
-    part_options.part = layout::PartOf{r, options.ranks, bounds[r], bounds[r + 1], relative_to_manifest(part_path, manifest_path),
-                                       top.layout_id, transposed};
+    if (options.transpose) by_destination = transpose_of(part, options.threads);
+    const std::string part_path = part_manifest_path(manifest_path, r, transposed);
+    SluiceWriteOptions o = part_options(r);
+    o.part = layout::PartOf{r, options.ranks, bounds[r], bounds[r + 1], relative_to_manifest(part_path, manifest_path), top.layout_id,
+                            transposed};
     if (options.layout.progress) {
       std::fprintf(stderr, "%s %u of %u: vertices [%llu, %llu), %llu edges\n", transposed ? "transpose's part" : "part", r,
-                   options.ranks, (unsigned long long)bounds[r], (unsigned long long)bounds[r + 1], (unsigned long long)edges);
+                   options.ranks, (unsigned long long)bounds[r], (unsigned long long)bounds[r + 1],
+                   (unsigned long long)part.info().edges);
     }
-    write_sluice_layout(*part, by_destination.get(), part_path, part_options);
-    written.push_back(part_path);
+    staged.push_back(stage_sluice_layout(part, by_destination.get(), part_path, o));
   };
-  // With the transpose, the transpose graph too, split over the same ranges.
-  std::unique_ptr<BlockGraph> reversed;
-  std::vector<uint64_t> reversed_in_degrees;  // the graph's out-degrees
+  // Splits `source` by destination over the ranks, a group of parts a pass.
+  auto stage_parts = [&](BlockGraph& source, const std::vector<uint64_t>& part_edges, bool transposed) {
+    const std::vector<unsigned> groups = pass_groups(info, part_edges);
+    for (size_t g = 0; g + 1 < groups.size(); ++g) {
+      std::vector<std::unique_ptr<BlockGraph>> parts = parts_into(source, bounds, groups[g], groups[g + 1], part_edges);
+      for (unsigned r = groups[g]; r < groups[g + 1]; ++r) {
+        stage_part(*parts[r - groups[g]], r, transposed);
+        parts[r - groups[g]].reset();
+      }
+    }
+  };
+  stage_parts(graph, per_rank(in_degrees, bounds), false);
+  // With the transpose, the transpose graph too, split over the same
+  // ranges: rank r's part holds the edges out of its range, reversed.
   if (options.transpose) {
-    reversed = transpose_of(graph, options.threads);
-    reversed_in_degrees.assign(info.vertices, 0);
-    graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t degree) { reversed_in_degrees[v] = degree; });
+    std::unique_ptr<BlockGraph> reversed = transpose_of(graph, options.threads);
+    std::vector<uint64_t> out_degrees(info.vertices, 0);
+    graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t degree) { out_degrees[v] = degree; });
+    stage_parts(*reversed, per_rank(out_degrees, bounds), true);
   }
-  try {
-    for (unsigned r = 0; r < options.ranks; ++r) {
-      uint64_t edges = 0;
-      for (uint64_t v = bounds[r]; v < bounds[r + 1]; ++v) edges += in_degrees[v];
-      // The part: the edges into the range, by source and by destination.
-      const std::string part_path = part_manifest_path(manifest_path, r);
-      write_part(graph, r, edges, part_path, false);
-      layout::RankPart listed{relative_to_manifest(manifest_path, part_path), "", bounds[r], bounds[r + 1]};
-      // The transpose's part: the edges out of the range, reversed.
-      if (reversed) {
-        uint64_t out_edges = 0;
-        for (uint64_t v = bounds[r]; v < bounds[r + 1]; ++v) out_edges += reversed_in_degrees[v];
-        const std::string transpose_path = part_manifest_path(manifest_path, r, true);
-        write_part(*reversed, r, out_edges, transpose_path, true);
-        listed.transpose = relative_to_manifest(manifest_path, transpose_path);
-      }
-      top.parts.push_back(std::move(listed));
-    }
-    // The id map of a relabelled graph: one for the whole layout, beside its top manifest.
-    std::vector<base::AtomicFile> top_files;
-    if (!graph.source().ids().empty()) {
-      top_files.emplace_back(id_map_path(manifest_path));
-      top.ids = fs::path(id_map_path(manifest_path)).filename().string();
-      top.ids_checksum = layout::write_id_map_file(top_files.back(), graph.source().ids());
-    }
-    top_files.emplace_back(manifest_path).write(top.text());
-    base::commit_all(top_files);
-  } catch (...) {
-    for (const std::string& part : written) {
-      for (const base::NamedFile& f : layout::sluice_layout_files(part)) {
-        std::error_code ignored;
-        fs::remove(f.path, ignored);
-      }
-    }
-    throw;
+  for (unsigned r = 0; r < options.ranks; ++r) {
+    const std::string part_path = part_manifest_path(manifest_path, r);
+    layout::RankPart listed{relative_to_manifest(manifest_path, part_path), "", bounds[r], bounds[r + 1]};
+    if (options.transpose) listed.transpose = relative_to_manifest(manifest_path, part_manifest_path(manifest_path, r, true));
+    top.parts.push_back(std::move(listed));
+  }
+  // The id map of a relabelled graph: one for the whole layout, beside its top manifest.
+  std::vector<base::AtomicFile> top_files;
+  if (!graph.source().ids().empty()) {
+    top_files.emplace_back(id_map_path(manifest_path));
+    top.ids = fs::path(id_map_path(manifest_path)).filename().string();
+    top.ids_checksum = layout::write_id_map_file(top_files.back(), graph.source().ids());
+  }
+  top_files.emplace_back(manifest_path).write(top.text());
+  for (base::AtomicFile& f : top_files) f.finish();
+
+  // In place: every part, then the top manifest.
+  for (StagedLayout& part : staged) {
+    for (base::AtomicFile& f : part.files) f.publish();
+  }
+  for (base::AtomicFile& f : top_files) f.publish();
+  made.keep();
+  // Then what the old layout had and the new one does not.
+  std::vector<base::NamedFile> written = to_write;
+  if (top.ids.empty()) {
+    std::erase_if(written, [&](const base::NamedFile& f) { return f.path == id_map_path(manifest_path); });
+  }
+  for (StagedLayout& part : staged) part.replacement.remove_leftovers(part.written);
+  top_replacement.remove_leftovers(written);
+  for (const std::string& old : old_parts) {
+    const bool rewritten = std::any_of(to_write.begin(), to_write.end(), [&](const base::NamedFile& f) { return same_path(f.path, old); });
+    if (!rewritten) remove_old_part(old, old_layout_id);
   }
 }
 

@@ -31,6 +31,11 @@ namespace sluice::formats {
 // prices its own dense per-vertex messages, which sluice does not send.
 inline constexpr double ranked_layout_alpha = 2;
 
+// The most ranks a layout is split for: each part is a layout over every
+// vertex id (its index alone about 4 bytes a vertex), written on one
+// machine with every part held open until they are put in place together.
+inline constexpr unsigned max_ranks = 1024;
+
 struct RankedWriteOptions {
   unsigned ranks = 1;
   std::vector<std::string> drive_patterns;  // one per drive; "{rank}" becomes the rank
@@ -52,8 +57,12 @@ std::vector<std::string> part_drive_dirs(const std::vector<std::string>& pattern
 // Every file write_ranked_sluice_layout writes, the top manifest first.
 std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& manifest_path, const RankedWriteOptions& options);
 
-// Writes every part, then the top manifest; on an error removes the parts
-// already written, so nothing of a half-written layout is left.
+// Writes every part aside, then puts them in place together with the top
+// manifest, last; an error, SIGINT or SIGTERM leaves the layout that was
+// there before usable and nothing new (a SIGKILL leaves temporaries, which
+// the next conversion of the name removes). A file that would be replaced
+// and is not the old layout's (a part's manifest it does not list, an
+// index, a drive file) is refused before anything is written.
 void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_path, const RankedWriteOptions& options);
 
 }  // namespace sluice::formats

@@ -73,7 +73,7 @@ EdgeSetPaths edge_set_paths(const std::string& manifest_path, const std::string&
 
 layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path, const layout::Manifest& manifest,
                             const std::string& suffix, const SluiceWriteOptions& options,
-                            const layout::LayoutReplacement& replacement, std::vector<base::AtomicFile>& outputs) {
+                            std::vector<base::AtomicFile>& outputs) {
   const base::GraphInfo& info = graph.info();
   const std::string dir = fs::path(manifest_path).parent_path().string();
   const layout::DriveHeader identity = layout::drive_identity(manifest, manifest_path, suffix);
@@ -81,12 +81,7 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
   const EdgeSetPaths paths = edge_set_paths(manifest_path, suffix, options);
   const std::vector<std::string>& drive_paths = paths.drives;
   layout::EdgeSetFiles files;
-  for (const std::string& p : drive_paths) {
-    replacement.check_drive_file(p);
-    files.drives.push_back(relative_to(dir, p));
-  }
-  replacement.check_index(paths.index);
-  if (!paths.sample.empty()) replacement.check_sample(paths.sample);
+  for (const std::string& p : drive_paths) files.drives.push_back(relative_to(dir, p));
 
   // Degrees, through the block API's offsets.
   base::Array<uint32_t> degrees(info.vertices, "degrees");
@@ -164,9 +159,8 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
 }  // namespace
 
 void manifest_ids(layout::Manifest& manifest, const std::string& manifest_path, const base::IdMap& ids,
-                  const layout::LayoutReplacement& replacement, std::vector<base::AtomicFile>& outputs) {
+                  std::vector<base::AtomicFile>& outputs) {
   const std::string path = id_map_path(manifest_path);
-  replacement.check_id_map(path);
   outputs.emplace_back(path);
   manifest.ids = fs::path(path).filename().string();
   manifest.ids_checksum = layout::write_id_map_file(outputs.back(), ids);
@@ -195,13 +189,44 @@ std::unique_ptr<GraphSource> open_sluice_layout(const std::string& manifest_path
   return std::make_unique<SluiceSource>(std::make_shared<layout::SluiceLayout>(manifest_path, rank), transpose);
 }
 
-void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,
-                         const SluiceWriteOptions& requested) {
+void check_replaceable(const layout::LayoutReplacement& replacement, const std::string& manifest_path, bool transpose,
+                       const SluiceWriteOptions& options) {
+  for (const char* set : {"out", "in"}) {
+    if (std::string(set) == "in" && !transpose) break;
+    const EdgeSetPaths paths = edge_set_paths(manifest_path, set, options);
+    for (const std::string& p : paths.drives) replacement.check_drive_file(p);
+    replacement.check_index(paths.index);
+    if (!paths.sample.empty()) replacement.check_sample(paths.sample);
+  }
+  if (options.with_ids) replacement.check_id_map(id_map_path(manifest_path));
+}
+
+void sweep_dead_temporaries(const std::string& manifest_path, const std::vector<std::string>& drive_dirs) {
+  const fs::path p(manifest_path);
+  const std::string prefix = p.stem().string() + ".";
+  base::remove_dead_temporaries(p.parent_path().string(), prefix);
+  for (const std::string& d : drive_dirs) base::remove_dead_temporaries(d, prefix);
+}
+
+namespace {
+
+// The options as written: a weighted graph gets no sample (Afforest's
+// sample is of unweighted edges), a part no id map of its own.
+SluiceWriteOptions options_for(const BlockGraph& graph, const SluiceWriteOptions& requested) {
+  SluiceWriteOptions options = requested;
+  if (graph.info().weighted) options.sample_edges = 0;
+  options.with_ids = !options.part && !graph.source().ids().empty();
+  return options;
+}
+
+}  // namespace
+
+StagedLayout stage_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,
+                                 const SluiceWriteOptions& requested) {
   if (requested.sample_edges > layout::max_sample_edges) {
     throw std::invalid_argument("--sample-edges must be at most " + std::to_string(layout::max_sample_edges));
   }
-  SluiceWriteOptions options = requested;
-  if (graph.info().weighted) options.sample_edges = 0;  // Afforest's sample is of unweighted edges
+  const SluiceWriteOptions options = options_for(graph, requested);
   if (transpose && (transpose->info().vertices != graph.info().vertices ||
                     transpose->info().edges != graph.info().edges)) {
     throw std::invalid_argument("the transpose must have the graph's vertex and edge counts");
@@ -220,8 +245,11 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
                                " vertices, " + std::to_string(info.id_bytes) + "-byte ids): convert without it");
     }
   }
-  const layout::LayoutReplacement replacement(manifest_path, options.drive_dirs, options.force);
-  std::vector<base::AtomicFile> outputs;
+  StagedLayout staged{{}, layout::LayoutReplacement(manifest_path, options.drive_dirs, options.force),
+                      sluice_layout_files_to_write(manifest_path, transpose != nullptr, options)};
+  check_replaceable(staged.replacement, manifest_path, transpose != nullptr, options);
+  sweep_dead_temporaries(manifest_path, options.drive_dirs);
+  std::vector<base::AtomicFile>& outputs = staged.files;
   layout::Manifest manifest;
   manifest.layout_id = layout::new_layout_id();
   manifest.info = graph.info();
@@ -230,15 +258,24 @@ void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::st
   manifest.sample_edges = options.sample_edges;
   manifest.part = options.part;
   manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
-  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, replacement, outputs);
-  if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, replacement, outputs);
-  SluiceWriteOptions written = options;
-  written.with_ids = !options.part && !graph.source().ids().empty();  // a part's map is the whole layout's
-  if (written.with_ids) manifest_ids(manifest, manifest_path, graph.source().ids(), replacement, outputs);
+  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, outputs);
+  if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, outputs);
+  if (options.with_ids) manifest_ids(manifest, manifest_path, graph.source().ids(), outputs);
   outputs.emplace_back(manifest_path);
   outputs.back().write(manifest.text());
-  base::commit_all(outputs);
-  replacement.remove_leftovers(sluice_layout_files_to_write(manifest_path, transpose != nullptr, written));
+  for (base::AtomicFile& f : outputs) f.finish();
+  return staged;
+}
+
+void publish_sluice_layout(StagedLayout& staged) {
+  for (base::AtomicFile& f : staged.files) f.publish();  // the manifest last
+  staged.replacement.remove_leftovers(staged.written);
+}
+
+void write_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,
+                         const SluiceWriteOptions& options) {
+  StagedLayout staged = stage_sluice_layout(graph, transpose, manifest_path, options);
+  publish_sluice_layout(staged);
 }
 
 }  // namespace sluice::formats

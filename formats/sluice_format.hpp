@@ -49,11 +49,33 @@ std::string id_map_path(const std::string& manifest_path);
 // Writes `ids` to the layout's id map (added to `outputs`, to commit with
 // the rest) and names it in `manifest`.
 void manifest_ids(layout::Manifest& manifest, const std::string& manifest_path, const base::IdMap& ids,
-                  const layout::LayoutReplacement& replacement, std::vector<base::AtomicFile>& outputs);
+                  std::vector<base::AtomicFile>& outputs);
 
 // The files write_sluice_layout writes, manifest first.
 std::vector<base::NamedFile> sluice_layout_files_to_write(const std::string& manifest_path, bool transpose,
                                                           const SluiceWriteOptions& options);
+
+// Throws, before anything is written, unless every file of the layout at
+// `manifest_path` may be replaced (layout/layout_replacement.hpp).
+void check_replaceable(const layout::LayoutReplacement& replacement, const std::string& manifest_path, bool transpose,
+                       const SluiceWriteOptions& options);
+// Removes the temporaries that dead writers left of any name the layout
+// at `manifest_path` could have had (its transpose, other drive counts,
+// its parts), beside the manifest and in the drive directories.
+void sweep_dead_temporaries(const std::string& manifest_path, const std::vector<std::string>& drive_dirs);
+
+// A layout written and synced under temporary names, not yet in place:
+// destroyed unpublished, it leaves nothing behind.
+struct StagedLayout {
+  std::vector<base::AtomicFile> files;  // the manifest last
+  layout::LayoutReplacement replacement;
+  std::vector<base::NamedFile> written;  // every file it puts in place
+};
+StagedLayout stage_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const std::string& manifest_path,
+                                 const SluiceWriteOptions& options);
+// Renames the staged files into place, the manifest last, then removes
+// what the old layout at that path had and the new one does not.
+void publish_sluice_layout(StagedLayout& staged);
 
 // Writes `graph` (and `transpose`, if given) as a sluice layout. Nothing is
 // visible at the final names until everything has been written and synced.

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "base/format_names.hpp"
+#include "base/launcher.hpp"
 #include "base/output_guard.hpp"
 #include "formats/ranked_writer.hpp"
 #include "formats/writers.hpp"
@@ -38,6 +39,12 @@ int convert_command(int argc, char** argv) {
                           options, positionals, values)) {
     return exit_ok;
   }
+  // Each rank of a job would convert the whole graph onto the same files.
+  if (const int job = base::launched_ranks(); job > 1) {
+    throw std::runtime_error("sluice convert runs as one process, and was started as one of " + std::to_string(job) +
+                             " MPI ranks: run it without mpirun (with --ranks R it writes every rank's part; run the "
+                             "programs under `mpirun -np R`)");
+  }
   const std::string output = values["output"].as<std::string>();
   std::string to = values["to"].as<std::string>();
   if (to.empty()) to = base::format_from_extension(output);
@@ -65,6 +72,10 @@ int convert_command(int argc, char** argv) {
   if (!values["ranks"].defaulted()) {
     if (to != "sluice") throw po::error("--ranks splits a sluice layout only");
     if (ranks == 0) throw po::error("--ranks must be at least 1");
+    if (ranks > formats::max_ranks) {
+      throw po::error("--ranks " + std::to_string(ranks) + " is more than the " + std::to_string(formats::max_ranks) +
+                      " ranks a layout may be split for");
+    }
   }
   formats::RankedWriteOptions ranked;
   ranked.ranks = ranks;
