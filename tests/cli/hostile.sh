@@ -209,14 +209,7 @@ printf '0 1 1e-46\n1 2 1e-300\n2 0 2.5\n' > tiny.wel
 [ "$(grep -v '^#' tiny.el)" = "$(printf '0 1 0\n1 2 0\n2 0 2.5')" ] || fail "underflowing weights: $(cat tiny.el)"
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1e-300\n2 1 0.1\n' > double.mtx
 "$sluice" convert double.mtx double.el >/dev/null || fail "a double-precision .mtx was refused"
-printf '0 1 3.5e38\n' > huge.wel
-expect_error 1 "huge.wel:line 1: the weight is beyond float32's range" "$sluice" convert huge.wel huge.el
-for w in nan inf -inf NaN; do
-  printf '0 1 %s\n' "$w" > nonfinite.wel
-  expect_error 1 "nonfinite.wel:line 1: the weight is nan or infinite" "$sluice" convert nonfinite.wel nonfinite.el
-done
-printf 'WeightedAdjacencyGraph\n2\n1\n0\n1\n1\nnan\n' > nan.adj
-expect_error 1 "nan.adj.*the weight is nan or infinite" "$sluice" convert nan.adj nan.el
+# (Weights refused: tests/cli/values.sh.)
 
 # 12. A Matrix Market count of 2^64 - 1 is checked like any other.
 printf '%%%%MatrixMarket matrix coordinate pattern general\n3 3 18446744073709551615\n1 2\n' > count.mtx

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Values as typed: weights in decimal or hexadecimal, and a weight that is
-# not a number said to be one; an empty --source or --sources item (an
+# not a number, not finite or beyond float32 refused, saying which; an empty --source or --sources item (an
 # unset shell variable) refused instead of standing for the default; a
 # nan, inf or out-of-range x for spmv refused unless allowed.
 set -euo pipefail
@@ -13,14 +13,19 @@ printf '0 1 0x10\n1 2 0x1.8p1\n2 0 -0X2\n' > hex.wel
 "$sluice" convert hex.wel hex.sluice >/dev/null
 "$sluice" convert hex.sluice - --to wel 2>/dev/null > back.wel
 [ "$(cat back.wel | grep -v '^#' | tr '\n' ' ')" = "0 1 16 1 2 3 2 0 -2 " ] || fail "hexadecimal weights read as: $(cat back.wel)"
-for bad in 1.5kg 0x 0xg 0x-5 abc; do
-  printf '0 1 2\n1 0 %s\n' "$bad" > bad.wel
-  expect_error 1 "bad.wel:line 2: the weight is not a number" "$sluice" convert bad.wel bad.sluice
-done
+# refused WEIGHT WHY: the weight, in an edge list and in an adjacency
+# graph, is refused naming its line and why.
+refused() {
+  printf '0 1 2\n1 0 %s\n' "$1" > bad.wel
+  expect_error 1 "bad.wel:line 2: the weight is $2" "$sluice" convert bad.wel bad.sluice
+  printf 'WeightedAdjacencyGraph\n2\n1\n0\n1\n1\n%s\n' "$1" > bad.adj
+  expect_error 1 "bad.adj:line 7: the weight is $2" "$sluice" convert bad.adj bad.sluice
+}
+for w in 1.5kg 0x 0xg 0x-5 abc; do refused "$w" "not a number"; done
+for w in nan inf -inf NaN; do refused "$w" "nan or infinite"; done
+refused 3.5e38 "beyond float32's range"
 printf '0 1 2 3\n' > four.wel
 expect_error 1 "four.wel:line 1: expected 2 columns (source target) or 3 (source target weight), found 4" "$sluice" convert four.wel four.sluice
-printf 'WeightedAdjacencyGraph\n2\n1\n0\n1\n1\n2kg\n' > bad.adj
-expect_error 1 "bad.adj:line 7: the weight is not a number" "$sluice" convert bad.adj bad2.sluice
 
 # Empty values are refused, never the default source.
 "$sluice" generate rmat --scale 8 --edge-factor 4 --seed 2 -o g.el >/dev/null
