@@ -1,5 +1,6 @@
 #include "engine/engine.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -43,8 +44,9 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
                                                graph.owned_begin(), graph.owned_end(), graph.degrees())),
       reversed_(forward ? nullptr : reversed_of(graph, options)),
       pull_graph_(forward ? &forward->graph_ : options.symmetric ? &graph : reversed_.get()),
-      options_(options),
-      budget_(MemoryBudget::of(graph, pull_graph_, options, forward != nullptr)),
+      fitted_(fit_to_memory(graph, pull_graph_, options, forward != nullptr)),
+      options_(fitted_.options),
+      budget_(fitted_.budget),
       pool_(compute_threads(options.threads)),
       scratch_(graph.vertices()),
       wanted_(pull_graph_ ? graph.vertices() : 0),
@@ -65,15 +67,6 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
   }
   counted_ = exchange_->communicator().counters();
   if (!options_.skip) options_.skip = default_skip_threshold(graph, options_.io.backend).threshold;
-  uint64_t limit = options_.memory_limit ? options_.memory_limit : base::available_memory();
-  if (limit && budget_.total() > limit) {
-    const auto& size = base::byte_count;
-    throw std::runtime_error("the vertex state does not fit in memory: needs " + size(budget_.total()) + " (index " +
-                             size(budget_.index) + ", frontiers " + size(budget_.frontiers) + ", bins " + size(budget_.bins) +
-                             (options_.io.backend == io::BackendKind::memory ? ", edges in memory " : ", IO buffers ") + size(budget_.io_buffers) + ", pull cache " + size(budget_.pull_cache) +
-                             ", algorithm " + size(budget_.algorithm) + "), the limit is " + size(limit) +
-                             (options_.memory_limit ? " (the memory limit asked for)" : " (the memory available)"));
-  }
   if (forward) {
     shares_streams_ = true;
     push_stream_ = forward->pull_stream_;
@@ -204,6 +197,49 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   if (shared_edge_sets) b.index = b.io_buffers = 0;
   if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();
   return b;
+}
+
+FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options, bool shared_edge_sets) {
+  FittedOptions fitted{options, {}, MemoryBudget::of(graph, reversed, options, shared_edge_sets), {}, 0};
+  fitted.budget = fitted.wanted;
+  fitted.limit = options.memory_limit ? options.memory_limit : base::available_memory();
+  if (!fitted.limit || fitted.wanted.total() <= fitted.limit) return fitted;
+  // The least each part the caller left unset can run with.
+  const bool cut_buffers = !options.io.buffers && options.io.backend != io::BackendKind::memory;
+  const unsigned wanted_buffers = io_buffers_for(graph, options.io);
+  const unsigned floor_buffers = std::min(wanted_buffers, memory_floor_buffers_per_drive * graph.drives());
+  const uint64_t wanted_cache = reversed ? pull_cache_bytes(graph, options) : 0;
+  EngineOptions least = options;
+  if (cut_buffers) least.io.buffers = floor_buffers;
+  if (!options.bin_space) least.bin_space = 1;  // the bins' fewest blocks (MemoryBudget::of takes the larger)
+  if (!options.pull_cache) least.pull_cache = 0;
+  fitted.floor = MemoryBudget::of(graph, reversed, least, shared_edge_sets);
+  const auto& size = base::byte_count;
+  auto parts = [&](const MemoryBudget& b) {
+    return "index " + size(b.index) + ", frontiers " + size(b.frontiers) + ", bins " + size(b.bins) +
+           (options.io.backend == io::BackendKind::memory ? ", edges in memory " : ", IO buffers ") + size(b.io_buffers) +
+           ", pull cache " + size(b.pull_cache) + ", algorithm " + size(b.algorithm);
+  };
+  if (fitted.floor.total() > fitted.limit) {
+    throw std::runtime_error("the vertex state does not fit in memory: needs at least " + size(fitted.floor.total()) + " (" +
+                             parts(fitted.floor) + "), the limit is " + size(fitted.limit) +
+                             (options.memory_limit ? " (the memory limit asked for)" : " (the memory available)"));
+  }
+  // Each part keeps its floor and the same share of what it would get above it.
+  const double share = double(fitted.limit - fitted.floor.total()) / double(fitted.wanted.total() - fitted.floor.total());
+  auto between = [share](uint64_t least_value, uint64_t wanted_value) {
+    return least_value + uint64_t(share * double(wanted_value - least_value));
+  };
+  EngineOptions& cut = fitted.options;
+  if (cut_buffers) cut.io.buffers = unsigned(between(floor_buffers, wanted_buffers));
+  if (!options.bin_space) cut.bin_space = std::max<uint64_t>(1, between(fitted.floor.bins, fitted.wanted.bins));
+  if (!options.pull_cache) cut.pull_cache = between(0, wanted_cache);
+  fitted.budget = MemoryBudget::of(graph, reversed, cut, shared_edge_sets);
+  if (fitted.budget.total() > fitted.limit) {  // rounding: take the floor
+    cut = least;
+    fitted.budget = fitted.floor;
+  }
+  return fitted;
 }
 
 std::optional<DeviceCalibration> calibration_of(const DiskGraph& graph) {

@@ -133,6 +133,24 @@ struct MemoryBudget {
                          bool shared_edge_sets = false);
 };
 
+// The options an engine runs with under its memory limit (the option, or
+// the memory available). The parts the caller left unset (IO buffers
+// from the drives, the bin space, the pull cache) get what they would by
+// default when it fits; when not, each is cut towards its floor by the
+// same share of what it would get above it: IO buffers to
+// memory_floor_buffers_per_drive a drive, the bins to their fewest blocks,
+// the pull cache to none. Throws std::runtime_error, naming every part,
+// the floor and the limit, when even the floor does not fit.
+inline constexpr unsigned memory_floor_buffers_per_drive = 4;
+struct FittedOptions {
+  EngineOptions options;
+  MemoryBudget budget, wanted, floor;  // as fitted, as the defaults would have it, and the least
+  uint64_t limit = 0;
+  bool cut() const { return budget.total() < wanted.total(); }
+};
+FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
+                            bool shared_edge_sets = false);
+
 // What one EDGEMAP did (algorithms/run_trace.hpp writes it as JSON).
 struct EdgeMapStats {
   Direction direction = Direction::push;
@@ -196,6 +214,8 @@ class Engine {
 
   const DiskGraph& graph() const { return graph_; }
   const EngineOptions& options() const { return options_; }
+  // What the memory limit made of the options: the parts cut, if any.
+  const FittedOptions& fitted() const { return fitted_; }
   const EdgeMapStats& last_stats() const { return stats_; }
   const MemoryBudget& budget() const { return budget_; }
   int threads() const { return pool_.size(); }
@@ -400,6 +420,7 @@ class Engine {
   CommunicationCounters counted_;         // the communicator's counters when the last EDGEMAP ended
   std::unique_ptr<DiskGraph> reversed_;
   const DiskGraph* pull_graph_ = nullptr;
+  FittedOptions fitted_;
   EngineOptions options_;
   MemoryBudget budget_;
   WorkerPool pool_;

@@ -108,6 +108,13 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     run["edges"] = communicator->sum(graph.edges());
     run["part"] = graph.layout().path();
   }
+  const engine::FittedOptions& fitted = out().fitted();
+  auto parts = [](const engine::MemoryBudget& b) {
+    return nlohmann::ordered_json{{"index", b.index}, {"frontiers", b.frontiers}, {"bins", b.bins}, {"io_buffers", b.io_buffers},
+                                  {"pull_cache", b.pull_cache}, {"algorithm", b.algorithm}, {"total", b.total()}};
+  };
+  run["memory"] = {{"limit", fitted.limit}, {"held", parts(fitted.budget)}, {"by_default", parts(fitted.wanted)},
+                   {"floor", parts(fitted.cut() ? fitted.floor : fitted.budget)}};
   if (distributed()) trial_start_ = communicator->counters();
   run_record_ = run.dump();
   run_record_.pop_back();  // the parameters follow
@@ -118,6 +125,13 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
                graph.drives(), graph.layout().in() ? " + transpose" : "",
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
                engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
+  if (fitted.cut()) {
+    const auto& size = base::byte_count;
+    std::fprintf(stderr, "%s: fitted to %s of memory: IO buffers %s (%s by default), bins %s (%s), pull cache %s (%s); at least %s needed\n",
+                 name, size(fitted.limit).c_str(), size(fitted.budget.io_buffers).c_str(), size(fitted.wanted.io_buffers).c_str(),
+                 size(fitted.budget.bins).c_str(), size(fitted.wanted.bins).c_str(), size(fitted.budget.pull_cache).c_str(),
+                 size(fitted.wanted.pull_cache).c_str(), size(fitted.floor.total()).c_str());
+  }
   if (load_seconds() > 0) {
     std::fprintf(stderr, "%s: the graph's edges loaded into memory in %.3f s (%s), before any trial\n", name, load_seconds(),
                  base::byte_count(engines_.out->budget().io_buffers + (engines_.in ? engines_.in->budget().io_buffers : 0)).c_str());
