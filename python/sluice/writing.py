@@ -172,12 +172,42 @@ def from_networkx(
 ) -> list[Hashable]:
     """Writes a networkx graph: its nodes become ids 0 .. n - 1 in the order
     of ``nodelist`` (default: graph.nodes), an undirected edge is stored both
-    ways, and ``weight`` names the edge attribute to keep as the weight
-    (None: unweighted). Returns the node of each id. Options as
+    ways (a self loop once), every edge of a multigraph is kept (parallel
+    edges stay parallel, each with its own weight), and ``weight`` names
+    the edge attribute to keep as the weight (None: unweighted; an edge
+    without it weighs 1). Returns the node of each id. Options as
     :func:`from_arrays`."""
     import networkx
 
     nodes = list(graph.nodes) if nodelist is None else list(nodelist)
-    matrix = networkx.to_scipy_sparse_array(graph, nodelist=nodes, weight=weight, format="csr")
-    from_scipy(matrix, path, weighted=weight is not None, **options)
+    if not graph.is_multigraph():
+        matrix = networkx.to_scipy_sparse_array(graph, nodelist=nodes, weight=weight, format="csr")
+        from_scipy(matrix, path, weighted=weight is not None, **options)
+        return nodes
+    # A sparse matrix would sum parallel edges into one: list them instead,
+    # each source's edges in the graph's order.
+    index = {node: i for i, node in enumerate(nodes)}
+    if len(index) != len(nodes):
+        raise _core.UsageError("nodelist names a node twice")
+    sources: list[int] = []
+    targets: list[int] = []
+    weights: list[Any] = []
+    edges = graph.edges(data=weight, default=1) if weight is not None else ((u, v, 1) for u, v in graph.edges())
+    for u, v, value in edges:
+        if u not in index or v not in index:
+            continue  # as networkx.to_scipy_sparse_array: edges leaving the nodelist are left out
+        ends = [(index[u], index[v])]
+        if not graph.is_directed() and u != v:
+            ends.append((index[v], index[u]))
+        for a, b in ends:
+            sources.append(a)
+            targets.append(b)
+            if weight is not None:
+                weights.append(value)
+    src = np.asarray(sources, dtype=np.int64)
+    order = np.argsort(src, kind="stable")
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(src, minlength=len(nodes)))))
+    indices = np.asarray(targets, dtype=np.int64)[order]
+    w = None if weight is None else np.asarray(weights, dtype=object)[order]
+    from_arrays(indptr, indices, path, weights=None if w is None else _real_weights(w), vertices=len(nodes), **options)
     return nodes

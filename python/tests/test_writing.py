@@ -120,6 +120,27 @@ def test_from_networkx(tmp_path):
     assert {nodes[v]: int(x) for v, x in enumerate(depth) if x >= 0} == lengths
 
 
+def test_from_networkx_keeps_parallel_edges(tmp_path):
+    d = nx.MultiDiGraph()
+    d.add_edges_from([(0, 1), (0, 1), (0, 2), (1, 2), (2, 0), (2, 0), (2, 0), (3, 3), (3, 3), (1, 3)])
+    d.add_edge(1, 2, w=4.0)
+    nodes = sluice.from_networkx(d, tmp_path / "d.sluice", transpose=True)
+    with sluice.open(tmp_path / "d.sluice") as g:
+        assert g.edges == d.number_of_edges() == 11
+    ranks = sluice.pagerank(tmp_path / "d.sluice", method="classic", dangling="spread", tolerance=1e-10, max_iterations=200).rank
+    expected = nx.pagerank(d, tol=1e-12, max_iter=500)  # networkx counts parallel edges as weight
+    assert max(abs(ranks[i] - expected[node]) for i, node in enumerate(nodes)) < 1e-6
+    nodes = sluice.from_networkx(d, tmp_path / "w.sluice", weight="w")
+    with sluice.open(tmp_path / "w.sluice") as g:
+        targets, weights = g.read_edges(1, 2)
+        assert sorted(zip(targets.tolist(), weights.tolist())) == [(2, 1.0), (2, 4.0), (3, 1.0)]
+    u = nx.MultiGraph([(0, 1), (0, 1), (1, 1)])
+    sluice.from_networkx(u, tmp_path / "u.sluice")
+    with sluice.open(tmp_path / "u.sluice") as g:
+        assert g.edges == 5  # each parallel edge both ways, the self loop once
+        assert g.offsets().tolist() == [0, 2, 5]
+
+
 @pytest.mark.parametrize(
     "bad, why",
     [
