@@ -337,6 +337,48 @@ TEST(Engine, RefusesWhenTheBudgetExceedsTheMemoryLimit) {
   EXPECT_EQ(b.algorithm, 100u << 20);
 }
 
+TEST(Engine, FitsTheUnsetPartsToTheMemoryLimit) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();
+  DiskGraph graph(layout_on_drives(dir, g, 2));
+  const std::unique_ptr<DiskGraph> reversed = graph.reversed();
+  EngineOptions options;
+  options.io.max_request_bytes = 4096;  // a buffer a page: room to cut on a small graph
+  options.io.queue_depth = 64;
+  options.bin_space = 0;
+  const FittedOptions unlimited = fit_to_memory(graph, reversed.get(), options);
+  ASSERT_FALSE(unlimited.cut());
+  // The floor, from a refusal below it, and a limit halfway up.
+  options.memory_limit = 1;
+  EXPECT_THROW(fit_to_memory(graph, reversed.get(), options), std::runtime_error);
+  options.memory_limit = 1ull << 40;
+  EngineOptions least = options;
+  least.io.buffers = memory_floor_buffers_per_drive * graph.drives();
+  least.bin_space = 1;
+  least.pull_cache = 0;
+  const uint64_t floor = MemoryBudget::of(graph, reversed.get(), least).total();
+  const uint64_t wanted = unlimited.wanted.total();
+  ASSERT_LT(floor, wanted);
+  options.memory_limit = (floor + wanted) / 2;
+  const FittedOptions fitted = fit_to_memory(graph, reversed.get(), options);
+  EXPECT_TRUE(fitted.cut());
+  EXPECT_LE(fitted.budget.total(), options.memory_limit);
+  EXPECT_EQ(fitted.floor.total(), floor);
+  EXPECT_GT(fitted.budget.io_buffers, fitted.floor.io_buffers);
+  EXPECT_LT(fitted.budget.io_buffers, fitted.wanted.io_buffers);
+  EXPECT_LE(fitted.budget.pull_cache, fitted.wanted.pull_cache);
+  // What the caller set is never cut; the rest makes room for it.
+  options.io.buffers = unsigned(io_buffers_for(graph, options.io));
+  const FittedOptions kept = fit_to_memory(graph, reversed.get(), options);
+  EXPECT_EQ(kept.options.io.buffers, options.io.buffers);
+  EXPECT_EQ(kept.budget.io_buffers, kept.wanted.io_buffers);
+  // And an engine runs with what was fitted.
+  options.io.buffers = 0;
+  Engine engine(graph, options);
+  EXPECT_EQ(engine.budget().total(), fitted.budget.total());
+  EXPECT_EQ(engine.options().io.buffers, fitted.options.io.buffers);
+}
+
 
 // NeighbourSum that asks the run to stop at the first call of `cond`
 // (pull plans by calling it), of `scatter` (pages stream in), or never.
