@@ -117,6 +117,17 @@ int cmd_calibrate(int argc, char** argv) {
       base::throw_if_interrupted();
     }
     io::DeviceProfile profile = io::DeviceProfile::fit(drive.drive(0).device(), v["queue-depth"].as<unsigned>(), points);
+    // A request cost and a bandwidth that miss a measured size by this much
+    // describe no device: the threshold drawn from them is a guess.
+    constexpr double trusted_fit_error = 0.25;
+    if (profile.fit_error > trusted_fit_error) {
+      std::fprintf(stderr,
+                   "sluice calibrate: warning: %s: the fit misses a measured size by %.1f%% (more than %.0f%%): the timings are "
+                   "noisy (another process on the device, or reads served from a cache), and the skip threshold of %llu bytes "
+                   "drawn from them may be far off; run again on a quiet device with a longer --seconds, or give the programs "
+                   "--skip-threshold\n",
+                   given.c_str(), 100 * profile.fit_error, 100 * trusted_fit_error, (unsigned long long)profile.skip_threshold);
+    }
     std::string target = v["profile"].as<std::string>();
     if (target.empty()) target = io::default_profile_path(profile.device);
     profile.save(target);
@@ -129,7 +140,7 @@ int cmd_calibrate(int argc, char** argv) {
                                     {"device", std::to_string(major(dev_t(profile.device))) + ":" + std::to_string(minor(dev_t(profile.device)))},
                                     {"queue_depth", profile.queue_depth}, {"request_cost_ns", profile.request_cost_ns},
                                     {"bandwidth_bytes_per_s", profile.bandwidth}, {"skip_threshold_bytes", profile.skip_threshold},
-                                    {"fit_error", profile.fit_error},
+                                    {"fit_error", profile.fit_error}, {"fit_trusted", profile.fit_error <= trusted_fit_error},
                                     {"profile", target}, {"points", measured}};
       std::printf("%s\n", out.dump().c_str());
       continue;

@@ -68,8 +68,15 @@ grep -q "^fit_error [0-9.e+-]*$" drive.profile || fail "the profile lacks the fi
 # On a fresh directory (issue 23, 7): calibrate makes its own probe file and
 # removes it; the profile goes where the engine looks; --forget removes it.
 mkdir fresh
-SLUICE_PROFILE_DIR=$PWD/profiles "$sluice" calibrate --drives fresh --seconds 0.05 > fresh.txt || fail "calibrate on a directory: $(cat fresh.txt)"
+SLUICE_PROFILE_DIR=$PWD/profiles "$sluice" calibrate --drives fresh --seconds 0.05 > fresh.txt 2> fresh.err || fail "calibrate on a directory: $(cat fresh.txt)"
 grep -q "^fit: t(s) = t0 + s / B within [0-9.]*% of every measured size$" fresh.txt || fail "calibrate's fit error: $(cat fresh.txt)"
+# A fit that misses by more than 25% is said to be untrusted, and only then.
+fit_error=$(sed -n 's/^fit: .* within \([0-9.]*\)% .*/\1/p' fresh.txt)
+if awk -v e="$fit_error" 'BEGIN {exit !(e > 25.05)}'; then
+  grep -q "warning: fresh: the fit misses a measured size by" fresh.err || fail "a fit $fit_error% off went unremarked"
+elif awk -v e="$fit_error" 'BEGIN {exit !(e < 24.95)}'; then
+  ! grep -q "warning: fresh: the fit" fresh.err || fail "a fit $fit_error% off was warned about: $(cat fresh.err)"
+fi
 [ -z "$(ls -A fresh)" ] || fail "calibrate left its probe file: $(ls -A fresh)"
 [ "$(ls profiles | wc -l)" -eq 1 ] || fail "no profile for the directory's device"
 SLUICE_PROFILE_DIR=$PWD/profiles "$sluice" calibrate --drives fresh --forget | grep -q ": removed: " || fail "calibrate --forget"
