@@ -60,6 +60,24 @@ void refuse_negative_unsigned(const po::parsed_options& parsed, const po::option
   }
 }
 
+// GAPBS's flags that sluice spells otherwise, for the hint of an unknown
+// option (`pr -i 20`, `bfs -g 20`): what to give instead.
+const char* gapbs_equivalent(const std::string& option) {
+  static const std::pair<const char*, const char*> table[] = {
+      {"-g", "GAPBS's -g SCALE (a Kronecker graph) is `sluice generate rmat --scale SCALE -o g.el`, then `sluice convert g.el g.sluice`"},
+      {"-u", "GAPBS's -u SCALE (a uniform graph) is `sluice generate uniform --scale SCALE -o g.el`, then `sluice convert g.el g.sluice`"},
+      {"-k", "GAPBS's -k DEGREE is `sluice generate --edge-factor DEGREE`"},
+      {"-s", "GAPBS's -s (symmetrize) is `sluice convert --symmetrize` (or --symmetric here, for a layout that stores both directions)"},
+      {"-i", "GAPBS's pr -i ITERATIONS is sluice-pagerank's --iterations"},
+      {"-a", "GAPBS's -a (the analysis of the last run) is --output FILE, and -v (--verify) checks it"},
+      {"-l", "GAPBS's -l (logging within each trial) is --stats FILE: every EDGEMAP's records, as JSON lines"},
+  };
+  for (const auto& [flag, hint] : table) {
+    if (option == flag) return hint;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 bool parse_command_line(int argc, char** argv, const char* usage, po::options_description& options,
@@ -69,6 +87,7 @@ bool parse_command_line(int argc, char** argv, const char* usage, po::options_de
     try {
       return po::command_line_parser(argc, argv).options(options).positional(positionals).run();
     } catch (const po::unknown_option& e) {
+      if (const char* gapbs = gapbs_equivalent(e.get_option_name())) throw po::error(std::string(e.what()) + "; " + gapbs);
       std::vector<std::string> known;
       for (const auto& d : options.options()) known.push_back("--" + d->long_name());
       const std::string hint = nearest(e.get_option_name(), known);
@@ -76,7 +95,15 @@ bool parse_command_line(int argc, char** argv, const char* usage, po::options_de
     }
   }();
   refuse_negative_unsigned(parsed, options);
-  po::store(parsed, values);
+  try {
+    po::store(parsed, values);
+  } catch (const po::invalid_option_value& e) {
+    // GAPBS's pr takes -t TOLERANCE; here -t is --threads.
+    if (e.get_option_name() == "--threads" && options.find_nothrow("tolerance", false)) {
+      throw po::error(std::string(e.what()) + "; -t is --threads here: GAPBS's pr -t TOLERANCE is --tolerance");
+    }
+    throw;
+  }
   if (values.count("help")) {
     std::cout << usage << "\n\n" << options << "\n";
     return false;

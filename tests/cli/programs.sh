@@ -89,6 +89,12 @@ expect_error 2 "is not below" "$tools/sluice-bfs" g.sluice --source 4096
 expect_error 2 "edgemap must be binning or atomic" "$tools/sluice-pagerank" g.sluice --edgemap sideways
 expect_error 2 "did you mean --iterations" "$tools/sluice-pagerank" g.sluice --iteratons 5
 expect_error 2 "did you mean bfs" "$tools/sluice" bsf g.sluice
+# GAPBS's habits get what sluice calls them, not a guess.
+expect_error 2 "GAPBS's pr -t TOLERANCE is --tolerance" "$tools/sluice-pagerank" g.sluice -t 1e-4
+expect_error 2 "GAPBS's -g SCALE (a Kronecker graph) is \`sluice generate rmat --scale SCALE" "$tools/sluice-bfs" g.sluice -g 20
+expect_error 2 "GAPBS's pr -i ITERATIONS is sluice-pagerank's --iterations" "$tools/sluice-pagerank" g.sluice -i 5
+expect_error 2 "GAPBS's -l (logging within each trial) is --stats FILE" "$tools/sluice-wcc" g.sluice -l
+expect_error 2 "GAPBS's -s (symmetrize) is \`sluice convert --symmetrize\`" "$tools/sluice-bfs" g.sluice -s
 expect_error 2 "is not a size in bytes" "$tools/sluice-bfs" g.sluice --memory-limit 8q
 expect_error 2 "must not be negative" "$tools/sluice-bfs" g.sluice --threads -2
 for command in "$tools/sluice-bfs" "$tools/sluice" "$tools/sluice convert"; do
