@@ -101,7 +101,7 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
         std::fprintf(stderr, "sluice: %s: the header declares %llu nodes but the ids reach %llu: reading %llu vertices%s\n",
                      path.c_str(), (unsigned long long)declared, (unsigned long long)(list.vertices - 1),
                      (unsigned long long)list.vertices,
-                     one_based ? " (if the ids are 1-based, pass --base 1)" : " (--vertices N holds the ids to a count)");
+                     one_based ? " (if the ids are 1-based, pass --base 1)" : " (--relabel keeps only the ids that appear, numbered densely from 0; --vertices N holds them to a count)");
       }
       list.vertices = std::max(list.vertices, declared);
     }, edges);

@@ -14,10 +14,13 @@
 
 namespace sluice::programs {
 
-void add_program_options(po::options_description& options, const char* output_help) {
+void add_program_options(po::options_description& options, const char* output_help, bool verifies) {
   options.add_options()
-    ("graph,f", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`); -f GRAPH as GAPBS takes it")
-    ("verify,v", po::bool_switch(), "check the result independently, as GAPBS's -v: the graph read again in one plain pass (a BFS tree check, every edge's components, PageRank's residual, SSSP's and k-core's conditions, SpMV recomputed)");
+    ("graph,f", po::value<std::string>()->required(), "graph in sluice's layout (NAME.sluice, from `sluice convert`); -f GRAPH as GAPBS takes it");
+  if (verifies) {
+    options.add_options()
+      ("verify,v", po::bool_switch(), "check the result independently, as GAPBS's -v: the graph read again in one plain pass (a BFS tree check, every edge's components, PageRank's residual, SSSP's and k-core's conditions, SpMV recomputed)");
+  }
   add_symmetric_option(options);
   options.add_options()
     ("stats", po::value<std::string>()->default_value(""), "write the run's statistics to this file as JSON lines (a run record, one per EDGEMAP, one summary per trial)")
@@ -243,20 +246,24 @@ ValueDigest digest_of(std::span<const double> values) {
   return d;
 }
 
+uint64_t vertex_of_input(const engine::DiskGraph& graph, uint64_t id, const std::string& what) {
+  // Given as the input named it: a relabelled layout maps it to its own id.
+  const base::IdMap& ids = graph.layout().ids();
+  const std::optional<uint64_t> vertex = ids.vertex_of(id);
+  if (!ids.empty() && !vertex) {
+    throw po::error(what + " " + std::to_string(id) + " is not a vertex of the graph: it was relabelled (convert --relabel), "
+                    "and no edge of the input names " + std::to_string(id));
+  }
+  if (*vertex >= graph.vertices()) {
+    throw po::error(what + " " + std::to_string(id) + " is not below the " + std::to_string(graph.vertices()) + " vertices");
+  }
+  return *vertex;
+}
+
 uint64_t pick_source(const AlgorithmSetup& setup, std::optional<uint64_t> requested) {
   const uint64_t n = setup.graph.vertices();
   const uint32_t* degrees = setup.out_degrees ? setup.out_degrees : setup.graph.degrees();
-  if (requested) {
-    // Given as the input named it: a relabelled layout maps it to its own id.
-    const base::IdMap& ids = setup.graph.layout().ids();
-    const std::optional<uint64_t> vertex = ids.vertex_of(*requested);
-    if (!ids.empty() && !vertex) {
-      throw po::error("source " + std::to_string(*requested) + " is not a vertex of the graph: it was relabelled (convert --relabel), "
-                      "and no edge of the input names " + std::to_string(*requested));
-    }
-    if (*vertex >= n) throw po::error("source " + std::to_string(*requested) + " is not below the " + std::to_string(n) + " vertices");
-    return *vertex;
-  }
+  if (requested) return vertex_of_input(setup.graph, *requested, "source");
   if (n == 0) throw po::error("the graph has no vertices to start from");
   uint64_t best = 0;
   for (uint64_t v = 1; v < n; ++v) {

@@ -21,8 +21,9 @@
 
 namespace sluice::programs {
 
-// The graph, --stats, --output and --output-format, --symmetric.
-void add_program_options(po::options_description& options, const char* output_help);
+// The graph, --stats, --output and --output-format, --symmetric; and
+// --verify (-v) for a program that checks its result.
+void add_program_options(po::options_description& options, const char* output_help, bool verifies = false);
 
 // One program run: the graph opened as the program needs it and the
 // engines over it, a trace for the summary and --stats, and the outputs.
@@ -111,6 +112,11 @@ struct ValueDigest {
   uint64_t top_vertex = 0;
 };
 ValueDigest digest_of(std::span<const double> values);
+
+// The graph's vertex for an id as the user gives it, the input's: on a
+// relabelled layout its dense id. Throws po::error naming `what` when no
+// vertex has that id.
+uint64_t vertex_of_input(const engine::DiskGraph& graph, uint64_t id, const std::string& what);
 
 // A vertex given as a number (refused unless below the vertex count), or
 // by default the vertex of highest out-degree (the smallest such id): a

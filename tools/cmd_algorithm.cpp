@@ -31,7 +31,7 @@ int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char**
   const std::string graph_usage = algorithm.name + " GRAPH.sluice";
   po::options_description options(graph_usage);
   algorithm.add_options(options);
-  add_program_options(options, algorithm.output_help.c_str());
+  add_program_options(options, algorithm.output_help.c_str(), /*verifies=*/true);  // bc refuses -v by name
   po::positional_options_description positionals;
   positionals.add("graph", 1);
   po::variables_map v;

@@ -78,7 +78,7 @@ grep -qF "sluice: one.txt: the header declares 3 nodes but the ids reach 3: read
   fail "the note on ids past the header: $(cat note.txt)"
 printf '# Nodes: 5 Edges: 3\n0 9\n9 2\n4 1\n' > gaps.txt
 "$sluice" info gaps.txt 2> note.txt | grep -q "^vertices    10$" || fail "a SNAP file with id gaps"
-grep -qF "the header declares 5 nodes but the ids reach 9: reading 10 vertices (--vertices N holds the ids to a count)" note.txt ||
+grep -qF "the header declares 5 nodes but the ids reach 9: reading 10 vertices (--relabel keeps only the ids that appear, numbered densely from 0; --vertices N holds them to a count)" note.txt ||
   fail "the note on id gaps: $(cat note.txt)"
 expect_error -F 1 "gaps.txt:line 2: target id 9 is beyond the declared vertex count 5" "$sluice" convert gaps.txt x.bel --vertices 5
 printf '# Nodes: 3\n1 2\n2 3\n' > one.txt

@@ -29,4 +29,11 @@ for program in "$work/cmake/my-bfs" "$work/my-bfs-pc"; do
   cmp -s got.txt expected.txt || fail "$program depths differ from sluice-bfs"
   [ -s stats.jsonl ] || fail "$program wrote no --stats"
 done
+# A relabelled layout: --source is the input's id, as for sluice-bfs.
+"$prefix/bin/sluice" convert g.el r.sluice --relabel >/dev/null
+"$prefix/bin/sluice-bfs" r.sluice --source 7 --output expected.txt >/dev/null 2>&1
+"$work/cmake/my-bfs" r.sluice --source 7 --output got.txt >/dev/null 2>&1
+cmp -s got.txt expected.txt || fail "my-bfs on a relabelled layout differs from sluice-bfs"
+# No verifier, no -v.
+expect_error 2 "unrecognised option '-v'" "$work/cmake/my-bfs" g.sluice -v
 echo "install: the out-of-tree BFS built with CMake and pkg-config agrees with sluice-bfs"

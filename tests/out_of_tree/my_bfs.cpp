@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   using namespace sluice::programs;
   return run_command("my-bfs", [](int argc, char** argv) {
     po::options_description options("my-bfs GRAPH.sluice");
-    options.add_options()("source,s", po::value<uint64_t>()->default_value(0), "start vertex");
+    options.add_options()("source,s", po::value<uint64_t>()->default_value(0), "start vertex, as the input names it");
     add_program_options(options, "write each vertex's depth (-1: not reached) to this file");  // and the engine's flags
     po::positional_options_description positionals;
     positionals.add("graph", 1);
@@ -57,11 +57,13 @@ int main(int argc, char** argv) {
     }
     AlgorithmRun run("my-bfs", v, Transpose::not_needed, 16);  // 16 bytes of state per vertex
     run.parameter("source", v["source"].as<uint64_t>());        // recorded in --stats
+    // The input's id; a relabelled layout (convert --relabel) has its own.
+    const uint64_t source = vertex_of_input(run.out().graph(), v["source"].as<uint64_t>(), "--source");
     std::vector<int64_t> depth;
     for (unsigned trial = 0; trial < run.trials(); ++trial) {   // --trials N
       const auto start = std::chrono::steady_clock::now();
       uint64_t levels = 0;
-      depth = bfs(run.out(), v["source"].as<uint64_t>(), run.trace(), levels);
+      depth = bfs(run.out(), source, run.trace(), levels);
       uint64_t reached = 0;
       for (int64_t d : depth) reached += d >= 0;
       run.print_summary(seconds_since(start), levels, "reached " + std::to_string(reached) + " vertices");
