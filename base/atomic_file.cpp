@@ -51,16 +51,24 @@ Destination destination_of(const std::string& path) {
 // A new file "PATH.tmp-XXXXXX" created with mode 0666 less the umask (as
 // any new file), locked while it is written: a temporary whose lock can be
 // taken was left by a writer that died (SIGKILL), and may be removed.
-int create_temporary(const std::string& path, std::string& temp_path) {
+// The name is given to the signal handler before the file exists (its
+// ticket in `ticket`): a signal between creating and naming would leave it.
+int create_temporary(const std::string& path, std::string& temp_path, size_t& ticket) {
   static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   for (int attempt = 0; attempt < 100; ++attempt) {
     unsigned char random[6];
     if (::getrandom(random, sizeof(random), 0) != sizeof(random)) throw_system_error(path, "getrandom");
     temp_path = path + ".tmp-";
     for (unsigned char r : random) temp_path += letters[r % (sizeof(letters) - 1)];
+    ticket = remove_on_signals(temp_path);
     const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno == EEXIST) continue;
-    if (fd < 0) throw_system_error(path, "cannot create output file");
+    if (fd < 0) {
+      const int error = errno;
+      forget_on_signals(std::exchange(ticket, no_ticket));
+      if (error == EEXIST) continue;
+      errno = error;
+      throw_system_error(path, "cannot create output file");
+    }
     ::flock(fd, LOCK_EX);
     return fd;
   }
@@ -88,10 +96,12 @@ bool swept_already(const std::string& dir, const std::string& name) {
 
 }  // namespace
 
-void remove_dead_temporaries(const std::string& dir, const std::string& name_prefix) {
+void remove_dead_temporaries(const std::string& given_dir, const std::string& name_prefix) {
+  const std::string dir = given_dir.empty() ? "." : given_dir;  // "R.sluice" and "./R.out.0" share a directory
+  if (swept_already(dir, name_prefix)) return;
   constexpr size_t suffix = 11;  // ".tmp-" and 6 letters
   std::error_code ec;
-  fs::directory_iterator it(dir.empty() ? fs::path(".") : fs::path(dir), ec);
+  fs::directory_iterator it(dir, ec);
   for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.size() < name_prefix.size() + suffix || name.compare(0, name_prefix.size(), name_prefix) != 0 ||
@@ -133,9 +143,8 @@ AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
   final_path_ = destination.path;
   const fs::path final_path(final_path_);
   const std::string dir = final_path.parent_path().string(), name = final_path.filename().string();
-  if (!swept_already(dir, name)) remove_dead_temporaries(dir, name);
-  fd_ = create_temporary(final_path_, temp_path_);
-  signal_ticket_ = remove_on_signals(temp_path_);
+  remove_dead_temporaries(dir, name);  // at once when swept already
+  fd_ = create_temporary(final_path_, temp_path_, signal_ticket_);
   // A file replaced keeps its mode (and, where allowed, its owner).
   if (exists) {
     ::fchmod(fd_, st.st_mode & 07777);

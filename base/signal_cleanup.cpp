@@ -1,5 +1,6 @@
 #include "base/signal_cleanup.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,15 @@ namespace {
 constexpr size_t slots = 1 << 16;
 std::atomic<char*> entries[slots];
 std::atomic<size_t> next_free{0};  // where the search for a free slot starts: O(1) while paths come and go in order
+// The thread that installed the handlers, which creates the outputs: the
+// cleanup runs there, so that no file is created while it runs.
+pthread_t main_thread;
 
 extern "C" void remove_and_reraise(int signal) {
+  if (!pthread_equal(pthread_self(), main_thread)) {
+    ::pthread_kill(main_thread, signal);
+    return;
+  }
   for (char kind : {'f', 'd'}) {  // files first: a directory goes only once empty
     for (auto& e : entries) {
       const char* entry = e.load();
@@ -57,6 +65,7 @@ void forget_on_signals(size_t ticket) {
 }
 
 void remove_temporaries_on_signals() {
+  main_thread = pthread_self();
   struct sigaction action {};
   action.sa_handler = remove_and_reraise;
   sigemptyset(&action.sa_mask);

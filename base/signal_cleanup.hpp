@@ -18,7 +18,9 @@ void forget_on_signals(size_t ticket);
 inline constexpr size_t no_ticket = ~size_t(0);  // the table was full: not removed on a signal
 
 // Installs SIGINT and SIGTERM handlers that remove what is remembered,
-// then let the signal end the process as before.
+// then let the signal end the process as before. The removal runs on the
+// calling thread (a signal taken by another is passed to it), which must
+// be the one that creates the outputs.
 void remove_temporaries_on_signals();
 
 }  // namespace sluice::base
