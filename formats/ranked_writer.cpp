@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "base/atomic_file.hpp"
+#include "base/directory_lock.hpp"
 #include "base/open_file_limit.hpp"
 #include "base/signal_cleanup.hpp"
 #include "formats/graph_source.hpp"
@@ -344,7 +345,8 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
   top_files.emplace_back(manifest_path).write(top.text());
   for (base::AtomicFile& f : top_files) f.finish();
 
-  // In place: every part, then the top manifest.
+  // In place: every part, then the top manifest; one conversion at a time.
+  const base::DirectoryLock lock(fs::path(manifest_path).parent_path().string());
   for (StagedLayout& part : staged) {
     for (base::AtomicFile& f : part.files) f.publish();
   }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "base/directory_lock.hpp"
 #include "base/errors.hpp"
 #include "base/progress.hpp"
 #include "layout/compressed_pages.hpp"
@@ -268,6 +269,7 @@ StagedLayout stage_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const
 }
 
 void publish_sluice_layout(StagedLayout& staged) {
+  const base::DirectoryLock lock(fs::path(staged.files.back().path()).parent_path().string());
   for (base::AtomicFile& f : staged.files) f.publish();  // the manifest last
   staged.replacement.remove_leftovers(staged.written);
 }

@@ -57,7 +57,7 @@ mkdir rd
 interrupt_after_part() {  # OUTPUT: SIGINT once part 1 is written
   with_sigint "$sluice" convert big.el "$1" --ranks 4 --transpose --drives 'rd/{rank}' >/dev/null 2> conv.err &
   local pid=$! waited=0
-  while ! grep -q "part 1 of 4" conv.err 2>/dev/null && [ $waited -lt 600 ]; do sleep 0.05; waited=$((waited + 1)); done
+  while ! grep -q "part 1 of 4" conv.err 2>/dev/null && [ $waited -lt 1500 ]; do sleep 0.02; waited=$((waited + 1)); done
   kill -INT $pid 2>/dev/null || true
   local status=0
   wait $pid || status=$?
@@ -118,19 +118,24 @@ ls k.*.tmp-* >/dev/null 2>&1 || fail "the killed conversion left no temporary to
 "$sluice" convert b.el k.sluice >/dev/null
 no_temporaries "a re-conversion after SIGKILL"
 
-# Two conversions of one name at once: each ends whole or fails with a
-# message, and what is left is one of the two graphs, whole.
+# Two conversions of one name at once (graphs of one size, so that they
+# finish together): each ends whole or fails with a message, and what is
+# left is one of the two graphs, whole (they put their files in place one
+# after the other).
+"$sluice" generate uniform --scale 15 --edge-factor 16 --seed 6 -o big2.el >/dev/null
 "$sluice" convert big.el big.sluice --transpose >/dev/null
+"$sluice" convert big2.el big2.sluice --transpose >/dev/null
 big_components=$(components big.sluice)
+big2_components=$(components big2.sluice)
 ranked_components() {
-  if [ -n "$mpi" ]; then timeout 120 mpirun -np 2 "$tools/sluice-wcc" "$1" | grep -o '[0-9]* components'; else echo "$b_components"; fi
+  if [ -n "$mpi" ]; then timeout 120 mpirun -np 2 "$tools/sluice-wcc" "$1" | grep -o '[0-9]* components'; else echo "$big_components"; fi
 }
 for ranks in 0 2; do
   flags=()
   [ $ranks -eq 0 ] || flags=(--ranks $ranks)
   "$sluice" convert big.el same.sluice --transpose "${flags[@]}" > /dev/null 2> one.err &
   a=$!
-  "$sluice" convert b.el same.sluice --transpose "${flags[@]}" > /dev/null 2> two.err &
+  "$sluice" convert big2.el same.sluice --transpose "${flags[@]}" > /dev/null 2> two.err &
   b=$!
   sa=0 sb=0
   wait $a || sa=$?
@@ -140,7 +145,7 @@ for ranks in 0 2; do
   [ $sa -eq 0 ] || [ $sb -eq 0 ] || fail "both concurrent conversions failed (ranks $ranks): $(cat one.err two.err)"
   if [ $ranks -eq 0 ]; then got=$(components same.sluice); else got=$(ranked_components same.sluice); fi
   if [ $ranks -eq 0 ] || [ -n "$mpi" ]; then
-    [ "$got" = "$b_components" ] || [ "$got" = "$big_components" ] || fail "concurrent conversions left neither graph: $got"
+    [ "$got" = "$big2_components" ] || [ "$got" = "$big_components" ] || fail "concurrent conversions left neither graph: $got"
   fi
   no_temporaries "concurrent conversions"
 done
