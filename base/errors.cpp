@@ -1,6 +1,7 @@
 #include <cstdlib>
 #include "base/errors.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -32,6 +33,57 @@ void throw_system_error(const std::string& path, const std::string& action) {
   throw std::system_error(err, std::generic_category(), path + ": " + action);
 }
 
+namespace {
+
+uint64_t read_number(const std::string& path) {
+  std::ifstream in(path);
+  std::string text;
+  if (!(in >> text) || text == "max") return 0;
+  try {
+    return std::stoull(text);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+// What the process's memory cgroup still allows (limit - usage), or 0
+// where none limits it: cgroup v2's memory.max, else v1's
+// memory.limit_in_bytes, along the process's own cgroup path.
+uint64_t cgroup_headroom() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(self, line)) {
+    // "0::/path" (v2) or "4:memory:/path" (v1)
+    const size_t first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1), path = line.substr(second + 1);
+    std::string dir, limit_file, usage_file;
+    if (controllers.empty()) {
+      dir = "/sys/fs/cgroup" + path, limit_file = "memory.max", usage_file = "memory.current";
+    } else if (controllers == "memory") {
+      dir = "/sys/fs/cgroup/memory" + path, limit_file = "memory.limit_in_bytes", usage_file = "memory.usage_in_bytes";
+    } else {
+      continue;
+    }
+    const uint64_t limit = read_number(dir + "/" + limit_file);
+    // v1 writes "no limit" as a huge number.
+    if (limit == 0 || limit >= (uint64_t(1) << 60)) continue;
+    // The page cache it could drop does not count (as `docker stats` reckons).
+    uint64_t usage = read_number(dir + "/" + usage_file), inactive = 0;
+    std::ifstream stat(dir + "/memory.stat");
+    std::string key;
+    uint64_t value = 0;
+    while (stat >> key >> value) {
+      if (key == (controllers.empty() ? "inactive_file" : "total_inactive_file")) inactive = value;
+    }
+    usage -= std::min(usage, inactive);
+    return limit > usage ? limit - usage : 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
 uint64_t available_memory() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
@@ -43,6 +95,7 @@ uint64_t available_memory() {
       break;
     }
   }
+  if (const uint64_t headroom = cgroup_headroom(); headroom && (available == 0 || headroom < available)) available = headroom;
   // SLUICE_MEMORY_LIMIT (bytes, or with a k/m/g suffix) caps it: for shared
   // machines, containers whose /proc/meminfo shows the host, and fuzzing.
   if (const char* limit = std::getenv("SLUICE_MEMORY_LIMIT")) {

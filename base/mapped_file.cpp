@@ -12,8 +12,10 @@
 #include <cstdio>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "base/array.hpp"
+#include "base/temp_file.hpp"
 #include "base/decoding_reader.hpp"
 #include "base/errors.hpp"
 #include "base/interruption.hpp"
@@ -121,7 +123,8 @@ void FileDescriptor::read_exactly(void* buffer, uint64_t length, uint64_t offset
   }
 }
 
-MappedFile::MappedFile(const std::string& path, bool allow_empty, bool progress) : path_(path == "-" ? "standard input" : path) {
+MappedFile::MappedFile(const std::string& path, bool allow_empty, bool progress, const std::string& scratch_dir)
+    : path_(path == "-" ? "standard input" : path) {
   FileDescriptor file = FileDescriptor::open_input(path);
   struct stat st {};
   if (::fstat(file.get(), &st) != 0) throw_system_error(path_, "fstat");
@@ -129,20 +132,53 @@ MappedFile::MappedFile(const std::string& path, bool allow_empty, bool progress)
   const bool regular = S_ISREG(st.st_mode);
   if (regular && ::pread(file.get(), head, sizeof(head), 0) < 0) throw_system_error(path_, "pread");
   if (!regular || compression_of(head, std::min<uint64_t>(sizeof(head), uint64_t(st.st_size))) != Compression::none) {
-    decode(file.get(), regular ? uint64_t(st.st_size) : 0, progress);
+    if (scratch_dir.empty()) {
+      decode(file.get(), regular ? uint64_t(st.st_size) : 0, progress);
+    } else {
+      decode_to_scratch(file.get(), regular ? uint64_t(st.st_size) : 0, progress, scratch_dir);
+    }
   } else {
     size_ = uint64_t(st.st_size);
-    if (size_ > 0) {
-      void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file.get(), 0);
-      if (map == MAP_FAILED) throw_system_error(path_, "mmap");
-      ::madvise(map, size_, MADV_SEQUENTIAL);
-      data_ = static_cast<const char*>(map);
-      mapped_ = size_;
-    }
+    map(file.get());
   }
   if (size_ == 0 && !allow_empty) {
     throw InputError(path_, "", S_ISFIFO(st.st_mode) ? "is empty (its writer closed it without writing)" : "file is empty");
   }
+}
+
+void MappedFile::map(int fd) {
+  file_backed_ = true;
+  if (size_ == 0) return;
+  void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) throw_system_error(path_, "mmap");
+  ::madvise(map, size_, MADV_SEQUENTIAL);
+  data_ = static_cast<const char*>(map);
+  mapped_ = size_;
+}
+
+void MappedFile::release(uint64_t begin, uint64_t end) const {
+  if (!file_backed_ || !data_) return;
+  const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+  const uint64_t first = (begin + page - 1) / page * page, last = std::min(end, size_) / page * page;
+  if (last > first) ::madvise(const_cast<char*>(data_) + first, last - first, MADV_DONTNEED);
+}
+
+// Decoded onto disk, the bytes are a file's pages: mapped like any input,
+// released as they are parsed.
+void MappedFile::decode_to_scratch(int fd, uint64_t raw_bytes, bool progress, const std::string& dir) {
+  DecodingReader reader(fd, path_);
+  Progress decoding("reading " + path_ + " onto " + dir, raw_bytes, progress, "bytes");
+  TempFile scratch(dir, "the decoded input " + path_);
+  std::vector<char> buffer(uint64_t(4) << 20);
+  for (;;) {
+    const uint64_t before = reader.consumed();
+    const size_t got = reader.read(buffer.data(), buffer.size());
+    decoding.advance(reader.consumed() - before);
+    if (got == 0) break;
+    scratch.append(buffer.data(), got);
+  }
+  size_ = scratch.size();
+  map(scratch.descriptor());
 }
 
 // Decoded bytes go into an anonymous mapping that doubles as it fills
@@ -177,6 +213,7 @@ void MappedFile::decode(int fd, uint64_t raw_bytes, bool progress) {
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : path_(std::move(other.path_)),
+      file_backed_(other.file_backed_),
       data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       mapped_(std::exchange(other.mapped_, 0)) {}
@@ -185,6 +222,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
     if (data_) ::munmap(const_cast<char*>(data_), mapped_);
     path_ = std::move(other.path_);
+    file_backed_ = other.file_backed_;
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     mapped_ = std::exchange(other.mapped_, 0);

@@ -55,8 +55,10 @@ class MappedFile {
   MappedFile() = default;
   // Maps a regular file; decodes a compressed one, standard input ("-") or
   // a pipe into memory (asking for the memory first).
-  // progress: decoding progress on a terminal.
-  explicit MappedFile(const std::string& path, bool allow_empty = false, bool progress = false);
+  // progress: decoding progress on a terminal. scratch_dir: decode into an
+  // unlinked scratch file there instead (conversion in bounded memory).
+  explicit MappedFile(const std::string& path, bool allow_empty = false, bool progress = false,
+                      const std::string& scratch_dir = "");
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
   MappedFile(const MappedFile&) = delete;
@@ -67,10 +69,17 @@ class MappedFile {
   uint64_t size() const { return size_; }
   std::string_view view() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
+  // Drops the pages of bytes [begin, end) from the process's memory (a
+  // file's pages are read again if touched); a no-op for bytes decoded
+  // into memory, which exist nowhere else.
+  void release(uint64_t begin, uint64_t end) const;
 
  private:
   void decode(int fd, uint64_t raw_bytes, bool progress);
+  void decode_to_scratch(int fd, uint64_t raw_bytes, bool progress, const std::string& dir);
+  void map(int fd);
   std::string path_;
+  bool file_backed_ = false;  // a file's pages (release() may drop them)
   const char* data_ = nullptr;
   uint64_t size_ = 0;
   uint64_t mapped_ = 0;  // bytes of the mapping (decoded inputs map more than they fill)

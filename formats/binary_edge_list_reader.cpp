@@ -44,18 +44,22 @@ EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t pairs, uint64_t d
   return edges;
 }
 
-}  // namespace
-
-AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options) {
-  const std::string& path = file.path();
+void check_whole_pairs(const base::MappedFile& file, unsigned id_bytes) {
   const uint64_t pair_bytes = 2 * id_bytes;
   if (file.size() % pair_bytes != 0) {
-    throw base::InputError(path, base::at_byte(file.size() - file.size() % pair_bytes),
+    throw base::InputError(file.path(), base::at_byte(file.size() - file.size() % pair_bytes),
                      "truncated: the file size " + std::to_string(file.size()) + " is not a multiple of " +
                          std::to_string(pair_bytes) + " bytes (one pair of " + std::to_string(id_bytes * 8) +
                          "-bit ids)");
   }
-  const uint64_t pairs = file.size() / pair_bytes;
+}
+
+}  // namespace
+
+AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options) {
+  const std::string& path = file.path();
+  check_whole_pairs(file, id_bytes);
+  const uint64_t pairs = file.size() / (2 * id_bytes);
   const int threads = base::resolve_threads(options.threads);
   base::checked_vertex_count(options.vertices, path, "--vertices");
   if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, pairs, options.vertices, threads, options.relabel);
@@ -74,6 +78,46 @@ AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_byte
     return split_pairs<uint64_t, uint32_t>(file, pairs, options.vertices, threads, options.relabel);
   }
   return split_pairs<uint64_t, uint64_t>(file, pairs, options.vertices, threads, options.relabel);
+}
+
+WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options,
+                                   const EdgeWindows& windows) {
+  check_whole_pairs(file, id_bytes);
+  const uint64_t pair_bytes = 2 * id_bytes, pairs = file.size() / pair_bytes;
+  const uint64_t declared = base::checked_vertex_count(options.vertices, file.path(), "--vertices");
+  const uint64_t per_window = std::max<uint64_t>(1, windows.window_bytes / pair_bytes);
+  uint64_t max_id = 0;
+  for (uint64_t first = 0; first < pairs; first += per_window) {
+    const uint64_t count = std::min(per_window, pairs - first);
+    EdgeList<uint64_t> list;
+    list.sources = base::Array<uint64_t>(count, "edge sources");
+    list.targets = base::Array<uint64_t>(count, "edge targets");
+    const char* data = file.data() + first * pair_bytes;
+    for (uint64_t e = 0; e < count; ++e) {
+      uint64_t ends[2];
+      for (int i = 0; i < 2; ++i) {
+        if (id_bytes == 4) {
+          uint32_t id;
+          std::memcpy(&id, data + (2 * e + i) * 4, 4);
+          ends[i] = id;
+        } else {
+          std::memcpy(&ends[i], data + (2 * e + i) * 8, 8);
+        }
+      }
+      if (declared && std::max(ends[0], ends[1]) >= declared) {
+        throw base::InputError(file.path(), base::at_byte((first + e) * pair_bytes),
+                               "vertex id beyond the declared vertex count " + std::to_string(declared));
+      }
+      max_id = std::max({max_id, ends[0], ends[1]});
+      list.sources[e] = ends[0];
+      list.targets[e] = ends[1];
+    }
+    windows.consume(list);
+    file.release(first * pair_bytes, (first + count) * pair_bytes);
+  }
+  uint64_t vertices = declared;
+  if (!declared && pairs) vertices = options.relabel ? std::max(max_id, max_id + 1) : base::vertex_count_for_id(max_id, file.path());
+  return {vertices, false, false};
 }
 
 }  // namespace sluice::formats

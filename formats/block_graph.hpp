@@ -156,9 +156,10 @@ class BlockGraph {
 void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
                              const std::function<void(const EdgeBlock&)>& consume);
 
-// The transpose of `graph` (edges reversed), built in memory through the
-// block API.
-std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads);
+// The transpose of `graph` (edges reversed), built through the block API:
+// in memory, or within memory.limit bytes on scratch files when an
+// in-memory build would not fit (formats/external_csr.hpp).
+std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads, const BuildMemory& memory = {});
 
 // Every file that opening `path` with `options` would read (a layout's
 // manifest, index and drive files; a BV graph's three files; the file

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "base/array.hpp"
 #include "base/graph_info.hpp"
@@ -36,6 +37,15 @@ struct Csr {
   base::GraphInfo info() const { return {vertices, edges(), weighted, unsigned(sizeof(V)), symmetric}; }
 };
 
+// Where CSR building may spill: building within `limit` bytes
+// (formats/external_csr.hpp) when the edges do not fit in memory.
+struct BuildMemory {
+  uint64_t limit = 0;    // 0: build in memory
+  std::string temp_dir;  // scratch files ("": the working directory)
+  uint64_t range_bytes = 0;  // the records placed at once (0: half of what the limit leaves; tests make it tiny)
+  bool bounded() const { return limit != 0; }
+};
+
 // What CSR building may do to the edges on the way.
 struct BuildOptions {
   bool symmetrize = false;         // add (v,u) for every (u,v)
@@ -47,6 +57,7 @@ struct BuildOptions {
   bool order_by_degree = false;    // renumber by descending degree (formats/relabel.hpp)
   int threads = 0;                 // 0: OpenMP's default
   bool progress = false;           // the passes' progress on a terminal
+  BuildMemory memory;
   bool changes_edges() const {
     return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors || relabel || order_by_degree;
   }

@@ -117,7 +117,7 @@ template <class V>
 bool parse_edge_lines(const base::MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out) {
   const int threads = base::resolve_threads(format.threads);
   std::vector<base::TextChunk> chunks =
-      base::split_into_chunks(file.data(), format.body_begin, file.size(), format.first_line, threads * 8, threads);
+      base::split_into_chunks(file.data(), format.body_begin, std::min(format.body_end, file.size()), format.first_line, threads * 8, threads);
   uint64_t slots = chunks.empty() ? 0 : chunks.back().first_slot + chunks.back().data_lines;
   if (format.expected_edges && slots < *format.expected_edges) {
     throw base::InputError(file.path(), "", "the header declares " + std::to_string(*format.expected_edges) +
@@ -133,7 +133,7 @@ bool parse_edge_lines(const base::MappedFile& file, const EdgeLinesFormat& forma
   if (format.weighted) edges.weights = base::Array<float>(slots, "edge weights");
 
   std::vector<ChunkResult> results(chunks.size());
-  base::Progress progress("parsing " + file.path(), file.size() - format.body_begin, format.progress, "bytes");
+  base::Progress progress("parsing " + file.path(), std::min(format.body_end, file.size()) - format.body_begin, format.progress, "bytes");
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t c = 0; c < chunks.size(); ++c) {
     if (format.weighted) {
@@ -189,6 +189,41 @@ bool parse_edge_lines(const base::MappedFile& file, const EdgeLinesFormat& forma
 
 template bool parse_edge_lines(const base::MappedFile&, const EdgeLinesFormat&, EdgeList<uint32_t>&);
 template bool parse_edge_lines(const base::MappedFile&, const EdgeLinesFormat&, EdgeList<uint64_t>&);
+
+uint64_t parse_edge_lines_in_windows(const base::MappedFile& file, EdgeLinesFormat format, uint64_t window_bytes,
+                                     const std::function<void(EdgeList<uint64_t>&)>& consume) {
+  const std::optional<uint64_t> expected = format.expected_edges;
+  format.expected_edges.reset();
+  const char* const text = file.data();
+  const uint64_t end = file.size();
+  uint64_t edges = 0, vertices = format.vertices;
+  base::Progress progress("parsing " + file.path(), end - format.body_begin, format.progress, "bytes");
+  EdgeLinesFormat window = format;
+  window.progress = false;
+  while (window.body_begin < end) {
+    uint64_t cut = std::min(end, window.body_begin + std::max<uint64_t>(window_bytes, 1));
+    if (cut < end) {
+      const void* eol = std::memchr(text + cut, '\n', end - cut);
+      cut = eol ? uint64_t(static_cast<const char*>(eol) - text) + 1 : end;
+    }
+    window.body_end = cut;
+    EdgeList<uint64_t> list;
+    parse_edge_lines(file, window, list);
+    edges += list.size();
+    if (list.size()) vertices = std::max(vertices, list.vertices);
+    consume(list);
+    window.first_line += uint64_t(std::count(text + window.body_begin, text + cut, '\n'));
+    file.release(window.body_begin, cut);
+    progress.advance(cut - window.body_begin);
+    window.body_begin = cut;
+  }
+  progress.done();
+  if (expected && edges != *expected) {
+    throw base::InputError(file.path(), "", "the header declares " + std::to_string(*expected) +
+                                          " entries but the file holds " + std::to_string(edges));
+  }
+  return vertices;
+}
 
 AnyEdgeList parse_edge_lines_narrowest(const base::MappedFile& file, const EdgeLinesFormat& format, unsigned id_bytes) {
   EdgeList<uint32_t> narrow;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,7 @@ namespace sluice::formats {
 
 struct EdgeLinesFormat {
   uint64_t body_begin = 0;    // byte offset of the first edge line
+  uint64_t body_end = UINT64_MAX;  // and of the end of the last (UINT64_MAX: the file's end)
   uint64_t first_line = 1;    // its line number
   bool weighted = false;      // a third column holds the weight
   int base = 0;               // ids in the file are 0- or 1-based
@@ -32,6 +34,14 @@ struct EdgeLinesFormat {
 // not fit in V, so the caller can retry with 64-bit ids.
 template <class V>
 bool parse_edge_lines(const base::MappedFile& file, const EdgeLinesFormat& format, EdgeList<V>& out);
+
+// Parses the body window by window, each about `window_bytes` and cut at
+// a line's end, handing each window's edges (64-bit ids, in file order)
+// to `consume` and releasing its pages; the declared count of edges, if
+// any, is checked over all of them. Returns the graph's vertex count
+// (format.vertices, or the largest id + 1).
+uint64_t parse_edge_lines_in_windows(const base::MappedFile& file, EdgeLinesFormat format, uint64_t window_bytes,
+                                     const std::function<void(EdgeList<uint64_t>&)>& consume);
 
 // Parses with 32-bit ids when every id fits (and id_bytes is not 8), with
 // 64-bit ids otherwise.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <variant>
 
@@ -56,6 +57,24 @@ AnyCsr read_adjacency_graph(const base::MappedFile& file, const LoadOptions& opt
 inline AnyCsr read_adjacency_graph(const std::string& path, const LoadOptions& options) {
   return read_adjacency_graph(base::MappedFile(path), options);
 }
+
+// Conversion in bounded memory: an edge-list file's edges handed over
+// window by window (64-bit ids, in file order) instead of loaded; each
+// window's pages are released once parsed.
+struct EdgeWindows {
+  uint64_t window_bytes = uint64_t(64) << 20;
+  std::function<void(EdgeList<uint64_t>&)> consume;
+};
+struct WindowedRead {
+  uint64_t vertices = 0;   // as the loaders above would count them
+  bool weighted = false;
+  bool symmetric = false;  // Matrix Market's one triangle: build with symmetrize
+};
+WindowedRead read_text_edge_list(const base::MappedFile& file, const LoadOptions& options, bool require_weights,
+                                 const EdgeWindows& windows);
+WindowedRead read_matrix_market(const base::MappedFile& file, const LoadOptions& options, const EdgeWindows& windows);
+WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options,
+                                   const EdgeWindows& windows);
 
 AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options);
 

@@ -13,7 +13,10 @@
 
 namespace sluice::formats {
 
-MatrixMarketGraph read_matrix_market(const base::MappedFile& file, const LoadOptions& options) {
+namespace {
+
+// The banner and the size line; `symmetric` when the file stores one triangle.
+EdgeLinesFormat matrix_market_format(const base::MappedFile& file, const LoadOptions& options, bool& symmetric) {
   const std::string& path = file.path();
   const char* p = file.data();
   const char* end = p + file.size();
@@ -75,7 +78,22 @@ MatrixMarketGraph read_matrix_market(const base::MappedFile& file, const LoadOpt
   format.expected_edges = entries;
   format.threads = options.threads;
   format.progress = options.progress;
-  return {parse_edge_lines_narrowest(file, format, options.id_bytes), s == "symmetric"};
+  symmetric = s == "symmetric";
+  return format;
+}
+
+}  // namespace
+
+MatrixMarketGraph read_matrix_market(const base::MappedFile& file, const LoadOptions& options) {
+  bool symmetric = false;
+  const EdgeLinesFormat format = matrix_market_format(file, options, symmetric);
+  return {parse_edge_lines_narrowest(file, format, options.id_bytes), symmetric};
+}
+
+WindowedRead read_matrix_market(const base::MappedFile& file, const LoadOptions& options, const EdgeWindows& windows) {
+  bool symmetric = false;
+  const EdgeLinesFormat format = matrix_market_format(file, options, symmetric);
+  return {parse_edge_lines_in_windows(file, format, windows.window_bytes, windows.consume), format.weighted, symmetric};
 }
 
 }  // namespace sluice::formats

@@ -13,8 +13,10 @@
 #include "formats/blaze_layout.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
+#include "formats/external_csr.hpp"
 #include "formats/relabel.hpp"
 #include "formats/sluice_format.hpp"
+#include "formats/spilled_edges.hpp"
 #include "formats/webgraph_bv.hpp"
 #include "layout/sluice_layout.hpp"
 
@@ -87,8 +89,61 @@ EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
   return edges;
 }
 
+// Conversion in bounded memory. The peak of an in-memory build of `edges`
+// edges: the edge list, the builder's records (2 bytes of owner, the
+// target, the weight) and, from a file, its mapped bytes.
+uint64_t in_memory_build_bytes(uint64_t edges, uint64_t vertices, uint64_t input_bytes, const BuildOptions& build,
+                               unsigned id_bytes, bool weighted) {
+  const uint64_t w = weighted ? 4 : 0, records = build.symmetrize ? 2 * edges : edges;
+  return input_bytes + edges * (2 * id_bytes + w) + records * (2 + id_bytes + w) + (vertices + 1) * 8;
+}
+
+// The budget's share for a window of input and a chunk of a pass.
+uint64_t window_bytes(const BuildMemory& memory) {
+  return std::clamp<uint64_t>(memory.limit / 16, uint64_t(1) << 20, uint64_t(64) << 20);
+}
+uint64_t chunk_edges(const BuildMemory& memory) { return window_bytes(memory) / 24; }
+
+bool exceeds(const BuildMemory& memory, uint64_t bytes) { return memory.bounded() && bytes > memory.limit; }
+
+// Edge lines in a text file: at most one per 4 bytes ("0 1\n"); counted
+// when that bound does not fit the budget.
+uint64_t most_edges_in_text(const base::MappedFile& file, const BuildOptions& build, unsigned id_bytes) {
+  const uint64_t bound = file.size() / 4 + 1;
+  if (!exceeds(build.memory, in_memory_build_bytes(bound, 0, file.size(), build, id_bytes, true))) return bound;
+  uint64_t lines = 1;
+  for (uint64_t at = 0; at < file.size(); at += uint64_t(64) << 20) {
+    const uint64_t end = std::min(file.size(), at + (uint64_t(64) << 20));
+    lines += uint64_t(std::count(file.data() + at, file.data() + end, '\n'));
+    file.release(at, end);
+  }
+  return lines;
+}
+
+// An edge-list file parsed window by window onto scratch files, then built there.
+template <class Read>
+std::unique_ptr<GraphSource> built_in_bounded_memory(const std::string& format, const LoadOptions& load, BuildOptions build,
+                                                     Read&& read) {
+  SpilledEdges spilled(build.memory.temp_dir, window_bytes(build.memory));
+  const WindowedRead got = read(EdgeWindows{window_bytes(build.memory), [&](EdgeList<uint64_t>& w) { spilled.append(w); }});
+  EdgePasses passes = spilled.passes(chunk_edges(build.memory));
+  passes.vertices = got.vertices;
+  passes.weighted = got.weighted;
+  passes.format = format;
+  passes.keep_wide = load.id_bytes == 8;
+  // 32-bit ids when every id fits, as the loaders choose.
+  const bool narrow = load.id_bytes != 8 && spilled.largest_id() <= UINT32_MAX && got.vertices <= (uint64_t(1) << 32);
+  passes.id_bytes = narrow ? 4 : 8;
+  build.symmetrize = build.symmetrize || got.symmetric;
+  return build_external_csr(std::move(passes), build);
+}
+
 std::unique_ptr<GraphSource> rebuilt(std::unique_ptr<GraphSource> source, const BuildOptions& build) {
   if (!build.changes_edges()) return source;
+  const base::GraphInfo info = source->info();
+  if (exceeds(build.memory, in_memory_build_bytes(info.edges, info.vertices, 0, build, info.id_bytes, info.weighted))) {
+    return build_external_csr(passes_of(*source, chunk_edges(build.memory)), build);
+  }
   const std::string name = source->format_name();
   const bool symmetric = source->info().symmetric;
   if (source->info().id_bytes == 4) return built(AnyEdgeList(edge_list_of<uint32_t>(*source, build.threads)), build, name, symmetric, source->ids());
@@ -117,11 +172,16 @@ class UnweightedView : public GraphSource {
 
 }  // namespace
 
-std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads) {
+std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads, const BuildMemory& memory) {
   BuildOptions build;
   build.transpose = true;
   build.threads = threads;
+  build.memory = memory;
   const GraphSource& source = graph.source();
+  const base::GraphInfo info = source.info();
+  if (exceeds(memory, in_memory_build_bytes(info.edges, info.vertices, 0, build, info.id_bytes, info.weighted))) {
+    return std::make_unique<BlockGraph>(build_external_csr(passes_of(source, chunk_edges(memory)), build), graph.options());
+  }
   std::unique_ptr<GraphSource> t;
   const bool symmetric = source.info().symmetric;
   if (source.info().id_bytes == 4) {
@@ -169,11 +229,14 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   // its first bytes, and parse what was read.
   std::optional<base::MappedFile> loaded;
   if (format.empty() || base::is_read_once(path)) {
-    loaded.emplace(path, /*allow_empty=*/format == "bel" || format == "bel64", options.load.progress);
+    loaded.emplace(path, /*allow_empty=*/format == "bel" || format == "bel64", options.load.progress,
+                   options.build.memory.bounded() ? (options.build.memory.temp_dir.empty() ? "." : options.build.memory.temp_dir) : "");
     if (format.empty()) format = format_from_content(*loaded);
   }
+  // Bounded, a compressed input or a pipe is decoded onto disk, not into memory.
+  const std::string scratch = options.build.memory.bounded() ? options.build.memory.temp_dir : std::string();
   auto input = [&](bool allow_empty) {
-    base::MappedFile file = loaded ? std::move(*loaded) : base::MappedFile(path, allow_empty, options.load.progress);
+    base::MappedFile file = loaded ? std::move(*loaded) : base::MappedFile(path, allow_empty, options.load.progress, scratch);
     if (file.size() == 0 && !allow_empty) throw base::InputError(file.path(), "", "file is empty");
     return file;
   };
@@ -188,16 +251,44 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   LoadOptions load = options.load;
   load.relabel = build.relabel;
   std::unique_ptr<GraphSource> source;
+  // Ids are taken as 8 bytes when they may be (a conservative estimate).
+  const unsigned estimated_id_bytes = load.id_bytes == 8 || load.relabel ? 8 : 4;
   if (format == "el" || format == "wel") {
-    source = built(read_text_edge_list(input(false), load, format == "wel"), build, format, false, {}, load.id_bytes == 8);
+    base::MappedFile file = input(false);
+    if (exceeds(build.memory, in_memory_build_bytes(most_edges_in_text(file, build, estimated_id_bytes), 0, file.size(), build,
+                                                    estimated_id_bytes, format == "wel"))) {
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_text_edge_list(file, load, format == "wel", w); });
+    } else {
+      source = built(read_text_edge_list(file, load, format == "wel"), build, format, false, {}, load.id_bytes == 8);
+    }
   } else if (format == "mtx") {
-    MatrixMarketGraph mtx = read_matrix_market(input(false), load);
-    build.symmetrize = build.symmetrize || mtx.symmetric;
-    source = built(std::move(mtx.edges), build, format, false, {}, load.id_bytes == 8);
+    base::MappedFile file = input(false);
+    BuildOptions symmetric = build;  // the header may ask for it
+    symmetric.symmetrize = true;
+    if (exceeds(build.memory, in_memory_build_bytes(most_edges_in_text(file, symmetric, estimated_id_bytes), 0, file.size(), symmetric,
+                                                    estimated_id_bytes, true))) {
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_matrix_market(file, load, w); });
+    } else {
+      MatrixMarketGraph mtx = read_matrix_market(file, load);
+      build.symmetrize = build.symmetrize || mtx.symmetric;
+      source = built(std::move(mtx.edges), build, format, false, {}, load.id_bytes == 8);
+    }
   } else if (format == "bel" || format == "bel64") {
-    source = built(read_binary_edge_list(input(true), format == "bel" ? 4 : 8, load), build, format, false, {}, load.id_bytes == 8);
+    base::MappedFile file = input(true);
+    const unsigned stored = format == "bel" ? 4 : 8;
+    if (exceeds(build.memory, in_memory_build_bytes(file.size() / (2 * stored), 0, file.size(), build, std::max(stored, estimated_id_bytes), false))) {
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_binary_edge_list(file, stored, load, w); });
+    } else {
+      source = built(read_binary_edge_list(file, stored, load), build, format, false, {}, load.id_bytes == 8);
+    }
   } else if (format == "adj") {
-    source = rebuilt(in_memory(read_adjacency_graph(input(false), load), format), build);
+    base::MappedFile file = input(false);
+    if (exceeds(build.memory, 4 * file.size())) {
+      throw base::InputError(file.path(), "", "an adjacency graph is loaded whole (about " + base::byte_count(4 * file.size()) +
+                                                  "), beyond --memory-limit " + base::byte_count(build.memory.limit) +
+                                                  ": convert it once without the limit, or from an edge list");
+    }
+    source = rebuilt(in_memory(read_adjacency_graph(file, load), format), build);
   } else if (format == "sluice") {
     source = rebuilt(open_sluice_layout(path), build);
   } else if (format == "blaze") {

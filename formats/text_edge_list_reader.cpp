@@ -33,9 +33,8 @@ uint64_t declared_nodes(const char* line, const char* end, const std::string& pa
   return 0;
 }
 
-}  // namespace
-
-AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions& options, bool require_weights) {
+// The header: the body's start, the weight column, the declared count.
+EdgeLinesFormat text_format(const base::MappedFile& file, const LoadOptions& options, bool require_weights, uint64_t& declared) {
   const std::string& path = file.path();
   EdgeLinesFormat format;
   format.base = options.base < 0 ? 0 : options.base;
@@ -49,7 +48,7 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
   // 875,713 nodes with ids up to 916,427. The graph has max(declared,
   // largest id + 1) vertices, and a note says when the ids reach past the
   // count. The first data line tells whether there is a weight column.
-  uint64_t declared = 0;
+  declared = 0;
   const char* p = file.data();
   const char* end = file.data() + file.size();
   uint64_t line = 1;
@@ -91,22 +90,42 @@ AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions&
   if (format.vertices) {
     format.source_limit = format.target_limit = format.vertices;
   }
-  AnyEdgeList edges = parse_edge_lines_narrowest(file, format, options.id_bytes);
-  // Relabelled, the graph has the vertices its edges name, whatever the header says.
-  if (declared && !format.vertices && !options.relabel) {
-    std::visit([&](auto& list) {
-      if (list.vertices > declared) {
-        // Ids that reach exactly the count are most likely 1-based.
-        const bool one_based = format.base == 0 && list.vertices == declared + 1;
-        std::fprintf(stderr, "sluice: %s: the header declares %llu nodes but the ids reach %llu: reading %llu vertices%s\n",
-                     path.c_str(), (unsigned long long)declared, (unsigned long long)(list.vertices - 1),
-                     (unsigned long long)list.vertices,
-                     one_based ? " (if the ids are 1-based, pass --base 1)" : " (--relabel keeps only the ids that appear, numbered densely from 0; --vertices N holds them to a count)");
-      }
-      list.vertices = std::max(list.vertices, declared);
-    }, edges);
+  return format;
+}
+
+// Relabelled, the graph has the vertices its edges name, whatever the
+// header says; otherwise max(declared, largest id + 1), with a note when
+// the ids reach past the declared count.
+uint64_t with_declared(const std::string& path, const EdgeLinesFormat& format, const LoadOptions& options, uint64_t declared,
+                       uint64_t vertices) {
+  if (!declared || format.vertices || options.relabel) return vertices;
+  if (vertices > declared) {
+    // Ids that reach exactly the count are most likely 1-based.
+    const bool one_based = format.base == 0 && vertices == declared + 1;
+    std::fprintf(stderr, "sluice: %s: the header declares %llu nodes but the ids reach %llu: reading %llu vertices%s\n",
+                 path.c_str(), (unsigned long long)declared, (unsigned long long)(vertices - 1),
+                 (unsigned long long)vertices,
+                 one_based ? " (if the ids are 1-based, pass --base 1)" : " (--relabel keeps only the ids that appear, numbered densely from 0; --vertices N holds them to a count)");
   }
+  return std::max(vertices, declared);
+}
+
+}  // namespace
+
+AnyEdgeList read_text_edge_list(const base::MappedFile& file, const LoadOptions& options, bool require_weights) {
+  uint64_t declared = 0;
+  const EdgeLinesFormat format = text_format(file, options, require_weights, declared);
+  AnyEdgeList edges = parse_edge_lines_narrowest(file, format, options.id_bytes);
+  std::visit([&](auto& list) { list.vertices = with_declared(file.path(), format, options, declared, list.vertices); }, edges);
   return edges;
+}
+
+WindowedRead read_text_edge_list(const base::MappedFile& file, const LoadOptions& options, bool require_weights,
+                                 const EdgeWindows& windows) {
+  uint64_t declared = 0;
+  const EdgeLinesFormat format = text_format(file, options, require_weights, declared);
+  const uint64_t vertices = parse_edge_lines_in_windows(file, format, windows.window_bytes, windows.consume);
+  return {with_declared(file.path(), format, options, declared, vertices), format.weighted, false};
 }
 
 }  // namespace sluice::formats

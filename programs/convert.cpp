@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "base/format_names.hpp"
+#include "base/errors.hpp"
 #include "base/launcher.hpp"
 #include "base/output_guard.hpp"
 #include "formats/ranked_writer.hpp"
@@ -13,6 +15,7 @@
 #include "layout/manifest.hpp"
 #include "programs/command_line.hpp"
 #include "programs/graph_commands.hpp"
+#include "programs/option_values.hpp"
 
 namespace sluice::programs {
 
@@ -27,6 +30,10 @@ int convert_command(int argc, char** argv) {
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
     ("compress", po::bool_switch(), "gap-code the edge pages (sluice layout; unweighted, 32-bit ids): fewer bytes to read")
     ("sample-edges", po::value<uint32_t>()->default_value(2), "store each vertex's first K targets beside the index (sluice layout, unweighted; 0: none): WCC's sampling reads them instead of every page")
+    ("memory-limit", byte_size_value("0"), "bytes the conversion may hold in DRAM, e.g. 2g (0: half the memory available, "
+                                           "within a cgroup's limit); a graph whose build would not fit is built on scratch files")
+    ("temp-dir", po::value<std::string>()->default_value(""), "directory for the scratch files of a conversion in bounded memory "
+                                                               "(default: the first drive directory, else the output's)")
     ("ranks", po::value<unsigned>()->default_value(0), "split the sluice layout for this many MPI ranks by destination (a part per rank; a drive directory may name {rank})");
   add_read_options(options);
   add_rebuild_options(options);
@@ -51,7 +58,7 @@ int convert_command(int argc, char** argv) {
   if (to.empty()) throw po::error("cannot tell the output format from '" + output + "'; give --to");
 
   const std::string input = values["input"].as<std::string>();
-  const formats::OpenOptions open_options = open_options_from(values);
+  formats::OpenOptions open_options = open_options_from(values);
   formats::WriteOptions write;
   write.drive_dirs = split_list(values["drives"].as<std::string>());
   write.with_transpose = values["transpose"].as<bool>();
@@ -77,6 +84,25 @@ int convert_command(int argc, char** argv) {
                       " ranks a layout may be split for");
     }
   }
+  // Within the memory given: a build that would not fit is done on
+  // scratch files (formats/external_csr.hpp), which are never left behind.
+  formats::BuildMemory& memory = open_options.build.memory;
+  memory.limit = values["memory-limit"].as<ByteSize>().bytes;
+  if (memory.limit == 0) memory.limit = std::max<uint64_t>(base::available_memory() / 2, uint64_t(64) << 20);
+  memory.temp_dir = values["temp-dir"].as<std::string>();
+  if (memory.temp_dir.empty()) {
+    const bool per_rank = !write.drive_dirs.empty() && write.drive_dirs[0].find("{rank}") != std::string::npos;
+    if (!write.drive_dirs.empty() && !per_rank && std::filesystem::is_directory(write.drive_dirs[0])) {
+      memory.temp_dir = write.drive_dirs[0];
+    } else if (output != "-") {
+      memory.temp_dir = std::filesystem::path(output).parent_path().string();
+    }
+    if (memory.temp_dir.empty()) memory.temp_dir = ".";
+  }
+  // The block API's buffers (4 blocks of ~16 bytes an edge in flight) take
+  // at most a sixteenth of the limit.
+  open_options.blocks.block_edges = std::min(open_options.blocks.block_edges, std::max<uint64_t>(memory.limit / 1024, 4096));
+  if (!std::filesystem::is_directory(memory.temp_dir)) throw po::error("--temp-dir " + memory.temp_dir + ": not a directory");
   formats::RankedWriteOptions ranked;
   ranked.ranks = ranks;
   // The guard's list of files names the id map a layout may get (from
@@ -102,7 +128,7 @@ int convert_command(int argc, char** argv) {
     formats::write_ranked_sluice_layout(*graph, output, ranked);
   } else {
     std::unique_ptr<formats::BlockGraph> transpose;
-    if (write.with_transpose) transpose = formats::transpose_of(*graph, open_options.load.threads);
+    if (write.with_transpose) transpose = formats::transpose_of(*graph, open_options.load.threads, memory);
     write.transpose = transpose.get();
     formats::write_graph(*graph, output, to, write);
   }

@@ -1,0 +1,94 @@
+#include "base/temp_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "base/errors.hpp"
+
+namespace sluice::base {
+
+namespace {
+
+int open_unlinked(const std::string& dir) {
+  const std::string d = dir.empty() ? "." : dir;
+  int fd = ::open(d.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) return fd;
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) return -1;
+  std::string name = (std::filesystem::path(d) / ".sluice-scratch-XXXXXX").string();
+  fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd >= 0) ::unlink(name.c_str());
+  return fd;
+}
+
+}  // namespace
+
+TempFile::TempFile(const std::string& dir, std::string what) : dir_(dir.empty() ? "." : dir), what_(std::move(what)) {
+  const int fd = open_unlinked(dir_);
+  if (fd < 0) {
+    throw std::runtime_error(dir_ + ": cannot make a temporary file for " + what_ + ": " + std::strerror(errno) +
+                             " (--temp-dir names another directory)");
+  }
+  file_ = FileDescriptor(fd);
+}
+
+void TempFile::write(const void* data, uint64_t bytes, uint64_t offset) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t wrote = ::pwrite(file_.get(), p, bytes, off_t(offset));
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote < 0) {
+      const int err = errno;
+      const std::string why = err == ENOSPC || err == EDQUOT ? "the disk is full" : std::strerror(err);
+      throw std::runtime_error(dir_ + ": cannot write the temporary file of " + what_ + " (" + why + ", " +
+                               byte_count(size_) + " in it): give --temp-dir a directory with more room");
+    }
+    p += wrote, bytes -= uint64_t(wrote), offset += uint64_t(wrote);
+    size_ = std::max(size_, offset);
+  }
+}
+
+void TempFile::discard(uint64_t offset, uint64_t bytes) {
+  // Where holes cannot be punched the space comes back with the file.
+  if (bytes) ::fallocate(file_.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset), off_t(bytes));
+}
+
+void TempFile::read(void* out, uint64_t bytes, uint64_t offset) const {
+  if (offset + bytes > size_) throw std::logic_error("read past the end of the temporary file of " + what_);
+  file_.read_exactly(out, bytes, offset, dir_ + " (temporary file of " + what_ + ")");
+}
+
+TempFileAppender::TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at)
+    : file_(&file), capacity_(bytes), at_(at == UINT64_MAX ? file.size() : at) {
+  buffer_.reserve(capacity_);
+}
+
+TempFileAppender::~TempFileAppender() noexcept(false) {
+  // Unwinding already: the file is dropped with the error.
+  if (std::uncaught_exceptions() == 0) flush();
+}
+
+void TempFileAppender::append(const void* data, uint64_t bytes) {
+  if (buffer_.size() + bytes > capacity_) flush();
+  if (bytes >= capacity_) {
+    file_->write(data, bytes, at_);
+    at_ += bytes;
+    return;
+  }
+  buffer_.append(static_cast<const char*>(data), bytes);
+}
+
+void TempFileAppender::flush() {
+  if (buffer_.empty()) return;
+  file_->write(buffer_.data(), buffer_.size(), at_);
+  at_ += buffer_.size();
+  buffer_.clear();
+}
+
+}  // namespace sluice::base

@@ -1,0 +1,450 @@
+#include "formats/external_csr.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <bit>
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "base/errors.hpp"
+#include "base/progress.hpp"
+#include "base/temp_file.hpp"
+#include "formats/csr_builder.hpp"
+#include "formats/relabel.hpp"
+
+namespace sluice::formats {
+
+namespace {
+
+// The records build_csr makes of an edge (owner, other end).
+struct Emission {
+  bool forward, backward, drop_loops;
+  explicit Emission(const BuildOptions& b)
+      : forward(!b.transpose || b.symmetrize), backward(b.transpose || b.symmetrize), drop_loops(b.drop_self_loops) {}
+  template <class F>
+  void operator()(uint64_t u, uint64_t v, F&& emit) const {
+    if (u == v) {
+      if (!drop_loops) emit(u, v);
+      return;
+    }
+    if (forward) emit(u, v);
+    if (backward) emit(v, u);
+  }
+};
+
+// The CSR as built, in scratch files; offsets and the id map in memory.
+template <class V>
+class ExternalCsrSource : public GraphSource {
+ public:
+  ExternalCsrSource(base::GraphInfo info, std::string format, base::Array<uint64_t> offsets, base::TempFile targets,
+                    std::optional<base::TempFile> weights, base::IdMap ids)
+      : info_(info), format_(std::move(format)), offsets_(std::move(offsets)), targets_(std::move(targets)),
+        weights_(std::move(weights)), ids_(std::move(ids)) {}
+  base::GraphInfo info() const override { return info_; }
+  std::string format_name() const override { return format_; }
+  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
+    std::copy(offsets_.data() + begin, offsets_.data() + end + 1, out);
+  }
+  void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
+    const uint64_t first = offsets_[begin], count = offsets_[end] - first;
+    if (count == 0) return;
+    targets_.read(targets, count * sizeof(V), first * sizeof(V));
+    if (weights && weights_) weights_->read(weights, count * sizeof(float), first * sizeof(float));
+  }
+  const base::IdMap& ids() const override { return ids_; }
+
+ private:
+  base::GraphInfo info_;
+  std::string format_;
+  base::Array<uint64_t> offsets_;
+  base::TempFile targets_;
+  std::optional<base::TempFile> weights_;
+  base::IdMap ids_;
+};
+
+// New ids for old, from a pass over the edges: --relabel's dense ids
+// (ascending with the input's, as relabel.hpp numbers them), then
+// --reorder degree's. Both O(V) in memory.
+class Renaming {
+ public:
+  bool active() const { return relabelled_ || ordered_; }
+  uint64_t operator()(uint64_t id) const {
+    if (relabelled_) id = dense(id);
+    if (ordered_) id = renamed_[id];
+    return id;
+  }
+
+  // The ids that appear, as a bitmap when the largest is within a few
+  // times the budget's reach, else as a sorted list.
+  base::IdMap relabel(const EdgePasses& edges, uint64_t memory) {
+    uint64_t largest = 0, any = 0;
+    edges.pass([&](const EdgeChunk& c) {
+      for (uint64_t e = 0; e < c.size; ++e) largest = std::max({largest, c.sources[e], c.targets[e]});
+      any += c.size;
+    });
+    relabelled_ = true;
+    if (any == 0) return {};
+    if (largest / 4 <= memory) {
+      const uint64_t words = largest / 64 + 1;
+      seen_ = base::Array<uint64_t>::zeros(words, "the ids seen");
+      edges.pass([&](const EdgeChunk& c) {
+        for (uint64_t e = 0; e < c.size; ++e) {
+          for (uint64_t id : {c.sources[e], c.targets[e]}) seen_[id / 64] |= uint64_t(1) << (id % 64);
+        }
+      });
+      before_ = base::Array<uint64_t>(words + 1, "the ids seen before each word");
+      before_[0] = 0;
+      for (uint64_t w = 0; w < words; ++w) before_[w + 1] = before_[w] + uint64_t(std::popcount(seen_[w]));
+      base::Array<uint64_t> originals(before_[words], "the id map");
+      uint64_t at = 0;
+      for (uint64_t w = 0; w < words; ++w) {
+        for (uint64_t bits = seen_[w]; bits; bits &= bits - 1) originals[at++] = w * 64 + uint64_t(std::countr_zero(bits));
+      }
+      vertices_ = originals.size();
+      return base::IdMap(std::move(originals));
+    }
+    std::vector<uint64_t> ids, chunk;
+    edges.pass([&](const EdgeChunk& c) {
+      chunk.assign(c.sources, c.sources + c.size);
+      chunk.insert(chunk.end(), c.targets, c.targets + c.size);
+      std::sort(chunk.begin(), chunk.end());
+      chunk.erase(std::unique(chunk.begin(), chunk.end()), chunk.end());
+      std::vector<uint64_t> merged;
+      merged.reserve(ids.size() + chunk.size());
+      std::set_union(ids.begin(), ids.end(), chunk.begin(), chunk.end(), std::back_inserter(merged));
+      ids.swap(merged);
+    });
+    sorted_ = base::Array<uint64_t>(ids.size(), "the ids seen");
+    std::copy(ids.begin(), ids.end(), sorted_.data());
+    base::Array<uint64_t> originals(ids.size(), "the id map");
+    std::copy(ids.begin(), ids.end(), originals.data());
+    vertices_ = ids.size();
+    return base::IdMap(std::move(originals));
+  }
+
+  // By descending degree (in plus out), ties in id order.
+  base::IdMap order_by_degree(const EdgePasses& edges, uint64_t vertices) {
+    base::Array<uint64_t> degree = base::Array<uint64_t>::zeros(vertices, "degrees to order by");
+    edges.pass([&](const EdgeChunk& c) {
+      for (uint64_t e = 0; e < c.size; ++e) {
+        ++degree[(*this)(c.sources[e])];
+        ++degree[(*this)(c.targets[e])];
+      }
+    });
+    base::Array<uint64_t> originals(vertices, "the id map");
+    for (uint64_t v = 0; v < vertices; ++v) originals[v] = v;
+    std::stable_sort(originals.begin(), originals.end(), [&](uint64_t a, uint64_t b) { return degree[a] > degree[b]; });
+    for (uint64_t v = 0; v < vertices; ++v) degree[originals[v]] = v;
+    renamed_ = std::move(degree);
+    ordered_ = true;
+    return base::IdMap(std::move(originals));
+  }
+
+  uint64_t vertices() const { return vertices_; }
+
+ private:
+  uint64_t dense(uint64_t id) const {
+    if (seen_.size()) {
+      const uint64_t below = seen_[id / 64] & ((uint64_t(1) << (id % 64)) - 1);
+      return before_[id / 64] + uint64_t(std::popcount(below));
+    }
+    return uint64_t(std::lower_bound(sorted_.begin(), sorted_.end(), id) - sorted_.begin());
+  }
+  bool relabelled_ = false, ordered_ = false;
+  uint64_t vertices_ = 0;
+  base::Array<uint64_t> seen_, before_, sorted_, renamed_;
+};
+
+// The passes of `inner` with new ids, chunk by chunk.
+std::function<void(const EdgeConsumer&)> renamed(std::function<void(const EdgeConsumer&)> inner,
+                                                 std::shared_ptr<const Renaming> renaming) {
+  return [inner = std::move(inner), renaming = std::move(renaming)](const EdgeConsumer& consume) {
+    std::vector<uint64_t> sources, targets;
+    inner([&](const EdgeChunk& c) {
+      sources.resize(c.size);
+      targets.resize(c.size);
+      for (uint64_t e = 0; e < c.size; ++e) {
+        sources[e] = (*renaming)(c.sources[e]);
+        targets[e] = (*renaming)(c.targets[e]);
+      }
+      consume(EdgeChunk{sources.data(), targets.data(), c.weights, c.size});
+    });
+  };
+}
+
+constexpr uint64_t max_ranges = 1000;
+
+// The vertex ranges whose records are placed together: each range's
+// records and per-vertex cursors fit `bytes`, unless one vertex alone
+// does not.
+std::vector<uint64_t> range_starts(const base::Array<uint64_t>& counts, uint64_t n, uint64_t record_bytes, uint64_t bytes) {
+  std::vector<uint64_t> starts{0};
+  uint64_t used = 0;
+  for (uint64_t v = 0; v < n; ++v) {
+    const uint64_t cost = counts[v] * record_bytes + 16;
+    if (used > 0 && used + cost > bytes) {
+      starts.push_back(v);
+      used = 0;
+    }
+    used += cost;
+  }
+  starts.push_back(n);
+  return starts;
+}
+
+template <class V>
+std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOptions& build, uint64_t vertices,
+                                          base::IdMap ids) {
+  const uint64_t n = vertices;
+  const bool weighted = edges.weighted;
+  const Emission emission(build);
+  const std::string& temp = build.memory.temp_dir;
+  const uint64_t stored_bytes = sizeof(V) + (weighted ? 4 : 0);  // a placed record
+  const uint64_t spilled_bytes = 2 * sizeof(V) + (weighted ? 4 : 0);  // a record in a range's file
+
+  // Pass 1: records per owner, every id checked against the vertex count.
+  std::fprintf(stderr, "sluice: building the %s in bounded memory (--memory-limit %s): scratch files in %s\n",
+               build.transpose && !build.symmetrize ? "transpose" : "CSR", base::byte_count(build.memory.limit).c_str(),
+               temp.empty() ? "." : temp.c_str());
+  base::Array<uint64_t> counts = base::Array<uint64_t>::zeros(n + 1, "the degrees");
+  uint64_t seen = 0, records = 0;
+  base::Progress counting("building CSR in bounded memory: counting", edges.edges, build.progress);
+  edges.pass([&](const EdgeChunk& c) {
+    for (uint64_t e = 0; e < c.size; ++e) {
+      const uint64_t u = c.sources[e], v = c.targets[e];
+      if (u >= n || v >= n) [[unlikely]] {
+        throw std::runtime_error("edge " + std::to_string(seen + e) + " (" + std::to_string(u) + " -> " + std::to_string(v) +
+                                 ") leaves the " + std::to_string(n) + " vertices");
+      }
+      emission(u, v, [&](uint64_t owner, uint64_t) { ++counts[owner], ++records; });
+    }
+    seen += c.size;
+    counting.advance(c.size);
+  });
+  counting.done();
+
+  // Half the budget for a range's records, half for the buffers that
+  // spill records to the ranges' files.
+  const uint64_t budget = std::max<uint64_t>(build.memory.limit - std::min(build.memory.limit, external_build_floor(n, build)),
+                                             uint64_t(1) << 20);
+  // At most max_ranges ranges, each with its write buffer.
+  const uint64_t least = (records * stored_bytes + n * 16) / max_ranges + 1;
+  if (!build.memory.range_bytes && least > budget / 2) {
+    throw std::runtime_error("--memory-limit " + base::byte_count(build.memory.limit) + " is too small to build " +
+                             std::to_string(records) + " edges in at most " + std::to_string(max_ranges) +
+                             " ranges: it needs at least " + base::byte_count(build.memory.limit - budget + 2 * least));
+  }
+  const std::vector<uint64_t> starts =
+      range_starts(counts, n, stored_bytes, std::max(least, build.memory.range_bytes ? build.memory.range_bytes : budget / 2));
+  const size_t ranges = starts.size() - 1;
+
+  // A range's records go to its own region of one scratch file.
+  std::optional<base::TempFile> spilled;
+  std::vector<uint64_t> region(ranges + 1, 0);
+  if (ranges > 1) {
+    for (size_t r = 0; r < ranges; ++r) {
+      uint64_t range_records = 0;
+      for (uint64_t v = starts[r]; v < starts[r + 1]; ++v) range_records += counts[v];
+      region[r + 1] = region[r] + range_records * spilled_bytes;
+    }
+    // Pass 2: each record to its range's region, in input order.
+    spilled.emplace(temp, "the records by vertex range");
+    std::vector<base::TempFileAppender> appenders;
+    appenders.reserve(ranges);
+    const uint64_t buffer = std::max<uint64_t>(uint64_t(64) << 10, budget / 2 / ranges);
+    for (size_t r = 0; r < ranges; ++r) appenders.emplace_back(*spilled, buffer, region[r]);
+    base::Progress scattering("building CSR in bounded memory: spilling", edges.edges, build.progress);
+    char record[2 * sizeof(V) + 4];
+    edges.pass([&](const EdgeChunk& c) {
+      for (uint64_t e = 0; e < c.size; ++e) {
+        const float w = weighted ? c.weights[e] : 0.0f;
+        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) {
+          const size_t r = size_t(std::upper_bound(starts.begin(), starts.end(), owner) - starts.begin()) - 1;
+          const V o = V(owner), t = V(other);
+          std::memcpy(record, &o, sizeof(V));
+          std::memcpy(record + sizeof(V), &t, sizeof(V));
+          if (weighted) std::memcpy(record + 2 * sizeof(V), &w, 4);
+          appenders[r].append(record, spilled_bytes);
+        });
+      }
+      scattering.advance(c.size);
+    });
+    for (auto& a : appenders) a.flush();
+    scattering.done();
+  }
+
+  // Pass 3: each range placed in order and appended to the CSR's files.
+  base::TempFile targets_file(temp, "the CSR's targets");
+  std::optional<base::TempFile> weights_file;
+  if (weighted) weights_file.emplace(temp, "the CSR's weights");
+  base::Progress placing("building CSR in bounded memory: placing", records, build.progress);
+  std::vector<char> piece;
+  for (size_t r = 0; r < ranges; ++r) {
+    const uint64_t lo = starts[r], hi = starts[r + 1], width = hi - lo;
+    Csr<V> local;
+    local.vertices = width;
+    local.weighted = weighted;
+    local.offsets = base::Array<uint64_t>(width + 1, "a range's offsets");
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < width; ++i) local.offsets[i] = total, total += counts[lo + i];
+    local.offsets[width] = total;
+    local.targets = base::Array<V>(total, "a range's targets");
+    if (weighted) local.weights = base::Array<float>(total, "a range's weights");
+    std::vector<uint64_t> cursor(local.offsets.data(), local.offsets.data() + width);
+    auto place = [&](uint64_t owner, uint64_t other, float w) {
+      const uint64_t at = cursor[owner - lo]++;
+      local.targets[at] = V(other);
+      if (weighted) local.weights[at] = w;
+    };
+    if (ranges == 1) {
+      edges.pass([&](const EdgeChunk& c) {
+        for (uint64_t e = 0; e < c.size; ++e) {
+          const float w = weighted ? c.weights[e] : 0.0f;
+          emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) { place(owner, other, w); });
+        }
+      });
+    } else {
+      const uint64_t per_piece = std::max<uint64_t>(1, (uint64_t(4) << 20) / spilled_bytes);
+      piece.resize(per_piece * spilled_bytes);
+      for (uint64_t at = region[r]; at < region[r + 1];) {
+        const uint64_t bytes = std::min<uint64_t>(piece.size(), region[r + 1] - at);
+        spilled->read(piece.data(), bytes, at);
+        for (const char* p = piece.data(); p < piece.data() + bytes; p += spilled_bytes) {
+          V o, t;
+          float w = 0.0f;
+          std::memcpy(&o, p, sizeof(V));
+          std::memcpy(&t, p + sizeof(V), sizeof(V));
+          if (weighted) std::memcpy(&w, p + 2 * sizeof(V), 4);
+          place(o, t, w);
+        }
+        at += bytes;
+      }
+      spilled->discard(region[r], region[r + 1] - region[r]);  // its disk space back before the next range
+    }
+    if (build.sort_neighbors || build.remove_duplicates) {
+      // A small range is not worth waking the threads for.
+      sort_and_deduplicate(local, build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : build.threads);
+    }
+    for (uint64_t i = 0; i < width; ++i) counts[lo + i] = local.degree(i);
+    targets_file.append(local.targets.data(), local.edges() * sizeof(V));
+    if (weighted) weights_file->append(local.weights.data(), local.edges() * sizeof(float));
+    placing.advance(total);
+  }
+  placing.done();
+  if (ranges > 1) {
+    std::fprintf(stderr, "sluice: %zu vertex ranges placed one at a time: %s of scratch files at most\n", ranges,
+                 base::byte_count(records * (spilled_bytes + stored_bytes)).c_str());
+  }
+
+  // The final degrees become offsets, in place.
+  uint64_t offset = 0;
+  for (uint64_t v = 0; v < n; ++v) {
+    const uint64_t d = counts[v];
+    counts[v] = offset;
+    offset += d;
+  }
+  counts[n] = offset;
+  const base::GraphInfo info{n, offset, weighted, unsigned(sizeof(V)), edges.symmetric || build.symmetrize};
+  return std::make_unique<ExternalCsrSource<V>>(info, edges.format, std::move(counts), std::move(targets_file),
+                                                std::move(weights_file), std::move(ids));
+}
+
+}  // namespace
+
+uint64_t external_build_floor(uint64_t vertices, const BuildOptions& build) {
+  // Per vertex: the counts (then offsets, 8 bytes), the other edge set's
+  // offsets held beside them (8) and the writer's degrees and index (8);
+  // the maps of --relabel and --reorder degree; 8 MiB for the buffers.
+  const uint64_t maps = (build.relabel ? 24 : 0) + (build.order_by_degree ? 24 : 0);
+  return (vertices + 1) * (24 + maps) + (uint64_t(8) << 20);
+}
+
+EdgePasses passes_of(const GraphSource& source, uint64_t chunk_edges) {
+  const base::GraphInfo info = source.info();
+  EdgePasses passes;
+  passes.vertices = info.vertices;
+  passes.edges = info.edges;
+  passes.weighted = info.weighted;
+  passes.id_bytes = info.id_bytes;
+  passes.symmetric = info.symmetric;
+  passes.ids = source.ids().copy();
+  passes.format = source.format_name();
+  chunk_edges = std::max<uint64_t>(chunk_edges, 1);
+  passes.pass = [&source, info, chunk_edges](const EdgeConsumer& consume) {
+    constexpr uint64_t block = 1 << 16;
+    std::vector<uint64_t> offsets, sources, targets;
+    std::vector<char> raw;
+    std::vector<float> weights;
+    for (uint64_t v = 0; v < info.vertices;) {
+      const uint64_t block_end = std::min(info.vertices, v + block);
+      offsets.resize(block_end - v + 1);
+      source.read_offsets(v, block_end, offsets.data());
+      auto offset = [&](uint64_t u) { return offsets[u - v]; };
+      for (uint64_t u = v; u < block_end;) {
+        uint64_t end = u + 1;
+        while (end < block_end && offset(end + 1) - offset(u) <= chunk_edges) ++end;
+        const uint64_t count = offset(end) - offset(u);
+        raw.resize(count * info.id_bytes);
+        weights.resize(info.weighted ? count : 0);
+        source.read_edges(u, end, raw.data(), info.weighted ? weights.data() : nullptr);
+        sources.resize(count);
+        targets.resize(count);
+        for (uint64_t x = u; x < end; ++x) std::fill(sources.data() + offset(x) - offset(u), sources.data() + offset(x + 1) - offset(u), x);
+        for (uint64_t e = 0; e < count; ++e) {
+          if (info.id_bytes == 4) {
+            uint32_t t;
+            std::memcpy(&t, raw.data() + e * 4, 4);
+            targets[e] = t;
+          } else {
+            std::memcpy(&targets[e], raw.data() + e * 8, 8);
+          }
+        }
+        if (count) consume(EdgeChunk{sources.data(), targets.data(), info.weighted ? weights.data() : nullptr, count});
+        u = end;
+      }
+      v = block_end;
+    }
+  };
+  return passes;
+}
+
+std::unique_ptr<GraphSource> build_external_csr(EdgePasses edges, const BuildOptions& build) {
+  if (!build.memory.bounded()) throw std::logic_error("build_external_csr needs a memory limit");
+  // Before any pass: the per-vertex arrays must fit (relabelled, the
+  // vertex count is known only after the first pass).
+  auto check_floor = [&](uint64_t vertices) {
+    const uint64_t floor = external_build_floor(vertices, build);
+    if (build.memory.limit < floor) {
+      throw std::runtime_error("--memory-limit " + base::byte_count(build.memory.limit) + " is too small to convert a graph of " +
+                               std::to_string(vertices) + " vertices: it needs at least " + base::byte_count(floor) + " (" +
+                               std::to_string(24 + (build.relabel ? 24 : 0) + (build.order_by_degree ? 24 : 0)) +
+                               " bytes a vertex, plus 8 MiB)");
+    }
+    return floor;
+  };
+  if (!build.relabel) check_floor(edges.vertices);
+  uint64_t vertices = edges.vertices;
+  unsigned id_bytes = edges.id_bytes;
+  base::IdMap ids = std::move(edges.ids);
+  if (build.relabel) {
+    auto renaming = std::make_shared<Renaming>();
+    ids = compose(ids, renaming->relabel(edges, build.memory.limit - std::min<uint64_t>(build.memory.limit, uint64_t(8) << 20)));
+    vertices = renaming->vertices();
+    check_floor(vertices);
+    // Relabelled 64-bit ids come down to 32 bits when they fit (as open_graph's built() does).
+    if (id_bytes == 8 && !edges.keep_wide && vertices <= (uint64_t(1) << 32)) id_bytes = 4;
+    edges.pass = renamed(std::move(edges.pass), std::move(renaming));
+  }
+  if (build.order_by_degree) {
+    auto ordering = std::make_shared<Renaming>();
+    ids = compose(ids, ordering->order_by_degree(edges, vertices));
+    edges.pass = renamed(std::move(edges.pass), std::move(ordering));
+  }
+  if (id_bytes == 4) return build_ranges<uint32_t>(edges, build, vertices, std::move(ids));
+  return build_ranges<uint64_t>(edges, build, vertices, std::move(ids));
+}
+
+}  // namespace sluice::formats

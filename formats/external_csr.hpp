@@ -1,0 +1,56 @@
+// CSR building in bounded memory (sluice convert under --memory-limit):
+// the edges are passed over a few times, never held. One pass counts
+// each vertex's records (O(V) memory); the vertices are cut into ranges
+// whose records fit the budget; a second pass appends every record to
+// its range's scratch file, in input order; then each range is placed by
+// a stable counting sort (sorted and deduplicated if asked, as in
+// csr_builder.hpp) and appended to the CSR's scratch files. The result is
+// the CSR build_csr gives, edge for edge, served from those files.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/id_map.hpp"
+#include "formats/csr.hpp"
+#include "formats/graph_source.hpp"
+
+namespace sluice::formats {
+
+// Some edges in input order, with 64-bit ids.
+struct EdgeChunk {
+  const uint64_t* sources = nullptr;
+  const uint64_t* targets = nullptr;
+  const float* weights = nullptr;  // null when unweighted
+  uint64_t size = 0;
+};
+using EdgeConsumer = std::function<void(const EdgeChunk&)>;
+
+// A graph's edges as passes: each call feeds every edge, in input order,
+// to `consume`, chunk by chunk.
+struct EdgePasses {
+  std::function<void(const EdgeConsumer& consume)> pass;
+  uint64_t vertices = 0;
+  uint64_t edges = 0;
+  bool weighted = false;
+  unsigned id_bytes = 4;   // the width of the built graph's ids
+  bool keep_wide = false;  // --id-bytes 8: relabelled 64-bit ids stay 64-bit
+  bool symmetric = false;  // the edges are already symmetric (see GraphInfo)
+  base::IdMap ids;         // the input's ids, when the edges were relabelled before
+  std::string format;
+};
+
+// The edges of `source` in CSR order as passes (it must outlive them).
+EdgePasses passes_of(const GraphSource& source, uint64_t chunk_edges);
+
+// Builds with `build` (relabel and reorder included) within
+// build.memory.limit bytes, scratch files under build.memory.temp_dir.
+std::unique_ptr<GraphSource> build_external_csr(EdgePasses edges, const BuildOptions& build);
+
+// The bytes build_external_csr holds beyond what it is given to spend on
+// records: the per-vertex arrays (offsets, counts, maps) of `vertices`.
+uint64_t external_build_floor(uint64_t vertices, const BuildOptions& build);
+
+}  // namespace sluice::formats

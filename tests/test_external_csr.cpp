@@ -1,0 +1,167 @@
+// CSR building in bounded memory (formats/external_csr.hpp) against the
+// in-memory builder: the same offsets, targets, weights and id map for
+// every shape, every build option, both id widths, with ranges of a few
+// records each (many scratch files) and with one range.
+#include <filesystem>
+
+#include "formats/csr_builder.hpp"
+#include "formats/external_csr.hpp"
+#include "formats/relabel.hpp"
+#include "tests/test_support.hpp"
+
+namespace sluice::test {
+namespace {
+
+template <class V>
+EdgeList<V> edge_list_of(const RefGraph& g, uint64_t id_scale = 1) {
+  EdgeList<V> list;
+  list.vertices = g.n * id_scale;
+  list.weighted = g.weighted;
+  list.sources = Array<V>(g.edges.size());
+  list.targets = Array<V>(g.edges.size());
+  if (g.weighted) list.weights = Array<float>(g.edges.size());
+  for (size_t i = 0; i < g.edges.size(); ++i) {
+    list.sources[i] = V(g.edges[i].u * id_scale);
+    list.targets[i] = V(g.edges[i].v * id_scale);
+    if (g.weighted) list.weights[i] = g.edges[i].w;
+  }
+  return list;
+}
+
+// The edges as passes of `chunk` edges each.
+EdgePasses passes_of_list(const RefGraph& g, unsigned id_bytes, uint64_t id_scale, uint64_t chunk) {
+  EdgePasses passes;
+  passes.vertices = g.n * id_scale;
+  passes.edges = g.edges.size();
+  passes.weighted = g.weighted;
+  passes.id_bytes = id_bytes;
+  passes.keep_wide = id_bytes == 8;  // as --wide-ids: relabelled ids stay 64-bit
+  passes.format = "test";
+  passes.pass = [g, id_scale, chunk](const EdgeConsumer& consume) {
+    std::vector<uint64_t> sources, targets;
+    std::vector<float> weights;
+    for (uint64_t first = 0; first < g.edges.size(); first += chunk) {
+      sources.clear(), targets.clear(), weights.clear();
+      for (uint64_t e = first; e < std::min<uint64_t>(g.edges.size(), first + chunk); ++e) {
+        sources.push_back(g.edges[e].u * id_scale);
+        targets.push_back(g.edges[e].v * id_scale);
+        weights.push_back(g.edges[e].w);
+      }
+      consume(EdgeChunk{sources.data(), targets.data(), g.weighted ? weights.data() : nullptr, sources.size()});
+    }
+  };
+  return passes;
+}
+
+// What open_graph does in memory: relabel, reorder, build.
+template <class V>
+std::pair<Csr<V>, base::IdMap> in_memory(EdgeList<V> list, const BuildOptions& o) {
+  base::IdMap map;
+  if (o.relabel) map = compact_ids(list, 1);
+  if (o.order_by_degree) map = compose(map, order_by_degree(list, 1));
+  return {build_csr(list, o), std::move(map)};
+}
+
+template <class V>
+void expect_same(const std::pair<Csr<V>, base::IdMap>& expected, const GraphSource& actual, const std::string& context) {
+  const Csr<V>& csr = expected.first;
+  const base::GraphInfo info = actual.info();
+  ASSERT_EQ(info.vertices, csr.vertices) << context;
+  ASSERT_EQ(info.edges, csr.edges()) << context;
+  ASSERT_EQ(info.id_bytes, sizeof(V)) << context;
+  EXPECT_EQ(info.weighted, csr.weighted) << context;
+  std::vector<uint64_t> offsets(csr.vertices + 1);
+  actual.read_offsets(0, csr.vertices, offsets.data());
+  EXPECT_EQ(offsets, std::vector<uint64_t>(csr.offsets.data(), csr.offsets.data() + csr.vertices + 1)) << context;
+  std::vector<V> targets(csr.edges());
+  std::vector<float> weights(csr.edges());
+  if (csr.vertices) actual.read_edges(0, csr.vertices, targets.data(), weights.data());
+  EXPECT_EQ(targets, std::vector<V>(csr.targets.data(), csr.targets.data() + csr.edges())) << context;
+  if (csr.weighted) {
+    EXPECT_EQ(weights, std::vector<float>(csr.weights.data(), csr.weights.data() + csr.edges())) << context;
+  }
+  const auto& originals = expected.second.originals();
+  EXPECT_EQ(std::vector<uint64_t>(actual.ids().originals().data(), actual.ids().originals().data() + actual.ids().originals().size()),
+            std::vector<uint64_t>(originals.data(), originals.data() + originals.size())) << context;
+}
+
+// Every combination of the five edge options (unweighted), then --relabel
+// and --reorder degree over a few of them; ranges of about 64 records
+// and one range.
+TEST(ExternalCsr, MatchesTheInMemoryBuildForEveryShapeAndOption) {
+  TempDir dir;
+  std::vector<int> masks;
+  for (int mask = 0; mask < 32; ++mask) masks.push_back(mask);
+  for (int edges : {0, 1 | 4, 2 | 8, 31}) masks.insert(masks.end(), {32 | edges, 64 | edges, 96 | edges});
+  for (bool weighted : {false, true}) {
+    for (const RefGraph& g : graph_shapes(weighted)) {
+      for (int mask : masks) {
+        if (weighted && mask % 8 != 7 && mask != 2 && mask != 10) continue;
+        BuildOptions o;
+        o.symmetrize = mask & 1;
+        o.transpose = mask & 2;
+        o.drop_self_loops = mask & 4;
+        o.remove_duplicates = mask & 8;
+        o.sort_neighbors = mask & 16;
+        o.relabel = mask & 32;
+        o.order_by_degree = mask & 64;
+        o.threads = 2;
+        o.memory.limit = uint64_t(64) << 20;
+        o.memory.temp_dir = dir.path();
+        for (uint64_t range_bytes : {uint64_t(256), uint64_t(0)}) {
+          if (range_bytes == 0 && mask % 8 != 7) continue;
+          o.memory.range_bytes = range_bytes;
+          const std::string context = g.name + " options " + std::to_string(mask) + " range bytes " + std::to_string(range_bytes);
+          expect_same(in_memory(edge_list_of<uint32_t>(g), o), *build_external_csr(passes_of_list(g, 4, 1, 3), o), context + " 32-bit");
+          if (range_bytes == 0 || mask % 4 == 3) {
+            expect_same(in_memory(edge_list_of<uint64_t>(g), o), *build_external_csr(passes_of_list(g, 8, 1, 5), o), context + " 64-bit");
+          }
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "scratch files are never named";
+}
+
+// Ids up to 2^40: relabelled through the sorted list of the ids seen (a
+// bitmap would not fit the limit), down to 32-bit ids.
+TEST(ExternalCsr, RelabelsSparseIdsWithoutABitmap) {
+  TempDir dir;
+  const RefGraph g = graph_shapes(true).back();
+  BuildOptions o;
+  o.relabel = true;
+  o.transpose = true;
+  o.memory.limit = uint64_t(16) << 20;
+  o.memory.temp_dir = dir.path();
+  o.memory.range_bytes = 64;
+  const uint64_t scale = uint64_t(1) << 30;
+  EdgeList<uint64_t> list = edge_list_of<uint64_t>(g, scale);
+  base::IdMap map = compact_ids(list, 1);
+  std::pair<Csr<uint32_t>, base::IdMap> expected{build_csr(narrowed(std::move(list), 1), o), std::move(map)};
+  EdgePasses passes = passes_of_list(g, 8, scale, 7);
+  passes.keep_wide = false;
+  expect_same(expected, *build_external_csr(std::move(passes), o), "ids times 2^30");
+}
+
+TEST(ExternalCsr, RefusesALimitBelowItsPerVertexArraysBeforeAnyPass) {
+  TempDir dir;
+  const RefGraph g = graph_shapes(false).back();
+  BuildOptions o;
+  o.memory.limit = uint64_t(4) << 20;
+  o.memory.temp_dir = dir.path();
+  EdgePasses passes = passes_of_list(g, 4, 1, 3);
+  passes.keep_wide = false;
+  bool passed = false;
+  auto inner = passes.pass;
+  passes.pass = [&](const EdgeConsumer& consume) { passed = true, inner(consume); };
+  try {
+    build_external_csr(std::move(passes), o);
+    ADD_FAILURE() << "a 4 MiB limit was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs at least 8.0 MiB"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(passed);
+}
+
+}  // namespace
+}  // namespace sluice::test
