@@ -43,6 +43,10 @@ struct BuildMemory {
   uint64_t limit = 0;    // 0: build in memory
   std::string temp_dir;  // scratch files ("": the working directory)
   uint64_t range_bytes = 0;  // the records placed at once (0: half of what the limit leaves; tests make it tiny)
+  // Bytes a vertex that the conversion holds beside a build: the other
+  // edge set's offsets and the writer's degrees and index; a ranked
+  // conversion holds more (formats/ranked_writer.cpp).
+  uint64_t held_per_vertex = 16;
   bool bounded() const { return limit != 0; }
 };
 

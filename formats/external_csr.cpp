@@ -177,6 +177,12 @@ std::function<void(const EdgeConsumer&)> renamed(std::function<void(const EdgeCo
 
 constexpr uint64_t max_ranges = 1000;
 
+// Per vertex: the counts (then offsets, 8 bytes), what the conversion
+// holds beside the build, and the maps of --relabel and --reorder degree.
+uint64_t floor_bytes_per_vertex(const BuildOptions& build) {
+  return 8 + build.memory.held_per_vertex + (build.relabel ? 24 : 0) + (build.order_by_degree ? 24 : 0);
+}
+
 // The vertex ranges whose records are placed together: each range's
 // records and per-vertex cursors fit `bytes`, unless one vertex alone
 // does not.
@@ -228,8 +234,10 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
 
   // Half the budget for a range's records, half for the buffers that
   // spill records to the ranges' files.
-  const uint64_t budget = std::max<uint64_t>(build.memory.limit - std::min(build.memory.limit, external_build_floor(n, build)),
-                                             uint64_t(1) << 20);
+  // What the floor and the passes' chunks (a chunk, its renamed copy and
+  // the input's window: about 3 windows' bytes) leave.
+  const uint64_t taken = external_build_floor(n, build) + 3 * window_bytes(build.memory);
+  const uint64_t budget = std::max<uint64_t>(build.memory.limit - std::min(build.memory.limit, taken), uint64_t(1) << 20);
   // At most max_ranges ranges, each with its write buffer.
   const uint64_t least = (records * stored_bytes + n * 16) / max_ranges + 1;
   if (!build.memory.range_bytes && least > budget / 2) {
@@ -355,11 +363,7 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
 }  // namespace
 
 uint64_t external_build_floor(uint64_t vertices, const BuildOptions& build) {
-  // Per vertex: the counts (then offsets, 8 bytes), the other edge set's
-  // offsets held beside them (8) and the writer's degrees and index (8);
-  // the maps of --relabel and --reorder degree; 8 MiB for the buffers.
-  const uint64_t maps = (build.relabel ? 24 : 0) + (build.order_by_degree ? 24 : 0);
-  return (vertices + 1) * (24 + maps) + (uint64_t(8) << 20);
+  return (vertices + 1) * floor_bytes_per_vertex(build) + (uint64_t(8) << 20);
 }
 
 EdgePasses passes_of(const GraphSource& source, uint64_t chunk_edges) {
@@ -411,6 +415,32 @@ EdgePasses passes_of(const GraphSource& source, uint64_t chunk_edges) {
   return passes;
 }
 
+EdgePasses passes_into(const GraphSource& source, uint64_t first, uint64_t last, uint64_t chunk_edges) {
+  EdgePasses passes = passes_of(source, chunk_edges);
+  passes.ids = {};
+  passes.pass = [all = std::move(passes.pass), first, last](const EdgeConsumer& consume) {
+    std::vector<uint64_t> sources, targets;
+    std::vector<float> weights;
+    all([&](const EdgeChunk& c) {
+      sources.clear(), targets.clear(), weights.clear();
+      for (uint64_t e = 0; e < c.size; ++e) {
+        if (c.targets[e] < first || c.targets[e] >= last) continue;
+        sources.push_back(c.sources[e]);
+        targets.push_back(c.targets[e]);
+        if (c.weights) weights.push_back(c.weights[e]);
+      }
+      if (!sources.empty()) consume(EdgeChunk{sources.data(), targets.data(), c.weights ? weights.data() : nullptr, sources.size()});
+    });
+  };
+  return passes;
+}
+
+uint64_t window_bytes(const BuildMemory& memory) {
+  return std::clamp<uint64_t>(memory.limit / 16, uint64_t(1) << 20, uint64_t(64) << 20);
+}
+
+uint64_t chunk_edges(const BuildMemory& memory) { return window_bytes(memory) / 24; }
+
 std::unique_ptr<GraphSource> build_external_csr(EdgePasses edges, const BuildOptions& build) {
   if (!build.memory.bounded()) throw std::logic_error("build_external_csr needs a memory limit");
   // Before any pass: the per-vertex arrays must fit (relabelled, the
@@ -420,7 +450,7 @@ std::unique_ptr<GraphSource> build_external_csr(EdgePasses edges, const BuildOpt
     if (build.memory.limit < floor) {
       throw std::runtime_error("--memory-limit " + base::byte_count(build.memory.limit) + " is too small to convert a graph of " +
                                std::to_string(vertices) + " vertices: it needs at least " + base::byte_count(floor) + " (" +
-                               std::to_string(24 + (build.relabel ? 24 : 0) + (build.order_by_degree ? 24 : 0)) +
+                               std::to_string(floor_bytes_per_vertex(build)) +
                                " bytes a vertex, plus 8 MiB)");
     }
     return floor;

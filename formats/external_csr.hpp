@@ -45,6 +45,14 @@ struct EdgePasses {
 // The edges of `source` in CSR order as passes (it must outlive them).
 EdgePasses passes_of(const GraphSource& source, uint64_t chunk_edges);
 
+// Of those, the edges whose targets are in [first, last): a part of a
+// ranked layout (formats/ranked_writer.hpp).
+EdgePasses passes_into(const GraphSource& source, uint64_t first, uint64_t last, uint64_t chunk_edges);
+
+// The budget's share for a window of input bytes and for a chunk of a pass.
+uint64_t window_bytes(const BuildMemory& memory);
+uint64_t chunk_edges(const BuildMemory& memory);
+
 // Builds with `build` (relabel and reorder included) within
 // build.memory.limit bytes, scratch files under build.memory.temp_dir.
 std::unique_ptr<GraphSource> build_external_csr(EdgePasses edges, const BuildOptions& build);

@@ -91,18 +91,14 @@ EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
 
 // Conversion in bounded memory. The peak of an in-memory build of `edges`
 // edges: the edge list, the builder's records (2 bytes of owner, the
-// target, the weight) and, from a file, its mapped bytes.
+// target, the weight), the offsets and what is held beside them and,
+// from a file, its mapped bytes.
 uint64_t in_memory_build_bytes(uint64_t edges, uint64_t vertices, uint64_t input_bytes, const BuildOptions& build,
                                unsigned id_bytes, bool weighted) {
   const uint64_t w = weighted ? 4 : 0, records = build.symmetrize ? 2 * edges : edges;
-  return input_bytes + edges * (2 * id_bytes + w) + records * (2 + id_bytes + w) + (vertices + 1) * 8;
+  return input_bytes + edges * (2 * id_bytes + w) + records * (2 + id_bytes + w) +
+         (vertices + 1) * (8 + build.memory.held_per_vertex);
 }
-
-// The budget's share for a window of input and a chunk of a pass.
-uint64_t window_bytes(const BuildMemory& memory) {
-  return std::clamp<uint64_t>(memory.limit / 16, uint64_t(1) << 20, uint64_t(64) << 20);
-}
-uint64_t chunk_edges(const BuildMemory& memory) { return window_bytes(memory) / 24; }
 
 bool exceeds(const BuildMemory& memory, uint64_t bytes) { return memory.bounded() && bytes > memory.limit; }
 

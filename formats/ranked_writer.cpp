@@ -11,6 +11,7 @@
 #include "base/directory_lock.hpp"
 #include "base/open_file_limit.hpp"
 #include "base/signal_cleanup.hpp"
+#include "formats/external_csr.hpp"
 #include "formats/graph_source.hpp"
 #include "layout/drive_header.hpp"
 #include "layout/id_map_file.hpp"
@@ -75,14 +76,20 @@ std::vector<std::unique_ptr<BlockGraph>> parts_into(BlockGraph& graph, const std
   return parts;
 }
 
+// A part built in memory: offsets over every vertex, its edges.
+uint64_t part_bytes(const base::GraphInfo& info, uint64_t edges) {
+  return 8 * (info.vertices + 1) + edges * (info.id_bytes + (info.weighted ? 4 : 0));
+}
+
 // Consecutive groups of ranks whose parts are built in one pass each: as
-// many as fit in max(the largest part, 256 MiB), so that a layout of many
-// small parts costs a few passes over the input, not one per rank.
-std::vector<unsigned> pass_groups(const base::GraphInfo& info, const std::vector<uint64_t>& part_edges) {
-  const uint64_t edge_bytes = info.id_bytes + (info.weighted ? 4 : 0);
-  auto bytes_of = [&](unsigned r) { return 8 * (info.vertices + 1) + part_edges[r] * edge_bytes; };
+// many as fit in max(the largest part, 256 MiB) or, bounded, in `cap`, so
+// that a layout of many small parts costs a few passes over the input,
+// not one per rank.
+std::vector<unsigned> pass_groups(const base::GraphInfo& info, const std::vector<uint64_t>& part_edges, uint64_t cap) {
+  auto bytes_of = [&](unsigned r) { return part_bytes(info, part_edges[r]); };
   uint64_t budget = uint64_t(256) << 20;
   for (unsigned r = 0; r < part_edges.size(); ++r) budget = std::max(budget, bytes_of(r));
+  if (cap) budget = cap;
   std::vector<unsigned> starts{0};
   uint64_t held = 0;
   for (unsigned r = 0; r < part_edges.size(); ++r) {
@@ -294,10 +301,18 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
   top.info = info;
   top.alpha = ranked_layout_alpha;
   std::vector<StagedLayout> staged;
+  // Held beside a bounded build, per vertex: the in- and out-degrees, the
+  // graph's and its transpose's offsets, a part's and its transpose's
+  // offsets, the writer's degrees and index (56 bytes), and the block
+  // buffers of the graphs open at once (measured: 96 in all keeps RMAT 20
+  // on 4 ranks within its limit).
+  constexpr uint64_t held_per_vertex = 96;
+  BuildMemory bounded_memory = options.memory;
+  bounded_memory.held_per_vertex = held_per_vertex;
   // Stages part r of `source`'s edges (the graph's, or its transpose's).
   auto stage_part = [&](BlockGraph& part, unsigned r, bool transposed) {
     std::unique_ptr<BlockGraph> by_destination;
-    if (options.transpose) by_destination = transpose_of(part, options.threads);
+    if (options.transpose) by_destination = transpose_of(part, options.threads, bounded_memory);
     const std::string part_path = part_manifest_path(manifest_path, r, transposed);
     SluiceWriteOptions o = part_options(r);
     o.part = layout::PartOf{r, options.ranks, bounds[r], bounds[r + 1], relative_to_manifest(part_path, manifest_path), top.layout_id,
@@ -311,8 +326,25 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
   };
   // Splits `source` by destination over the ranks, a group of parts a pass.
   auto stage_parts = [&](BlockGraph& source, const std::vector<uint64_t>& part_edges, bool transposed) {
-    const std::vector<unsigned> groups = pass_groups(info, part_edges);
+    // Bounded, a part in memory and its transpose's build (about 3 times
+    // the part) share what the limit leaves.
+    const BuildMemory& memory = bounded_memory;
+    const uint64_t held = (info.vertices + 1) * held_per_vertex;
+    const uint64_t cap = !options.memory.bounded() ? 0 : options.memory.limit > held ? (options.memory.limit - held) / 4 : 1;
+    const std::vector<unsigned> groups = pass_groups(info, part_edges, cap);
     for (size_t g = 0; g + 1 < groups.size(); ++g) {
+      if (cap && groups[g + 1] == groups[g] + 1 && part_bytes(info, part_edges[groups[g]]) > cap) {
+        // Alone beyond the cap: built on scratch files from a pass over `source`.
+        const unsigned r = groups[g];
+        BuildOptions build;
+        build.threads = options.threads;
+        build.memory = memory;
+        EdgePasses edges = passes_into(source.source(), bounds[r], bounds[r + 1], chunk_edges(memory));
+        edges.edges = part_edges[r];
+        BlockGraph part(build_external_csr(std::move(edges), build), source.options());
+        stage_part(part, r, transposed);
+        continue;
+      }
       std::vector<std::unique_ptr<BlockGraph>> parts = parts_into(source, bounds, groups[g], groups[g + 1], part_edges);
       for (unsigned r = groups[g]; r < groups[g + 1]; ++r) {
         stage_part(*parts[r - groups[g]], r, transposed);
@@ -324,7 +356,7 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
   // With the transpose, the transpose graph too, split over the same
   // ranges: rank r's part holds the edges out of its range, reversed.
   if (options.transpose) {
-    std::unique_ptr<BlockGraph> reversed = transpose_of(graph, options.threads);
+    std::unique_ptr<BlockGraph> reversed = transpose_of(graph, options.threads, bounded_memory);
     std::vector<uint64_t> out_degrees(info.vertices, 0);
     graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t degree) { out_degrees[v] = degree; });
     stage_parts(*reversed, per_rank(out_degrees, bounds), true);

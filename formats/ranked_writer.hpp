@@ -42,6 +42,9 @@ struct RankedWriteOptions {
   bool transpose = false;                   // each part also stores its edges by destination
   SluiceWriteOptions layout;                // page size, progress, force (drive_dirs unused)
   int threads = 0;
+  // Parts (and transposes) that would not fit memory.limit are built on
+  // scratch files (formats/external_csr.hpp).
+  BuildMemory memory;
 };
 
 // The first vertex of each rank's range and, last, the vertex count:

@@ -88,7 +88,7 @@ int convert_command(int argc, char** argv) {
   // scratch files (formats/external_csr.hpp), which are never left behind.
   formats::BuildMemory& memory = open_options.build.memory;
   memory.limit = values["memory-limit"].as<ByteSize>().bytes;
-  if (memory.limit == 0) memory.limit = std::max<uint64_t>(base::available_memory() / 2, uint64_t(64) << 20);
+  if (memory.limit == 0) memory.limit = std::max<uint64_t>(base::available_memory() / 2, 1);
   memory.temp_dir = values["temp-dir"].as<std::string>();
   if (memory.temp_dir.empty()) {
     const bool per_rank = !write.drive_dirs.empty() && write.drive_dirs[0].find("{rank}") != std::string::npos;
@@ -99,9 +99,10 @@ int convert_command(int argc, char** argv) {
     }
     if (memory.temp_dir.empty()) memory.temp_dir = ".";
   }
-  // The block API's buffers (4 blocks of ~16 bytes an edge in flight) take
-  // at most a sixteenth of the limit.
-  open_options.blocks.block_edges = std::min(open_options.blocks.block_edges, std::max<uint64_t>(memory.limit / 1024, 4096));
+  // The block API's buffers (4 blocks of ~16 bytes an edge in flight, for
+  // each of the up to 5 graphs a ranked conversion holds open) take at
+  // most a sixteenth of the limit.
+  open_options.blocks.block_edges = std::min(open_options.blocks.block_edges, std::max<uint64_t>(memory.limit / 5120, 4096));
   if (!std::filesystem::is_directory(memory.temp_dir)) throw po::error("--temp-dir " + memory.temp_dir + ": not a directory");
   formats::RankedWriteOptions ranked;
   ranked.ranks = ranks;
@@ -115,6 +116,7 @@ int convert_command(int argc, char** argv) {
   ranked.layout.compress = write.compress;
   ranked.layout.sample_edges = write.sample_edges;
   ranked.threads = open_options.load.threads;
+  ranked.memory = memory;
   // Before any work: no file written may be one that is read.
   base::OutputGuard guard;
   guard.inputs(formats::graph_files(input, open_options));

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Conversion in bounded memory: under a --memory-limit that forces the
+# build onto scratch files in many vertex ranges, every input format and
+# option gives the in-memory conversion's layout byte for byte (the layout
+# id fixed by SLUICE_LAYOUT_ID); SIGINT, SIGKILL and a full scratch
+# directory leave nothing behind; and, where a memory cgroup can be made,
+# convert, bfs, wcc and pagerank run under a cap a quarter of the edges'
+# bytes with the answers of an uncapped run.
+set -euo pipefail
+tools=$1
+sluice=$tools/sluice
+. "$(dirname "$0")/lib.sh"
+export SLUICE_LAYOUT_ID=0123456789abcdef0123456789abcdef
+
+"$sluice" generate rmat --scale 16 --edge-factor 16 --seed 3 -o g.el >/dev/null
+"$sluice" generate rmat --scale 16 --edge-factor 16 --seed 4 --weighted -o w.wel >/dev/null
+"$sluice" convert g.el g.bel >/dev/null
+"$sluice" convert g.el g.bel64 >/dev/null
+"$sluice" convert g.el g.mtx >/dev/null
+"$sluice" convert w.wel w.mtx >/dev/null
+gzip -k g.el
+"$sluice" convert g.el s.sluice >/dev/null
+
+# same LIMIT INPUT [options]: the layout converted in memory, then under
+# LIMIT (which must build on scratch files), file for file the same.
+same() {
+  local limit=$1
+  shift
+  rm -rf out ref && mkdir -p out/d0 out/d1 out/d2
+  "$sluice" convert "$@" out/g.sluice >/dev/null 2>mem.err || fail "convert $* (in memory): $(cat mem.err)"
+  mv out ref && mkdir -p out/d0 out/d1 out/d2
+  "$sluice" convert "$@" out/g.sluice --memory-limit "$limit" >/dev/null 2>bounded.err ||
+    fail "convert $* --memory-limit $limit: $(cat bounded.err)"
+  grep -q "ranges placed one at a time" bounded.err || fail "convert $* --memory-limit $limit built in memory: $(cat bounded.err)"
+  diff -r ref out >/dev/null || fail "convert $* --memory-limit $limit differs from the in-memory layout: $(diff -rq ref out | head -3)"
+}
+# Under the sanitizers (ten times slower) a third of the cases: each
+# option is still met once there.
+sanitized=${SLUICE_SANITIZED:+1}
+same 14m g.el --transpose --sort --drives out/d0,out/d1,out/d2
+same 14m g.el --symmetrize --dedup --drop-self-loops
+[ -n "$sanitized" ] || same 14m g.el --relabel --transpose
+[ -n "$sanitized" ] || same 14m g.el --reorder degree --transpose
+same 14m g.el --relabel --reorder degree --compress --sample-edges 4
+[ -n "$sanitized" ] || same 14m g.el --wide-ids --transpose
+[ -n "$sanitized" ] || same 14m g.el.gz --transpose --compress
+same 14m w.wel --transpose --sort
+[ -n "$sanitized" ] || same 14m w.wel --symmetrize --dedup --drives out/d0,out/d1,out/d2
+[ -n "$sanitized" ] || same 14m w.mtx --transpose
+[ -n "$sanitized" ] || same 14m g.mtx --dedup
+[ -n "$sanitized" ] || same 14m g.bel --transpose --drop-self-loops
+same 14m g.bel64 --transpose --wide-ids
+same 14m s.sluice --transpose --dedup
+same 18m g.el --ranks 3 --transpose
+[ -n "$sanitized" ] || same 18m w.wel --ranks 2 --transpose --sort
+# Standard input is decoded onto the scratch directory, then the same.
+rm -rf out ref && mkdir out
+"$sluice" convert g.el ref.sluice --transpose >/dev/null
+"$sluice" convert - out/g.sluice --format el --transpose --memory-limit 14m < g.el >/dev/null 2>bounded.err
+grep -q "ranges placed" bounded.err || fail "standard input under a limit was built in memory: $(cat bounded.err)"
+for set in out in; do
+  cmp ref.$set.index out/g.$set.index || fail "standard input under a limit gives another $set index"
+done
+cmp <("$sluice" convert ref.sluice - --to el 2>/dev/null) <("$sluice" convert out/g.sluice - --to el 2>/dev/null) ||
+  fail "standard input under a limit gives other edges"
+# Too small even for the per-vertex arrays: refused, naming what it needs.
+expect_error 1 "needs at least" "$sluice" convert g.el out/h.sluice --memory-limit 4m
+[ ! -e out/h.sluice ] || fail "a refused conversion left out/h.sluice"
+
+# Interrupted: nothing new in the output's or the scratch directory, and
+# a SIGKILL's output temporaries go with the next conversion.
+"$sluice" generate rmat --scale 18 --edge-factor 16 --seed 5 -o big.el >/dev/null
+mkdir -p gone scratch
+for signal in INT KILL; do
+  before=$(find gone scratch -mindepth 1)
+  # SIGINT at its default, as at a terminal (a script's background jobs ignore it).
+  python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+    "$sluice" convert big.el gone/g.sluice --transpose --memory-limit 20m --temp-dir scratch >/dev/null 2>signal.err &
+  pid=$!
+  for _ in $(seq 1 500); do grep -q "building the transpose" signal.err && break; sleep 0.02; done
+  grep -q "building the transpose" signal.err || fail "the conversion never reached its transpose: $(cat signal.err)"
+  kill -$signal $pid
+  wait $pid && fail "convert survived SIG$signal"
+  [ -z "$(ls -A scratch)" ] || fail "SIG$signal left scratch files: $(ls -A scratch)"
+  if [ $signal = INT ]; then
+    [ "$(find gone scratch -mindepth 1)" = "$before" ] || fail "SIGINT left files: $(find gone scratch -mindepth 1)"
+  fi
+done
+"$sluice" convert g.el gone/g.sluice --memory-limit 14m >/dev/null 2>&1
+[ -z "$(ls -A gone | grep -v '^g\.')" ] && [ -z "$(ls -A gone | grep tmp)" ] || fail "the next conversion kept what SIGKILL left: $(ls -A gone)"
+
+# A full scratch directory (a 2 MiB tmpfs, where one can be mounted): a
+# clear error, and nothing written.
+if [ "$(id -u)" -eq 0 ] && [ -z "${SLUICE_SANITIZED:-}" ] && mkdir -p small && mount -t tmpfs -o size=2m tmpfs small 2>/dev/null; then
+  trap 'umount "$work/small" 2>/dev/null || true; rm -rf "$work"' EXIT
+  rm -rf out && mkdir out
+  expect_error 1 "the disk is full" "$sluice" convert g.el out/g.sluice --transpose --memory-limit 14m --temp-dir small
+  [ -z "$(find out small -mindepth 1)" ] || fail "a full scratch directory left files: $(find out small -mindepth 1)"
+  umount small
+else
+  echo "bounded.sh: no tmpfs could be mounted here: the full scratch directory is not tried" >&2
+fi
+
+# Under a memory cgroup of 40 MiB: 21 M edges, 168 MB of them with the
+# transpose (4.0 times the cap). cgroup v1 (memory.limit_in_bytes) or v2
+# (memory.max); skipped where neither can be made, and under sanitizers
+# (their shadow memory is not the program's).
+cap=$((40 << 20))
+group=""
+if [ -n "${SLUICE_SANITIZED:-}" ]; then
+  echo "bounded.sh: sanitized build: the memory cgroup runs are not tried" >&2
+elif d=/sys/fs/cgroup/memory/sluice-bounded-$$ && mkdir "$d" 2>/dev/null; then
+  echo $cap > "$d/memory.limit_in_bytes" && group=$d
+elif d=/sys/fs/cgroup/sluice-bounded-$$ && grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null && mkdir "$d" 2>/dev/null; then
+  echo $cap > "$d/memory.max" && group=$d
+fi
+if [ -n "$group" ]; then
+  trap 'rmdir "'"$group"'" 2>/dev/null || true; umount "$work/small" 2>/dev/null || true; rm -rf "$work"' EXIT
+  capped() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$group" "$@"; }
+  "$sluice" generate rmat --scale 18 --edge-factor 80 --seed 7 -o cg.el >/dev/null
+  mkdir -p free capped
+  "$sluice" convert cg.el free/g.sluice --transpose >/dev/null 2>&1
+  capped "$sluice" convert cg.el capped/g.sluice --transpose >/dev/null 2>capped.err || fail "convert under a 40 MiB cgroup: $(cat capped.err)"
+  grep -q "bounded memory" capped.err || fail "convert under a 40 MiB cgroup built in memory: $(cat capped.err)"
+  cmp <("$sluice" convert free/g.sluice - --to el 2>/dev/null) <("$sluice" convert capped/g.sluice - --to el 2>/dev/null) ||
+    fail "the capped conversion has other edges"
+  for program in bfs wcc pagerank; do
+    "$tools/sluice-$program" free/g.sluice --output free.$program >/dev/null 2>&1
+    capped "$tools/sluice-$program" capped/g.sluice --output capped.$program >/dev/null 2>capped.err ||
+      fail "$program under a 40 MiB cgroup: $(cat capped.err)"
+    cmp free.$program capped.$program || fail "$program under a 40 MiB cgroup answers otherwise"
+  done
+else
+  [ -n "${SLUICE_SANITIZED:-}" ] || echo "bounded.sh: no memory cgroup can be made here: the capped runs are not tried" >&2
+fi
+echo "bounded: ok"
