@@ -31,8 +31,9 @@ struct BfsResult {
 };
 
 // Vertex state bytes per vertex, for the engine's memory budget: an int64
-// tree, or an int32 one while both its arrays are widened for the outputs.
-constexpr uint64_t bfs_bytes_per_vertex = 24;
+// tree, or an int32 one whose arrays are widened in place for the
+// outputs (base::Array::widened), one after the other.
+constexpr uint64_t bfs_bytes_per_vertex = 16;
 
 BfsResult bfs(engine::Engine& engine, uint64_t source, RunTrace& trace);
 

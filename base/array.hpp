@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <sys/mman.h>
 
@@ -79,7 +80,30 @@ class Array {
     if (size < size_) size_ = size;
   }
 
+  // The values in a wider type U, in this array's own buffer: it grows
+  // (realloc remaps a large block rather than copying it) and the values
+  // move from the back, each into bytes already read. The peak is the
+  // wide array alone, not both.
+  template <class U>
+  Array<U> widened(const char* what) && {
+    static_assert(std::is_trivial_v<U> && sizeof(U) >= sizeof(T));
+    Array<U> wide;
+    if (size_ == 0) return wide;
+    require_memory(size_ * (sizeof(U) - sizeof(T)), what);
+    void* grown = std::realloc(data_.get(), size_ * sizeof(U));
+    if (!grown) throw std::runtime_error(std::string("out of memory widening ") + what);
+    data_.release();
+    T* narrow = static_cast<T*>(grown);
+    U* out = static_cast<U*>(grown);
+    for (size_t i = size_; i-- > 0;) out[i] = U(narrow[i]);
+    wide.data_.reset(out);
+    wide.size_ = std::exchange(size_, 0);
+    return wide;
+  }
+
  private:
+  template <class>
+  friend class Array;
   struct Free {
     void operator()(T* p) const { std::free(p); }
   };

@@ -552,10 +552,10 @@ const Algorithm& find_algorithm(const std::string& name) {
   throw po::error("'" + name + "' is not one of the algorithms: " + names);
 }
 
-void widen_values(AlgorithmResult& result, engine::Engine& engine) {
+void widen_values(AlgorithmResult& result) {
   for (auto& [name, values] : result.values) {
     if (auto* narrow = std::get_if<base::Array<int32_t>>(&values)) {
-      values = engine.converted_array<int64_t>(*narrow, "a result in int64");
+      values = std::move(*narrow).widened<int64_t>("a result in int64");
     }
   }
 }

@@ -48,7 +48,7 @@ struct AlgorithmResult {
 // Turns the int32 arrays a kernel kept (BFS's tree) into the int64 that
 // verifiers, outputs and Python read, on the engine's threads: once per
 // run, after its trials, instead of in every trial.
-void widen_values(AlgorithmResult& result, engine::Engine& engine);
+void widen_values(AlgorithmResult& result);
 
 // What reading the parameters may use: the flags, the graph (a source is
 // checked against its vertex count), vectors given in memory (Python's

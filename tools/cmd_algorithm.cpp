@@ -74,7 +74,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
     result = prepared.run(run.engines(), run.trace());
     run.print_summary(result, counts_by_input_ids(result.counts, algorithm, ids));
   }
-  widen_values(result, run.out());
+  widen_values(result);
   // GAPBS's -v: the last trial's result checked by a plain, separate pass.
   bool verified = true;
   if (verify) {

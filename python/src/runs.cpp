@@ -47,7 +47,7 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   programs::AlgorithmResult r;
   run_released([&] {
     r = prepared.run({*engines.out, engines.in.get()}, trace);
-    programs::widen_values(r, *engines.out);
+    programs::widen_values(r);
   });
   // A relabelled layout's vertices are named by the input's ids, as the programs write them.
   const base::IdMap& ids = engines.out_graph->layout().ids();
