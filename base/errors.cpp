@@ -68,15 +68,17 @@ uint64_t cgroup_headroom() {
     const uint64_t limit = read_number(dir + "/" + limit_file);
     // v1 writes "no limit" as a huge number.
     if (limit == 0 || limit >= (uint64_t(1) << 60)) continue;
-    // The page cache it could drop does not count (as `docker stats` reckons).
-    uint64_t usage = read_number(dir + "/" + usage_file), inactive = 0;
+    // The page cache of files does not count: the kernel writes it back
+    // and drops it when the cgroup needs the room (a conversion's scratch
+    // and output files fill it).
+    uint64_t usage = read_number(dir + "/" + usage_file), cache = 0;
     std::ifstream stat(dir + "/memory.stat");
     std::string key;
     uint64_t value = 0;
     while (stat >> key >> value) {
-      if (key == (controllers.empty() ? "inactive_file" : "total_inactive_file")) inactive = value;
+      if (controllers.empty() ? key == "file" : key == "total_inactive_file" || key == "total_active_file") cache += value;
     }
-    usage -= std::min(usage, inactive);
+    usage -= std::min(usage, cache);
     return limit > usage ? limit - usage : 1;
   }
   return 0;
