@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <stdexcept>
 
@@ -15,6 +16,8 @@
 namespace sluice::base {
 
 namespace {
+
+std::atomic<uint64_t> written{0};
 
 int open_unlinked(const std::string& dir) {
   const std::string d = dir.empty() ? "." : dir;
@@ -49,10 +52,13 @@ void TempFile::write(const void* data, uint64_t bytes, uint64_t offset) {
       throw std::runtime_error(dir_ + ": cannot write the temporary file of " + what_ + " (" + why + ", " +
                                byte_count(size_) + " in it): give --temp-dir a directory with more room");
     }
+    written.fetch_add(uint64_t(wrote), std::memory_order_relaxed);
     p += wrote, bytes -= uint64_t(wrote), offset += uint64_t(wrote);
     size_ = std::max(size_, offset);
   }
 }
+
+uint64_t TempFile::bytes_written() { return written.load(); }
 
 void TempFile::discard(uint64_t offset, uint64_t bytes) {
   // Where holes cannot be punched the space comes back with the file.

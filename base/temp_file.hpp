@@ -28,6 +28,8 @@ class TempFile {
   uint64_t size() const { return size_; }
   const std::string& dir() const { return dir_; }
   int descriptor() const { return file_.get(); }
+  // Bytes written to every TempFile of the process so far.
+  static uint64_t bytes_written();
   // Frees the disk space of bytes [offset, offset + bytes), which read as zeros after.
   void discard(uint64_t offset, uint64_t bytes);
 

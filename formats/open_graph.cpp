@@ -3,6 +3,7 @@
 #include <exception>
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <filesystem>
 #include <fcntl.h>
 #include <unistd.h>
@@ -100,7 +101,10 @@ uint64_t in_memory_build_bytes(uint64_t edges, uint64_t vertices, uint64_t input
          (vertices + 1) * (8 + build.memory.held_per_vertex);
 }
 
-bool exceeds(const BuildMemory& memory, uint64_t bytes) { return memory.bounded() && bytes > memory.limit; }
+// Beyond the limit, or beyond what the machine (or the cgroup) has now.
+bool exceeds(const BuildMemory& memory, uint64_t bytes) {
+  return memory.bounded() && (bytes > memory.limit || bytes > base::available_memory());
+}
 
 // Edge lines in a text file: at most one per 4 bytes ("0 1\n"); counted
 // when that bound does not fit the budget.
@@ -116,19 +120,39 @@ uint64_t most_edges_in_text(const base::MappedFile& file, const BuildOptions& bu
   return lines;
 }
 
-// An edge-list file parsed window by window onto scratch files, then built there.
+// An edge-list file read window by window, then built on scratch files.
+// Parsed text is spilled (parsing it again would cost more than reading
+// 16 bytes an edge back); binary pairs are read again at every pass.
 template <class Read>
 std::unique_ptr<GraphSource> built_in_bounded_memory(const std::string& format, const LoadOptions& load, BuildOptions build,
-                                                     Read&& read) {
-  SpilledEdges spilled(build.memory.temp_dir, window_bytes(build.memory));
-  const WindowedRead got = read(EdgeWindows{window_bytes(build.memory), [&](EdgeList<uint64_t>& w) { spilled.append(w); }});
-  EdgePasses passes = spilled.passes(chunk_edges(build.memory));
+                                                     Read&& read, bool read_again) {
+  const uint64_t window = window_bytes(build.memory);
+  std::optional<SpilledEdges> spilled;
+  if (!read_again) spilled.emplace(build.memory.temp_dir, window);
+  uint64_t largest = 0, edges = 0;
+  const WindowedRead got = read(EdgeWindows{window, [&](EdgeList<uint64_t>& w) {
+    if (spilled) return spilled->append(w);
+    for (uint64_t e = 0; e < w.size(); ++e) largest = std::max({largest, w.sources[e], w.targets[e]});
+    edges += w.size();
+  }});
+  EdgePasses passes;
+  if (spilled) {
+    passes = spilled->passes(chunk_edges(build.memory));
+    largest = spilled->largest_id();
+  } else {
+    passes.edges = edges;
+    passes.pass = [&read, window](const EdgeConsumer& consume) {
+      read(EdgeWindows{window, [&](EdgeList<uint64_t>& w) {
+        consume(EdgeChunk{w.sources.data(), w.targets.data(), w.weighted ? w.weights.data() : nullptr, w.size()});
+      }});
+    };
+  }
   passes.vertices = got.vertices;
   passes.weighted = got.weighted;
   passes.format = format;
   passes.keep_wide = load.id_bytes == 8;
   // 32-bit ids when every id fits, as the loaders choose.
-  const bool narrow = load.id_bytes != 8 && spilled.largest_id() <= UINT32_MAX && got.vertices <= (uint64_t(1) << 32);
+  const bool narrow = load.id_bytes != 8 && largest <= UINT32_MAX && got.vertices <= (uint64_t(1) << 32);
   passes.id_bytes = narrow ? 4 : 8;
   build.symmetrize = build.symmetrize || got.symmetric;
   return build_external_csr(std::move(passes), build);
@@ -253,7 +277,7 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
     base::MappedFile file = input(false);
     if (exceeds(build.memory, in_memory_build_bytes(most_edges_in_text(file, build, estimated_id_bytes), 0, file.size(), build,
                                                     estimated_id_bytes, format == "wel"))) {
-      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_text_edge_list(file, load, format == "wel", w); });
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_text_edge_list(file, load, format == "wel", w); }, false);
     } else {
       source = built(read_text_edge_list(file, load, format == "wel"), build, format, false, {}, load.id_bytes == 8);
     }
@@ -263,7 +287,7 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
     symmetric.symmetrize = true;
     if (exceeds(build.memory, in_memory_build_bytes(most_edges_in_text(file, symmetric, estimated_id_bytes), 0, file.size(), symmetric,
                                                     estimated_id_bytes, true))) {
-      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_matrix_market(file, load, w); });
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_matrix_market(file, load, w); }, false);
     } else {
       MatrixMarketGraph mtx = read_matrix_market(file, load);
       build.symmetrize = build.symmetrize || mtx.symmetric;
@@ -273,7 +297,7 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
     base::MappedFile file = input(true);
     const unsigned stored = format == "bel" ? 4 : 8;
     if (exceeds(build.memory, in_memory_build_bytes(file.size() / (2 * stored), 0, file.size(), build, std::max(stored, estimated_id_bytes), false))) {
-      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_binary_edge_list(file, stored, load, w); });
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_binary_edge_list(file, stored, load, w); }, true);
     } else {
       source = built(read_binary_edge_list(file, stored, load), build, format, false, {}, load.id_bytes == 8);
     }

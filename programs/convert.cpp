@@ -9,6 +9,7 @@
 #include "base/format_names.hpp"
 #include "base/errors.hpp"
 #include "base/launcher.hpp"
+#include "base/temp_file.hpp"
 #include "base/output_guard.hpp"
 #include "formats/ranked_writer.hpp"
 #include "formats/writers.hpp"
@@ -138,7 +139,9 @@ int convert_command(int argc, char** argv) {
   const base::GraphInfo& info = graph->info();
   // With the graph on standard output, the summary goes to standard error.
   (output == "-" ? std::cerr : std::cout) << "converted " << graph->format() << " -> " << to << ": " << info.vertices << " vertices, " << info.edges
-            << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output << (ranks ? " (" + std::to_string(ranks) + " ranks)" : std::string()) << "\n";
+            << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output << (ranks ? " (" + std::to_string(ranks) + " ranks)" : std::string())
+            << (base::TempFile::bytes_written() ? ", " + base::byte_count(base::TempFile::bytes_written()) + " of scratch files written" : std::string())
+            << "\n";
   return exit_ok;
 }
 
