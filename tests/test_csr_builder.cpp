@@ -67,12 +67,7 @@ TEST(CsrBuilder, EveryOptionCombinationMatchesReference) {
   for (bool weighted : {false, true}) {
     for (const RefGraph& g : graph_shapes(weighted)) {
       for (int mask = 0; mask < 32; ++mask) {
-        BuildOptions o;
-        o.symmetrize = mask & 1;
-        o.transpose = mask & 2;
-        o.drop_self_loops = mask & 4;
-        o.remove_duplicates = mask & 8;
-        o.sort_neighbors = mask & 16;
+        BuildOptions o = build_options_from_bits(mask);
         RefGraph expected = reference_build(g, o);
         for (int threads : {1, 2, 4}) {
           o.threads = threads;

@@ -125,6 +125,20 @@ inline std::string edge_list_text(const RefGraph& g, bool weights) {
 }
 
 // The shapes every reader and writer is tried on.
+// Build options from bits: 1 symmetrize, 2 transpose, 4 drop self loops,
+// 8 remove duplicates, 16 sort, 32 relabel, 64 reorder by degree.
+inline BuildOptions build_options_from_bits(int bits) {
+  BuildOptions o;
+  o.symmetrize = bits & 1;
+  o.transpose = bits & 2;
+  o.drop_self_loops = bits & 4;
+  o.remove_duplicates = bits & 8;
+  o.sort_neighbors = bits & 16;
+  o.relabel = bits & 32;
+  o.order_by_degree = bits & 64;
+  return o;
+}
+
 inline std::vector<RefGraph> graph_shapes(bool weighted) {
   std::vector<RefGraph> shapes;
   auto add = [&](std::string name, uint64_t n, std::vector<std::pair<uint64_t, uint64_t>> pairs) {
