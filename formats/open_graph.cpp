@@ -112,8 +112,9 @@ uint64_t most_edges_in_text(const base::MappedFile& file, const BuildOptions& bu
   const uint64_t bound = file.size() / 4 + 1;
   if (!exceeds(build.memory, in_memory_build_bytes(bound, 0, file.size(), build, id_bytes, true))) return bound;
   uint64_t lines = 1;
-  for (uint64_t at = 0; at < file.size(); at += uint64_t(64) << 20) {
-    const uint64_t end = std::min(file.size(), at + (uint64_t(64) << 20));
+  const uint64_t window = window_bytes(build.memory);  // the pages read, then released
+  for (uint64_t at = 0; at < file.size(); at += window) {
+    const uint64_t end = std::min(file.size(), at + window);
     lines += uint64_t(std::count(file.data() + at, file.data() + end, '\n'));
     file.release(at, end);
   }
