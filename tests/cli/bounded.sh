@@ -77,7 +77,7 @@ for signal in INT KILL; do
   python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
     "$sluice" convert big.el gone/g.sluice --transpose --memory-limit 20m --temp-dir scratch >/dev/null 2>signal.err &
   pid=$!
-  for _ in $(seq 1 500); do grep -q "building the transpose" signal.err && break; sleep 0.02; done
+  for _ in $(seq 1 3000); do grep -q "building the transpose" signal.err && break; sleep 0.02; done
   grep -q "building the transpose" signal.err || fail "the conversion never reached its transpose: $(cat signal.err)"
   kill -$signal $pid
   wait $pid && fail "convert survived SIG$signal"
