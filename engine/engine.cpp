@@ -206,8 +206,11 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
   // itself takes beyond the budget's parts (its threads' stacks, the
   // rings, the runtime: 16 MiB), which a memory cgroup would count.
   constexpr uint64_t process_reserve = uint64_t(16) << 20;
-  const uint64_t available = base::available_memory();
-  fitted.limit = options.memory_limit ? options.memory_limit : available > process_reserve ? available - process_reserve : available;
+  fitted.limit = options.memory_limit;
+  if (!fitted.limit) {
+    const uint64_t available = base::available_memory();
+    fitted.limit = available > process_reserve ? available - process_reserve : available;
+  }
   if (!fitted.limit || fitted.wanted.total() <= fitted.limit) return fitted;
   // The least each part the caller left unset can run with.
   const bool cut_buffers = !options.io.buffers && options.io.backend != io::BackendKind::memory;
