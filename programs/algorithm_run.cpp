@@ -157,7 +157,7 @@ void AlgorithmRun::parameter(const std::string& name, const std::string& value) 
 void AlgorithmRun::parameter(const std::string& name, bool value) { parameters_.emplace_back(name, value ? "true" : "false"); }
 
 void AlgorithmRun::parameters(const NamedScalars& values) {
-  for (const auto& [name, value] : values) std::visit([&](const auto& v) { parameter(name, v); }, value);
+  for (const auto& named : values) std::visit([&](const auto& v) { parameter(named.first, v); }, named.second);
 }
 
 void AlgorithmRun::print_summary(double seconds, uint64_t iterations, const std::string& digest) {
@@ -168,7 +168,7 @@ void AlgorithmRun::print_summary(const AlgorithmResult& result) { print_summary(
 
 void AlgorithmRun::print_summary(const AlgorithmResult& result, const NamedScalars& shown_counts) {
   nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : shown_counts) std::visit([&](const auto& v) { counts[name] = v; }, value);
+  for (const auto& named : shown_counts) std::visit([&](const auto& v) { counts[named.first] = v; }, named.second);
   summarize(result.seconds, result.iterations, result.digest, counts);
   if (!leader()) return;
   for (const std::string& warning : result.warnings) std::fprintf(stderr, "%s: warning: %s\n", name_.c_str(), warning.c_str());

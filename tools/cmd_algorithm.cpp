@@ -89,9 +89,10 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
     }
   }
   name_by_input_ids(result, algorithm, ids);  // verified in the layout's ids; written in the input's
-  for (const auto& [option, name] : algorithm.extra_outputs) {
+  for (const auto& extra : algorithm.extra_outputs) {
+    const std::string& option = extra.first;
     std::visit([&](const auto& values) { run.outputs().values(v[option].as<std::string>(), std::span(values)); },
-               *find_values(result, name));
+               *find_values(result, extra.second));
   }
   std::visit([&](const auto& values) { run.finish(std::span(values)); }, result.values.front().second);
   return verified ? exit_ok : exit_error;

@@ -67,9 +67,10 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   result["backend"] = std::string(engines.out->backend_name());
   result["threads"] = engines.out->threads();
   auto put = [&](const std::string& key, const auto& value) { result[py::str(key)] = value; };
-  for (const auto& [key, value] : prepared.parameters) std::visit([&](const auto& v) { put(key, v); }, value);
-  for (const auto& [key, value] : r.counts) std::visit([&](const auto& v) { put(key, v); }, value);
-  for (auto& [key, value] : r.values) std::visit([&](auto& v) { result[py::str(key)] = to_numpy(std::move(v)); }, value);
+  // (Named pairs, not structured bindings: clang 14 cannot capture those.)
+  for (const auto& named : prepared.parameters) std::visit([&](const auto& v) { put(named.first, v); }, named.second);
+  for (const auto& named : r.counts) std::visit([&](const auto& v) { put(named.first, v); }, named.second);
+  for (auto& named : r.values) std::visit([&](auto& v) { result[py::str(named.first)] = to_numpy(std::move(v)); }, named.second);
   result["warnings"] = r.warnings;  // raised as RuntimeWarning by the wrapper
   if (!ids.empty()) result["ids"] = input_ids(ids, ids.originals().size());
   return result;
