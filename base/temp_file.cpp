@@ -71,9 +71,7 @@ void TempFile::read(void* out, uint64_t bytes, uint64_t offset) const {
 }
 
 TempFileAppender::TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at)
-    : file_(&file), capacity_(bytes), at_(at == UINT64_MAX ? file.size() : at) {
-  buffer_.reserve(capacity_);
-}
+    : file_(&file), buffer_(new char[bytes]), capacity_(bytes), at_(at == UINT64_MAX ? file.size() : at) {}
 
 TempFileAppender::~TempFileAppender() noexcept(false) {
   // Unwinding already: the file is dropped with the error.
@@ -81,20 +79,25 @@ TempFileAppender::~TempFileAppender() noexcept(false) {
 }
 
 void TempFileAppender::append(const void* data, uint64_t bytes) {
-  if (buffer_.size() + bytes > capacity_) flush();
+  if (size_ + bytes > capacity_) flush();
   if (bytes >= capacity_) {
     file_->write(data, bytes, at_);
     at_ += bytes;
     return;
   }
-  buffer_.append(static_cast<const char*>(data), bytes);
+  std::memcpy(buffer_.get() + size_, data, bytes);
+  size_ += bytes;
+}
+
+void TempFileAppender::make_room(uint64_t bytes) {
+  if (bytes > capacity_) throw std::logic_error("TempFileAppender::reserve: more bytes than the buffer holds");
+  flush();
 }
 
 void TempFileAppender::flush() {
-  if (buffer_.empty()) return;
-  file_->write(buffer_.data(), buffer_.size(), at_);
-  at_ += buffer_.size();
-  buffer_.clear();
+  if (size_ == 0) return;
+  file_->write(buffer_.get(), size_, at_);
+  at_ += size_;
+  size_ = 0;
 }
-
 }  // namespace sluice::base

@@ -3,6 +3,7 @@
 // every shape, every build option, both id widths, with ranges of a few
 // records each (many scratch files) and with one range.
 #include <filesystem>
+#include <random>
 
 #include "formats/csr_builder.hpp"
 #include "formats/external_csr.hpp"
@@ -134,6 +135,33 @@ TEST(ExternalCsr, RelabelsSparseIdsWithoutABitmap) {
   EdgePasses passes = passes_of_list(g, 8, scale, 7);
   passes.keep_wide = false;
   expect_same(expected, *build_external_csr(std::move(passes), o), "ids times 2^30");
+}
+
+// Over 16384 vertices, vertices are counted in buckets and the ranges
+// are whole buckets, but for a bucket whose hub alone exceeds a range:
+// that one is cut vertex by vertex. Both give the in-memory build.
+TEST(ExternalCsr, CutsRangesByBucketsAndByVerticesAroundAHub) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "a hub among 20000 uniform vertices";
+  g.n = 20000;
+  g.weighted = true;
+  std::mt19937_64 random(7);
+  for (int e = 0; e < 60000; ++e) g.edges.push_back({random() % g.n, random() % g.n, float(e % 13)});
+  for (uint64_t v = 0; v < 6000; ++v) g.edges.push_back({v % 2 ? 4242 : v * 3, v % 2 ? v * 3 : 4242, 1.5f});
+  for (int mask : {0, 1, 31}) {
+    BuildOptions o = build_options_from_bits(mask);
+    o.threads = 2;
+    o.memory.limit = uint64_t(64) << 20;
+    o.memory.temp_dir = dir.path();
+    // 96 KiB: several ranges of whole buckets; 8 KiB: the hub's bucket
+    // (its 3000 or 6000 records) alone is more.
+    for (uint64_t range_bytes : {uint64_t(96) << 10, uint64_t(8) << 10}) {
+      o.memory.range_bytes = range_bytes;
+      const std::string context = "options " + std::to_string(mask) + " range bytes " + std::to_string(range_bytes);
+      expect_same(in_memory(edge_list_of<uint32_t>(g), o), *build_external_csr(passes_of_list(g, 4, 1, 1000), o), context);
+    }
+  }
 }
 
 TEST(ExternalCsr, RefusesALimitBelowItsPerVertexArraysBeforeAnyPass) {
