@@ -54,6 +54,8 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
   nlohmann::ordered_json line = {{"record", "edgemap"}, {"algorithm", algorithm_}, {"trial", trial_},
                                  {"phase", phase}, {"iteration", iteration}};
   add_stats(line, s);
+  // An engine that runs as one process on a rank (Engine::transposed) still reads for this rank.
+  if (rank_ >= 0 && !line.contains("rank")) line["rank"] = rank_;
   *stats_ << line.dump() << "\n";
 }
 

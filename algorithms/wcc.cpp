@@ -75,7 +75,7 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
   if (in && in->graph().vertices() != n) throw std::invalid_argument("the transpose has another vertex count");
-  if (out.distributed()) return wcc_on_ranks(out, trace);
+  if (out.distributed()) return wcc_on_ranks(out, in, trace);
   return n <= (uint64_t(1) << 32) ? afforest_one_process<uint32_t>(out, in, trace) : afforest_one_process<uint64_t>(out, in, trace);
 }
 

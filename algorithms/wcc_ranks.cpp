@@ -1,7 +1,11 @@
-// WCC on MPI ranks: Afforest on each rank's own part, then the ranks
-// agree on the labels through the vertices they share.
+// WCC on MPI ranks: Afforest over each rank's own vertices' lists, then
+// the ranks agree on the labels through the vertices they share.
 #include <algorithm>
+#include <atomic>
 #include <limits>
+#include <memory>
+#include <random>
+#include <unordered_map>
 
 #include "algorithms/afforest.hpp"
 #include "algorithms/union_find.hpp"
@@ -12,98 +16,67 @@ namespace sluice::algorithms {
 namespace {
 
 using afforest::Link;
-using afforest::most_frequent_root;
 using afforest::sampled_edges;
-
-// Links each open destination with its in-neighbours: pulled over a
-// rank's in-edges (or, where the engine cannot pull, pushed over all its
-// edges), the open ones being those outside the largest component.
-template <class Id>
-struct LinkInto {
-  ConcurrentForest<Id>& forest;
-  Id giant;
-  bool cond(uint64_t dst) const { return forest.parent(dst) != giant; }
-  bool scatter(uint64_t src, uint64_t, float, Id& out) const {
-    out = Id(src);
-    return true;
-  }
-  bool gather(uint64_t dst, const Id& src) {
-    forest.link(src, dst);
-    return false;
-  }
-};
 
 template <class Id>
 struct Labelled {
   Id vertex, label;
 };
 
-// On several ranks, Afforest runs on each rank's own part, then the ranks
-// agree on the labels. Every edge lies in exactly one part (its
-// destination owner's), so a rank's forest over its part joins exactly
-// what its edges join: its own vertices and its mirrors (the sources it
-// reads from other ranks). Sampling reads the pages holding the first two
-// edges of each list; then the vertices outside the rank's largest
-// component stream the rest of their out-edges in the part (push) and
-// their in-edges (pull over the part's CSC). The forests are never merged
-// whole (that costs O(V) per step): the ranks agree on labels through the
-// vertices they share, min-label propagation over the contracted graph
-// (Gemini's and DFOGraph's CC exchange labels the same way), each round
-// two exchanges: owners tell the ranks that read a vertex its label, and
-// readers tell the owner of a mirror what its local component has seen,
-// as (vertex, label) pairs or, where fewer bytes, every label read as
-// values alone in the order both sides know. A label only ever falls, and
-// it ends at the smallest id of the whole component, as on one process.
+// Joins an own vertex's sampled out-neighbour where this rank owns it
+// too; else keeps the edge for the neighbour's owner, whose part holds
+// the edge (the vertex is one of its mirrors).
+template <class Id>
+struct LinkOrKeep {
+  ConcurrentForest<Id>& forest;
+  uint64_t first, last;
+  std::vector<Labelled<Id>>& kept;
+  std::atomic<uint64_t>& count;
+  bool cond(uint64_t) const { return true; }
+  bool scatter(uint64_t src, uint64_t, float, Id& out) const {
+    out = Id(src);
+    return true;
+  }
+  bool gather_atomic(uint64_t dst, const Id& src) {
+    if (dst >= first && dst < last) forest.link(src, dst);
+    else kept[count.fetch_add(1, std::memory_order_relaxed)] = {src, Id(dst)};
+    return false;
+  }
+  void prefetch_destination(uint64_t dst) const { forest.prefetch(dst); }
+};
+
+// The own vertices whose list in `graph` is longer than `longer_than`
+// (and, with `outside`, whose label is not `giant`), ascending.
+template <class Id>
+engine::VertexSubset own_with_lists(const engine::DiskGraph& graph, uint64_t first, uint64_t last, uint32_t longer_than,
+                                    const std::vector<Id>* label = nullptr, Id giant = 0) {
+  std::vector<uint64_t> ids;
+  const uint32_t* degrees = graph.degrees();
+  for (uint64_t v = first; v < last; ++v) {
+    if (degrees[v] > longer_than && !(label && (*label)[v] == giant)) ids.push_back(v);
+  }
+  return engine::VertexSubset::from_sorted_ids(graph.vertices(), std::move(ids));
+}
+
+// The ranks' agreement on labels, each rank with its forest over its own
+// vertices and its mirrors (`touched`, ascending; the forest compressed).
+// label: an own vertex's current label; a mirror's, the least this rank
+// and its owner both know of (unknown until the owner's first word).
+// least: per local root, the least label its component has seen. Each
+// round two exchanges: owners tell the ranks that read a vertex its
+// label, and readers tell the owner of a mirror what its local component
+// has seen, as (vertex, label) pairs or, where fewer bytes, every label
+// read as values alone in the order both sides know (Gemini's mirrors).
+// A label only ever falls, and it ends at the smallest id of the whole
+// component, as on one process; a mirror ends with its owner's label.
 // The rounds cost O(own vertices + mirrors) each, never O(V).
 template <class Id>
-ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
+std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
+                                RunTrace& trace, const char* step, uint64_t& rounds) {
   const uint64_t n = out.graph().vertices();
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
-  ComponentsResult result;
-  ConcurrentForest<Id> forest = afforest::singletons<Id>(out, n);
-  // The vertices this rank's edges touch: its own range and its mirrors, ascending.
-  std::vector<uint64_t> touched;
-  touched.reserve(last - first);
-  bool own_added = false;
-  auto add_own = [&] {
-    for (uint64_t v = first; v < last; ++v) touched.push_back(v);
-    own_added = true;
-  };
-  ranks.mirrors().for_each([&](uint64_t u) {
-    if (!own_added && u >= first) add_own();
-    touched.push_back(u);
-  });
-  if (!own_added) add_own();
-  auto compress = [&] {
-    out.parallel_for(touched.size(), [&](int, uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i) forest.compress(touched[i]);
-    });
-  };
-  Link<Id> link{forest};
-  out.edge_map_first<Id>(engine::VertexSubset::all(n), link, sampled_edges, false);
-  trace.record(out, "sample", 0);
-  compress();
-  // The largest component as this rank's part sees it, sampled from its
-  // range. (A rank without vertices has no edges: nothing is read then,
-  // whatever it names.)
-  const Id giant = last > first ? most_frequent_root(forest, first, last) : Id(0);
-  const uint32_t* degrees = out.graph().degrees();  // in the part
-  std::vector<uint64_t> rest;
-  for (uint64_t v : touched) {
-    if (forest.parent(v) != giant && degrees[v] > sampled_edges) rest.push_back(v);
-  }
-  out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(rest)), link, false);
-  trace.record(out, "out-edges", 1);
-  LinkInto<Id> link_into{forest, giant};
-  out.edge_map<Id>(engine::VertexSubset::all(n), link_into, false);
-  trace.record(out, "in-edges", 1);
-  compress();
-
-  // Agreement. label: an own vertex's current label; a mirror's, the least
-  // this rank and its owner both know of (unknown until the owner's first
-  // word). least: per local root, the least label its component has seen.
   std::vector<Id> label(n), least(n);
   for (uint64_t v : touched) {
     const Id root = forest.parent(v);  // compressed: the root, the smallest id of the local component
@@ -114,12 +87,8 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
   std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
   std::vector<uint64_t> changed;
   const uint64_t read_pairs = communicator.sum(ranks.read_pairs());  // (vertex, reading rank) pairs of every rank
-  result.rounds = 2;
   for (uint64_t round = 0;; ++round) {
-    // 1. Owners send the labels that changed to the ranks that read them:
-    //    as (vertex, label) pairs, or, when those would take more bytes
-    //    (the first round: every label), every label read as values alone
-    //    in the order both sides know (Gemini's mirrors).
+    // 1. Owners send the labels that changed to the ranks that read them.
     for (auto& piece : pieces) piece.clear();
     uint64_t pairs = 0;
     if (round > 0) {
@@ -168,10 +137,126 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
     std::sort(changed.begin(), changed.end());
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
     out.end_exchange_step();
-    trace.record_exchange(out, "labels", round);
-    ++result.rounds;
+    trace.record_exchange(out, step, rounds);
+    ++rounds;
     if (communicator.sum(uint64_t(changed.size())) == 0) break;
   }
+  return label;
+}
+
+// The label that most vertices of all ranks carry, among each rank's
+// most frequent one in a sample of 1024 of its own vertices: a reduction,
+// the same answer on every rank.
+template <class Id>
+Id largest_component(const std::vector<Id>& label, uint64_t first, uint64_t last, engine::Communicator& communicator) {
+  uint64_t guess = std::numeric_limits<uint64_t>::max();  // a rank without vertices votes for none
+  if (last > first) {
+    std::mt19937_64 random(1);
+    std::unordered_map<Id, uint32_t> count;
+    uint32_t best = 0;
+    for (int i = 0; i < 1024; ++i) {
+      const Id l = label[first + random() % (last - first)];
+      if (++count[l] > best) best = count[l], guess = l;
+    }
+  }
+  std::vector<uint64_t> guesses = communicator.all_gather(std::span<const uint64_t>(&guess, 1));
+  std::sort(guesses.begin(), guesses.end());
+  guesses.erase(std::unique(guesses.begin(), guesses.end()), guesses.end());
+  std::vector<uint64_t> carried(guesses.size(), 0);
+  for (uint64_t v = first; v < last; ++v) {
+    const auto at = std::lower_bound(guesses.begin(), guesses.end(), uint64_t(label[v]));
+    if (at != guesses.end() && *at == label[v]) ++carried[size_t(at - guesses.begin())];
+  }
+  communicator.sum(std::span<uint64_t>(carried));
+  size_t best = 0;
+  for (size_t i = 1; i < guesses.size(); ++i) {
+    if (carried[i] > carried[best]) best = i;
+  }
+  return Id(guesses[best]);
+}
+
+// On several ranks each rank reads only its own vertices' lists, as one
+// process reads everyone's: their in-lists are in its part's CSC, their
+// out-lists in the CSC of the transpose graph's part (`in`; none for a
+// symmetric graph, whose in-lists are its out-lists). Afforest's sample
+// (the first two of each) is linked first; a sampled out-neighbour owned
+// elsewhere goes to its owner, whose part holds that edge. The ranks then
+// agree on the sampled components' labels and on the largest of them,
+// and only the vertices outside it stream the rest: their own in- and
+// out-lists, and, as sources, their edges in every part (an edge from an
+// outside vertex into the largest component lies only there). The forests
+// are never merged whole (that costs O(V) per step): the ranks agree on
+// the final labels as on the sampled ones (agree_on_labels).
+template <class Id>
+ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
+  const uint64_t n = out.graph().vertices();
+  const uint64_t first = out.owned_begin(), last = out.owned_end();
+  engine::RankExchange& ranks = out.ranks();
+  engine::Communicator& communicator = ranks.communicator();
+  ComponentsResult result;
+  ConcurrentForest<Id> forest = afforest::singletons<Id>(out, n);
+  // The vertices this rank's edges touch: its own range and its mirrors, ascending.
+  std::vector<uint64_t> touched;
+  touched.reserve(last - first);
+  bool own_added = false;
+  auto add_own = [&] {
+    for (uint64_t v = first; v < last; ++v) touched.push_back(v);
+    own_added = true;
+  };
+  ranks.mirrors().for_each([&](uint64_t u) {
+    if (!own_added && u >= first) add_own();
+    touched.push_back(u);
+  });
+  if (!own_added) add_own();
+  auto compress = [&] {
+    out.parallel_for(touched.size(), [&](int, uint64_t begin, uint64_t end) {
+      for (uint64_t i = begin; i < end; ++i) forest.compress(touched[i]);
+    });
+  };
+  // Run as one process over the own vertices' lists (Engine::transposed).
+  // A symmetric layout split without --transpose has no CSC: its parts'
+  // own out-lists stand in for the sample, and every edge with an end
+  // outside the largest component is some outside vertex's out-edge.
+  const std::unique_ptr<engine::Engine> own_in = out.can_pull() ? out.transposed() : nullptr;
+  const std::unique_ptr<engine::Engine> own_out = in ? in->transposed() : nullptr;
+
+  // 1. The sample: the first two in- and out-neighbours of each own vertex.
+  Link<Id> link{forest};
+  engine::Engine& in_lists = own_in ? *own_in : out;
+  in_lists.edge_map_first<Id>(own_with_lists<Id>(in_lists.graph(), first, last, 0), link, sampled_edges, false);
+  trace.record(in_lists, own_in ? "in-sample" : "sample in the part", 0);
+  if (own_out) {
+    std::vector<Labelled<Id>> kept((last - first) * sampled_edges);
+    std::atomic<uint64_t> count{0};
+    LinkOrKeep<Id> link_or_keep{forest, first, last, kept, count};
+    own_out->edge_map_first<Id>(own_with_lists<Id>(own_out->graph(), first, last, 0), link_or_keep, sampled_edges, false);
+    trace.record(*own_out, "out-sample", 0);
+    std::vector<std::vector<Labelled<Id>>> pieces(size_t(communicator.size()));
+    for (uint64_t i = 0; i < count.load(); ++i) pieces[ranks.owner(kept[i].label)].push_back(kept[i]);
+    for (const Labelled<Id>& edge : communicator.exchange_pieces(pieces)) forest.link(edge.vertex, edge.label);
+  }
+  compress();
+  uint64_t rounds = 2;
+  std::vector<Id> label = agree_on_labels(out, forest, touched, trace, "sample labels", rounds);
+
+  // 2. The rest of the lists of the vertices outside the largest component.
+  const Id giant = largest_component(label, first, last, communicator);
+  std::vector<uint64_t> sources;
+  const uint32_t* part_degrees = out.graph().degrees();
+  for (uint64_t v : touched) {
+    // A list no longer than the sample was linked whole already.
+    const bool linked_whole = own_out && out.out_degree(v) <= sampled_edges;
+    if (label[v] != giant && part_degrees[v] > 0 && !linked_whole) sources.push_back(v);
+  }
+  out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(sources)), link, false);
+  trace.record(out, "out-edges in the part", 1);
+  if (own_in) {
+    own_in->edge_map<Id>(own_with_lists(own_in->graph(), first, last, sampled_edges, &label, giant), link, false);
+    trace.record(*own_in, "in-edges", 1);
+  }
+  compress();
+  label = agree_on_labels(out, forest, touched, trace, "labels", rounds);
+  result.rounds = rounds;
   result.label = base::Array<uint64_t>(label.size(), "the component labels");
   std::copy(label.begin(), label.end(), result.label.begin());
   return result;
@@ -179,9 +264,9 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, RunTrace& trace) {
 
 }  // namespace
 
-ComponentsResult wcc_on_ranks(engine::Engine& out, RunTrace& trace) {
+ComponentsResult wcc_on_ranks(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
-  return n <= (uint64_t(1) << 32) ? afforest_on_ranks<uint32_t>(out, trace) : afforest_on_ranks<uint64_t>(out, trace);
+  return n <= (uint64_t(1) << 32) ? afforest_on_ranks<uint32_t>(out, in, trace) : afforest_on_ranks<uint64_t>(out, in, trace);
 }
 
 }  // namespace sluice::algorithms

@@ -87,9 +87,10 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
 
 std::unique_ptr<Engine> Engine::transposed() {
   if (!reversed_) throw std::logic_error("Engine::transposed: the engine has no transpose of its own (a symmetric graph, or none)");
-  if (distributed()) throw std::logic_error("Engine::transposed: one process only (a rank's part has no whole transpose)");
   EngineOptions options = options_;
   options.algorithm_bytes = 0;  // counted once, here
+  options.communicator = nullptr;  // on ranks: the part's CSC, run as one process
+  options.whole_out_degrees = nullptr;
   return std::unique_ptr<Engine>(new Engine(*reversed_, options, this));
 }
 

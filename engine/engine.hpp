@@ -205,9 +205,12 @@ class Engine {
   // pages in DRAM) and its index: a program that runs both ways (WCC, BC,
   // SpMV) opens, and with --io memory loads, each edge set once. The same
   // options, its own threads, bins and pull cache; the algorithm's arrays
-  // are counted in this engine's budget, not in its. One process, a
-  // layout with a transpose; it must not outlive this engine, and the two
-  // never run at once.
+  // are counted in this engine's budget, not in its. A layout with a
+  // transpose; it must not outlive this engine, and the two never run at
+  // once. On ranks it is the part's CSC, which holds the whole in-lists of
+  // the rank's own vertices, run as one process: its gathers land on any
+  // vertex, and nothing is exchanged (WCC reads its own vertices' lists
+  // so).
   std::unique_ptr<Engine> transposed();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

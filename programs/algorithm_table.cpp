@@ -29,7 +29,6 @@ namespace {
 
 Transpose not_needed(const po::variables_map&) { return Transpose::not_needed; }
 Transpose needed(const po::variables_map&) { return Transpose::needed; }
-Transpose in_edges(const po::variables_map&) { return Transpose::in_edges; }
 
 std::string printed(const char* format, auto... values) {
   char text[192];
@@ -344,7 +343,7 @@ Algorithm wcc_row() {
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
   a.reads_samples = true;  // Afforest's first step
   a.add_options = [](po::options_description&) {};
-  a.transpose = in_edges;
+  a.transpose = needed;
   a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;

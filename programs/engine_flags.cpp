@@ -100,11 +100,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   // graph is its own transpose (though a part never pulls over its
   // out-edges: it holds only the edges into its range).
   const bool wanted = opens_transpose(transpose);
-  if (wanted && !e.symmetric && distributed && transpose == Transpose::in_edges) {
-    if (!e.out_graph->has_reversed()) {
-      throw base::InputError(path, "", program + " needs the transpose: convert with --ranks and --transpose");
-    }
-  } else if (wanted && !e.symmetric && distributed) {
+  if (wanted && !e.symmetric && distributed) {
     try {
       e.in_graph = std::make_unique<engine::DiskGraph>(path, false, layout::RankChoice{rank->rank, rank->ranks, true});
     } catch (const base::InputError& error) {

@@ -26,15 +26,13 @@ void add_engine_options(po::options_description& options, const char* skip_defau
 engine::EngineOptions engine_options_from(const po::variables_map& values, const engine::DiskGraph& graph,
                                           std::string* skip_source = nullptr);
 
-// Whether a program needs the transpose. `in_edges` needs it only for
-// in-edges that the out-edges' engine pulls: on MPI ranks that is the
-// part's own CSC, and the transpose graph's part is not opened.
-// `undirected`: no transpose, but every edge stored both ways (a layout
-// that records symmetry, or --symmetric checked), refused otherwise
-// before any edge is loaded.
-enum class Transpose { not_needed, needed, in_edges, undirected };
+// Whether a program needs the transpose (on MPI ranks: the transpose
+// graph's part). `undirected`: no transpose, but every edge stored both
+// ways (a layout that records symmetry, or --symmetric checked), refused
+// otherwise before any edge is loaded.
+enum class Transpose { not_needed, needed, undirected };
 // Whether a program with that need runs an engine over the transpose.
-inline bool opens_transpose(Transpose t) { return t == Transpose::needed || t == Transpose::in_edges; }
+inline bool opens_transpose(Transpose t) { return t == Transpose::needed; }
 
 // The graph at `path` opened into engines as a program needs it, from the
 // engine flags (and --symmetric): the out-edges' engine, and the

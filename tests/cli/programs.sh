@@ -64,6 +64,7 @@ expect_error 2 "bc has no verifier" "$tools/sluice-bc" g.sluice -v
 "$tools/sluice-bfs" g.sluice -r 5 -n 3 --stats trials.jsonl > trials.out 2>/dev/null
 [ "$(grep -c '^bfs g.sluice: .* iterations, .*source 5 reached' trials.out)" -eq 3 ] || fail "three trials: $(cat trials.out)"
 grep -q '^bfs g.sluice: median of 3 trials [0-9.]* s (' trials.out || fail "median line: $(cat trials.out)"
+grep -q '^Average Time: *[0-9]*\.[0-9]\{5\}$' trials.out || fail "GAPBS's Average Time line: $(cat trials.out)"
 [ "$(grep -c '^{"record":"summary"' trials.jsonl)" -eq 3 ] || fail "three summary records"
 grep -q '"record":"edgemap","algorithm":"bfs","trial":2,' trials.jsonl || fail "third trial's EDGEMAPs"
 
