@@ -69,19 +69,31 @@ engine::VertexSubset own_with_lists(const engine::DiskGraph& graph, uint64_t fir
 // read as values alone in the order both sides know (Gemini's mirrors).
 // A label only ever falls, and it ends at the smallest id of the whole
 // component, as on one process; a mirror ends with its owner's label.
-// The rounds cost O(own vertices + mirrors) each, never O(V).
+// The rounds cost O(own vertices + mirrors) each, never O(V). With
+// `agreed`, labels the ranks agreed on before the forests grew (each
+// mirror's its owner's), the rounds start from those and send only what
+// falls: no round sends every label.
 template <class Id>
 std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
-                                RunTrace& trace, const char* step, uint64_t& rounds) {
+                                RunTrace& trace, const char* step, uint64_t& rounds, std::vector<Id> agreed = {}) {
   const uint64_t n = out.graph().vertices();
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
-  std::vector<Id> label(n), least(n);
+  const bool fresh = agreed.empty();
+  std::vector<Id> label = fresh ? std::vector<Id>(n) : std::move(agreed);
+  std::vector<Id> least(n);
   for (uint64_t v : touched) {
     const Id root = forest.parent(v);  // compressed: the root, the smallest id of the local component
-    label[v] = v >= first && v < last ? root : std::numeric_limits<Id>::max();
-    least[root] = root;
+    if (fresh) {
+      label[v] = v >= first && v < last ? root : std::numeric_limits<Id>::max();
+      least[root] = root;
+    } else {
+      least[root] = std::numeric_limits<Id>::max();
+    }
+  }
+  if (!fresh) {
+    for (uint64_t v : touched) least[forest.parent(v)] = std::min(least[forest.parent(v)], label[v]);
   }
   const size_t rank_count = size_t(communicator.size());
   std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
@@ -95,7 +107,9 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
       for (uint64_t v : changed) ranks.for_each_reader(v, [&](size_t r) { pieces[r].push_back({Id(v), label[v]}); });
       for (const auto& piece : pieces) pairs += piece.size();
     }
-    if (round == 0 || communicator.sum(pairs) * sizeof(Labelled<Id>) >= read_pairs * sizeof(Id)) {
+    if (round == 0 && !fresh) {
+      // Every mirror has its owner's label already.
+    } else if ((round == 0 && fresh) || communicator.sum(pairs) * sizeof(Labelled<Id>) >= read_pairs * sizeof(Id)) {
       ranks.source_values(std::span<Id>(label));
       communicator.finish_pending();
       for (uint64_t v : touched) {
@@ -119,7 +133,7 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
       if (!(l < label[v])) continue;
       label[v] = l;
       if (v >= first && v < last) changed.push_back(v);
-      else if (round > 0) pieces[ranks.owner(v)].push_back({Id(v), l});
+      else if (round > 0 || !fresh) pieces[ranks.owner(v)].push_back({Id(v), l});
     }
     auto take = [&](uint64_t v, Id value) {
       if (!(value < label[v])) return;
@@ -129,7 +143,7 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
       l = std::min(l, value);
     };
     // First every mirror's label, as values alone (most fell); then pairs.
-    if (round == 0) {
+    if (round == 0 && fresh) {
       ranks.mirror_values_to_owners(label.data(), take);
     } else {
       for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) take(m.vertex, m.label);
@@ -255,7 +269,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
     trace.record(*own_in, "in-edges", 1);
   }
   compress();
-  label = agree_on_labels(out, forest, touched, trace, "labels", rounds);
+  label = agree_on_labels(out, forest, touched, trace, "labels", rounds, std::move(label));
   result.rounds = rounds;
   result.label = base::Array<uint64_t>(label.size(), "the component labels");
   std::copy(label.begin(), label.end(), result.label.begin());
