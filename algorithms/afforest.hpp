@@ -44,19 +44,26 @@ struct Link {
   void prefetch_destination(uint64_t dst) const { forest.prefetch(dst); }
 };
 
-// Afforest's guess at the largest component: the most frequent root among
-// 1024 vertices sampled from [begin, end) (by default seed, so runs repeat).
-template <class Id>
-Id most_frequent_root(ConcurrentForest<Id>& forest, uint64_t begin, uint64_t end) {
+// The most frequent of label(v) among 1024 vertices sampled from
+// [begin, end) (by default seed, so runs repeat).
+template <class Id, class Label>
+Id most_frequent(uint64_t begin, uint64_t end, Label&& label) {
   std::mt19937_64 random(1);
   std::unordered_map<Id, uint32_t> count;
   Id best = 0;
   uint32_t best_count = 0;
   for (int i = 0; i < 1024; ++i) {
-    const Id root = forest.find(begin + random() % (end - begin));
-    if (++count[root] > best_count) best_count = count[root], best = root;
+    const Id l = label(begin + random() % (end - begin));
+    if (++count[l] > best_count) best_count = count[l], best = l;
   }
   return best;
+}
+
+// Afforest's guess at the largest component: the most frequent root among
+// 1024 vertices sampled from [begin, end).
+template <class Id>
+Id most_frequent_root(ConcurrentForest<Id>& forest, uint64_t begin, uint64_t end) {
+  return most_frequent<Id>(begin, end, [&](uint64_t v) { return forest.find(v); });
 }
 
 }  // namespace sluice::algorithms::afforest

@@ -4,8 +4,6 @@
 #include <atomic>
 #include <limits>
 #include <memory>
-#include <random>
-#include <unordered_map>
 
 #include "algorithms/afforest.hpp"
 #include "algorithms/union_find.hpp"
@@ -27,22 +25,15 @@ struct Labelled {
 // too; else keeps the edge for the neighbour's owner, whose part holds
 // the edge (the vertex is one of its mirrors).
 template <class Id>
-struct LinkOrKeep {
-  ConcurrentForest<Id>& forest;
+struct LinkOrKeep : Link<Id> {
   uint64_t first, last;
   std::vector<Labelled<Id>>& kept;
   std::atomic<uint64_t>& count;
-  bool cond(uint64_t) const { return true; }
-  bool scatter(uint64_t src, uint64_t, float, Id& out) const {
-    out = Id(src);
-    return true;
-  }
   bool gather_atomic(uint64_t dst, const Id& src) {
-    if (dst >= first && dst < last) forest.link(src, dst);
-    else kept[count.fetch_add(1, std::memory_order_relaxed)] = {src, Id(dst)};
+    if (dst >= first && dst < last) return Link<Id>::gather_atomic(dst, src);
+    kept[count.fetch_add(1, std::memory_order_relaxed)] = {src, Id(dst)};
     return false;
   }
-  void prefetch_destination(uint64_t dst) const { forest.prefetch(dst); }
 };
 
 // The own vertices whose list in `graph` is longer than `longer_than`
@@ -164,15 +155,7 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
 template <class Id>
 Id largest_component(const std::vector<Id>& label, uint64_t first, uint64_t last, engine::Communicator& communicator) {
   uint64_t guess = std::numeric_limits<uint64_t>::max();  // a rank without vertices votes for none
-  if (last > first) {
-    std::mt19937_64 random(1);
-    std::unordered_map<Id, uint32_t> count;
-    uint32_t best = 0;
-    for (int i = 0; i < 1024; ++i) {
-      const Id l = label[first + random() % (last - first)];
-      if (++count[l] > best) best = count[l], guess = l;
-    }
-  }
+  if (last > first) guess = afforest::most_frequent<Id>(first, last, [&](uint64_t v) { return label[v]; });
   std::vector<uint64_t> guesses = communicator.all_gather(std::span<const uint64_t>(&guess, 1));
   std::sort(guesses.begin(), guesses.end());
   guesses.erase(std::unique(guesses.begin(), guesses.end()), guesses.end());
@@ -242,7 +225,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   if (own_out) {
     std::vector<Labelled<Id>> kept((last - first) * sampled_edges);
     std::atomic<uint64_t> count{0};
-    LinkOrKeep<Id> link_or_keep{forest, first, last, kept, count};
+    LinkOrKeep<Id> link_or_keep{{forest}, first, last, kept, count};
     own_out->edge_map_first<Id>(own_with_lists<Id>(own_out->graph(), first, last, 0), link_or_keep, sampled_edges, false);
     trace.record(*own_out, "out-sample", 0);
     std::vector<std::vector<Labelled<Id>>> pieces(size_t(communicator.size()));

@@ -78,17 +78,6 @@ TempFileAppender::~TempFileAppender() noexcept(false) {
   if (std::uncaught_exceptions() == 0) flush();
 }
 
-void TempFileAppender::append(const void* data, uint64_t bytes) {
-  if (size_ + bytes > capacity_) flush();
-  if (bytes >= capacity_) {
-    file_->write(data, bytes, at_);
-    at_ += bytes;
-    return;
-  }
-  std::memcpy(buffer_.get() + size_, data, bytes);
-  size_ += bytes;
-}
-
 void TempFileAppender::make_room(uint64_t bytes) {
   if (bytes > capacity_) throw std::logic_error("TempFileAppender::reserve: more bytes than the buffer holds");
   flush();

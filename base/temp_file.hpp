@@ -50,7 +50,6 @@ class TempFileAppender {
   TempFileAppender& operator=(const TempFileAppender&) = delete;
   TempFileAppender(TempFileAppender&&) noexcept = default;
 
-  void append(const void* data, uint64_t bytes);
   // Room for `bytes` (no more than the buffer holds) at the buffer's end,
   // to be filled at once: a small record written in place, with no call
   // per record.

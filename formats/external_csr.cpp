@@ -311,10 +311,10 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   std::vector<uint64_t> range_records(ranges, 0);
   for (size_t r = 0; r < ranges; ++r) {
     for (uint64_t b = buckets.of(starts[r]); b < buckets.count && buckets.first(b) < starts[r + 1]; ++b) {
-      if (!oversized[b]) range_records[r] += bucket_records[b];
-    }
-    for (uint64_t b = buckets.of(starts[r]); b < buckets.count && buckets.first(b) < starts[r + 1]; ++b) {
-      if (!oversized[b]) continue;
+      if (!oversized[b]) {
+        range_records[r] += bucket_records[b];
+        continue;
+      }
       const uint64_t first = std::max(starts[r], buckets.first(b)), last = std::min(starts[r + 1], buckets.first(b + 1));
       for (uint64_t v = first; v < last; ++v) range_records[r] += counts[v];
     }
