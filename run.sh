@@ -14,17 +14,14 @@ packages=(g++ cmake ninja-build pkg-config liburing-dev libaio-dev libconcurrent
 # The sanitizer builds and the fuzz targets (./run.sh test only): clang
 # with its sanitizer runtimes, libFuzzer and OpenMP.
 clang_packages=(clang libclang-rt-14-dev libomp-14-dev)
-# ./run.sh test only: the plain build and `pip install .` compile the same
-# libraries with the same command lines; ccache compiles them once.
-test_packages=(ccache)
-# The sweep plot's test, and the Python package's build and tests
-# (./run.sh test only).
-python_packages=(python3-matplotlib pybind11-dev python3-dev python3-venv python3-numpy python3-scipy python3-networkx
-                 python3-pandas python3-pytest)
+# The Python module, built with everything else (both commands).
+python_packages=(pybind11-dev python3-dev python3-venv python3-numpy)
+# The sweep plot's test, and the Python package's tests (./run.sh test only).
+test_packages=(python3-matplotlib python3-scipy python3-networkx python3-pandas python3-pytest)
 
 install_dependencies() {
   local missing=()
-  for p in "${packages[@]}" "$@"; do
+  for p in "${packages[@]}" "${python_packages[@]}" "$@"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return
@@ -44,8 +41,12 @@ build() {
   cmake --build "$dir" -j "$(nproc)" ${target:+--target "$target"}
 }
 
+# The Python module is built into build/python/sluice with the rest, by
+# Debian's python3: `pip install .` (pyproject.toml) reuses this tree.
+python_module=(-DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3)
+
 example() {
-  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
+  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF "${python_module[@]}"
   local sluice=build/tools/sluice
   local work=build/example
   rm -rf "$work" && mkdir -p "$work/drive0" "$work/drive1"
@@ -63,20 +64,21 @@ example() {
   $sluice convert "$work/rmat18.el" "$work/rmat18-r2.sluice" --ranks 2 --drives "$work/drive{rank}" --transpose
   # As root (a container), OpenMPI must be told; two ranks on any core count.
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 build/tools/sluice-bfs "$work/rmat18-r2.sluice"
+  echo "== the same BFS from Python (the module in build/python; 'pip install .' installs it without compiling again)"
+  PYTHONPATH=build/python /usr/bin/python3 -c '
+import sys, numpy as np, sluice
+r = sluice.bfs(sys.argv[1], threads=2)
+print(f"sluice.bfs: {int(np.count_nonzero(r.depth >= 0))} vertices reached, depth {int(r.depth.max())}, {r.bytes_read / 1e6:.1f} MB read")' \
+    "$work/rmat18.sluice"
 }
 
-# `pip install .` (scikit-build-core builds the module from this project)
-# into a virtual environment beside Debian's numpy, scipy and networkx,
-# then the Python tests again against the installed copy. pip fetches the
-# build backend (scikit-build-core, pybind11) from PyPI.
+# `pip install .` into a virtual environment beside Debian's numpy, scipy
+# and networkx: scikit-build-core reuses the plain build's tree (build/),
+# where nothing is left to compile, and installs the module; then the
+# Python tests again against the installed copy. pip fetches the build
+# backend (scikit-build-core, pybind11) from PyPI.
 pip_install_test() {
   local venv=$PWD/build/python-venv
-  # The plain build's compilers (scikit-build-core would name Python's,
-  # x86_64-linux-gnu-g++, and ccache would miss every object).
-  local launcher=(--config-settings=cmake.define.CMAKE_CXX_COMPILER=/usr/bin/c++
-                  --config-settings=cmake.define.CMAKE_C_COMPILER=/usr/bin/cc
-                  --config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache
-                  --config-settings=cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache)
   rm -rf "$venv"
   /usr/bin/python3 -m venv --system-site-packages "$venv"
   if ! "$venv/bin/pip" download --quiet --no-deps --dest "$venv/probe" scikit-build-core >/dev/null 2>&1; then
@@ -84,7 +86,11 @@ pip_install_test() {
     return
   fi
   echo "== pip install . (into $venv)"
-  "$venv/bin/pip" install --quiet "${launcher[@]}" .
+  "$venv/bin/pip" install --verbose . >build/pip-install.log 2>&1 || { cat build/pip-install.log; return 1; }
+  if grep -E "Building CXX object|Linking CXX static" build/pip-install.log; then
+    echo "pip install . compiled C++ that the plain build had compiled: see build/pip-install.log" >&2
+    return 1
+  fi
   (cd python/tests && SLUICE_BIN="$PWD/../../build/tools" "$venv/bin/python" -m pytest -q -p no:cacheprovider .)
 }
 
@@ -97,11 +103,7 @@ run_tests() {
   "${no_aslr[@]}" true 2>/dev/null || no_aslr=()
   # With the Python module (Debian's python3 and pybind11): ctest runs
   # python/tests with pytest too.
-  # The ccache of the plain build and `pip install .` (inside build/).
-  export CCACHE_DIR=$PWD/build/ccache
-  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3 \
-    -DCMAKE_CXX_COMPILER=/usr/bin/c++ -DCMAKE_C_COMPILER=/usr/bin/cc \
-    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
+  build build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON "${python_module[@]}"
   (cd build && ctest -j "$(nproc)" --output-on-failure -LE concurrency)
   pip_install_test
   # The sanitizer builds: clang, which compiles them in half gcc's time
@@ -125,6 +127,6 @@ run_tests() {
 
 case "${1:-}" in
   example) install_dependencies && example ;;
-  test) install_dependencies "${clang_packages[@]}" "${python_packages[@]}" "${test_packages[@]}" && run_tests ;;
+  test) install_dependencies "${clang_packages[@]}" "${test_packages[@]}" && run_tests ;;
   *) echo "usage: ./run.sh example|test" >&2; exit 2 ;;
 esac
