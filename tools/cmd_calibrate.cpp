@@ -68,6 +68,7 @@ int cmd_calibrate(int argc, char** argv) {
   options.add_options()
     ("drives", po::value<std::string>()->required(), "comma-separated drive files (at least 64 MiB each gives stable figures), or directories on the drives: calibrate writes a 64 MiB probe file in each and removes it after")
     ("forget", po::bool_switch(), "remove the profile of each drive's device instead (later runs use the default λ, or --skip-threshold)")
+    ("accept", po::bool_switch(), "write the profile even when the fit misses a measured size by more than 25% (otherwise runs keep the λ they had)")
     ("io", po::value<std::string>()->default_value("auto"), "backend: auto, uring, aio, psync")
     ("queue-depth", po::value<unsigned>()->default_value(32), "requests in flight, as the engine will run")
     ("seconds", po::value<double>()->default_value(2, "2"), "seconds per read size")
@@ -76,7 +77,7 @@ int cmd_calibrate(int argc, char** argv) {
   po::positional_options_description positionals;
   po::variables_map v;
   if (!parse_command_line(argc, argv,
-                          "usage: sluice calibrate --drives FILE[,FILE...] [--io uring] [--queue-depth 32] [--seconds 2]\n"
+                          "usage: sluice calibrate --drives FILE[,FILE...] [--io uring] [--queue-depth 32] [--seconds 2] [--accept]\n"
                           "The profile goes to $SLUICE_PROFILE_DIR, $XDG_CONFIG_HOME/sluice or ~/.config/sluice,\n"
                           "as device-MAJOR-MINOR.profile, where the engine looks for it.",
                           options, positionals, v)) {
@@ -120,17 +121,23 @@ int cmd_calibrate(int argc, char** argv) {
     // A request cost and a bandwidth that miss a measured size by this much
     // describe no device: the threshold drawn from them is a guess.
     constexpr double trusted_fit_error = 0.25;
-    if (profile.fit_error > trusted_fit_error) {
+    const bool trusted = profile.fit_error <= trusted_fit_error;
+    const bool accept = v["accept"].as<bool>();
+    std::string target = v["profile"].as<std::string>();
+    if (target.empty()) target = io::default_profile_path(profile.device);
+    if (!trusted) {
       std::fprintf(stderr,
                    "sluice calibrate: warning: %s: the fit misses a measured size by %.1f%% (more than %.0f%%): the timings are "
                    "noisy (another process on the device, or reads served from a cache), and the skip threshold of %llu bytes "
-                   "drawn from them may be far off; run again on a quiet device with a longer --seconds, or give the programs "
-                   "--skip-threshold\n",
-                   given.c_str(), 100 * profile.fit_error, 100 * trusted_fit_error, (unsigned long long)profile.skip_threshold);
+                   "drawn from them may be far off. %s Run again on a quiet device with a longer --seconds, or measure λ on your "
+                   "own algorithms with `sluice sweep GRAPH.sluice` and give the programs --skip-threshold.\n",
+                   given.c_str(), 100 * profile.fit_error, 100 * trusted_fit_error, (unsigned long long)profile.skip_threshold,
+                   accept ? "The profile is written all the same (--accept)."
+                          : "The profile is not written: runs on this device keep the λ they had (the default 64 KiB, or an "
+                            "earlier profile); --accept writes it.");
     }
-    std::string target = v["profile"].as<std::string>();
-    if (target.empty()) target = io::default_profile_path(profile.device);
-    profile.save(target);
+    const bool save = trusted || accept;
+    if (save) profile.save(target);
     if (json) {
       nlohmann::ordered_json measured = nlohmann::ordered_json::array();
       for (const auto& p : profile.points) {
@@ -140,16 +147,22 @@ int cmd_calibrate(int argc, char** argv) {
                                     {"device", std::to_string(major(dev_t(profile.device))) + ":" + std::to_string(minor(dev_t(profile.device)))},
                                     {"queue_depth", profile.queue_depth}, {"request_cost_ns", profile.request_cost_ns},
                                     {"bandwidth_bytes_per_s", profile.bandwidth}, {"skip_threshold_bytes", profile.skip_threshold},
-                                    {"fit_error", profile.fit_error}, {"fit_trusted", profile.fit_error <= trusted_fit_error},
-                                    {"profile", target}, {"points", measured}};
+                                    {"fit_error", profile.fit_error}, {"fit_trusted", trusted},
+                                    {"profile", save ? nlohmann::ordered_json(target) : nlohmann::ordered_json()},
+                                    {"points", measured}};
       std::printf("%s\n", out.dump().c_str());
       continue;
     }
     std::printf("request cost t0 = %.1f us, bandwidth B = %.1f MB/s -> skip threshold %llu bytes (%.1f KiB)\n"
-                "fit: t(s) = t0 + s / B within %.1f%% of every measured size\n"
-                "profile: %s (every later run on this device uses it unless --skip-threshold is given; --forget removes it)\n",
+                "fit: t(s) = t0 + s / B within %.1f%% of every measured size\n",
                 profile.request_cost_ns / 1e3, profile.bandwidth / 1e6, (unsigned long long)profile.skip_threshold,
-                profile.skip_threshold / 1024.0, 100 * profile.fit_error, target.c_str());
+                profile.skip_threshold / 1024.0, 100 * profile.fit_error);
+    if (save) {
+      std::printf("profile: %s (every later run on this device uses it unless --skip-threshold is given; --forget removes it)\n",
+                  target.c_str());
+    } else {
+      std::printf("profile: not written (the fit is not trusted; --accept writes it)\n");
+    }
   }
   return exit_ok;
 }

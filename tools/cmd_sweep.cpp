@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <sys/sysmacros.h>
 
@@ -65,6 +66,25 @@ double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t k = values.size();
   return k % 2 ? values[k / 2] : (values[k / 2 - 1] + values[k / 2]) / 2;
+}
+
+// How sure a recommendation is: the next best λ (its text, its time over
+// the best's) must be slower than the repeats move one λ's time.
+std::string how_sure(const std::optional<std::pair<std::string, double>>& next_best, unsigned repeats, double widest_spread) {
+  char text[256];
+  if (!next_best) return "the only λ run";
+  const auto& [lambda, ratio] = *next_best;
+  if (repeats < 2) {
+    std::snprintf(text, sizeof(text), "not sure: the next best, %s, takes %.2fx, and one run per λ measures no noise (--repeat 3)",
+                  lambda.c_str(), ratio);
+  } else if (ratio - 1 > widest_spread) {
+    std::snprintf(text, sizeof(text), "sure: the next best, %s, takes %.2fx, more than the repeats differ (up to %.0f%%)",
+                  lambda.c_str(), ratio, 100 * widest_spread);
+  } else {
+    std::snprintf(text, sizeof(text), "not sure: the next best, %s, takes %.2fx, within what the repeats differ (up to %.0f%%)",
+                  lambda.c_str(), ratio, 100 * widest_spread);
+  }
+  return text;
 }
 
 }  // namespace
@@ -195,6 +215,7 @@ int cmd_sweep(int argc, char** argv) {
     // the recommended λ has the least geometric mean over the algorithms.
     std::map<std::pair<bool, uint64_t>, std::pair<double, size_t>> relative;
     std::map<std::pair<bool, uint64_t>, std::string> lambda_text;
+    double widest_relative_spread = 0;  // of the repeats at one λ, over the median: what one more run could move
     for (const Algorithm* a : algorithms_to_run) {
       const std::string& algorithm = a->name;
       std::map<std::pair<bool, uint64_t>, std::vector<const Run*>> by_skip;  // (infinite, bytes) sorts inf last
@@ -207,7 +228,9 @@ int cmd_sweep(int argc, char** argv) {
         for (const Run* r : list) s.push_back(r->seconds);
         best = std::min(best, median(s));
         worst = std::max(worst, median(s));
-        spread = std::max(spread, *std::max_element(s.begin(), s.end()) - *std::min_element(s.begin(), s.end()));
+        const double range = *std::max_element(s.begin(), s.end()) - *std::min_element(s.begin(), s.end());
+        spread = std::max(spread, range);
+        if (median(s) > 0) widest_relative_spread = std::max(widest_relative_spread, range / median(s));
       }
       // Repeats that differ more than λ moves the median: the ranking is noise.
       if (repeats > 1 && spread > worst - best) {
@@ -234,15 +257,19 @@ int cmd_sweep(int argc, char** argv) {
         lambda_text[key] = list.front()->skip.text();
       }
     }
-    const std::pair<bool, uint64_t>* recommended = nullptr;
-    double least = 1e300;
+    // The λ values every algorithm ran at, by their geometric mean.
+    std::vector<std::pair<double, std::pair<bool, uint64_t>>> ranked;
     for (const auto& [key, sum] : relative) {
-      if (sum.second != algorithms_to_run.size()) continue;  // λ values every algorithm ran at
-      if (sum.first < least) least = sum.first, recommended = &key;
+      if (sum.second == algorithms_to_run.size()) ranked.push_back({std::exp(sum.first / double(sum.second)), key});
     }
-    if (recommended) {
-      std::printf("recommended λ for %s: %s (time %.2fx each algorithm's best, geometric mean)\n", label_of(device).c_str(),
-                  lambda_text[*recommended].c_str(), std::exp(least / double(algorithms_to_run.size())));
+    std::sort(ranked.begin(), ranked.end());
+    if (!ranked.empty()) {
+      std::printf("recommended λ for %s: %s (time %.2fx each algorithm's best, geometric mean); %s\n", label_of(device).c_str(),
+                  lambda_text[ranked[0].second].c_str(), ranked[0].first,
+                  how_sure(ranked.size() > 1 ? std::optional(std::pair(lambda_text[ranked[1].second], ranked[1].first / ranked[0].first))
+                                             : std::nullopt,
+                           repeats, widest_relative_spread)
+                      .c_str());
     }
   }
   for (const std::string& note : notes) std::printf("%s\n", note.c_str());

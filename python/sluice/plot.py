@@ -77,11 +77,17 @@ def label_bytes(v):
 
 def recommended_lambdas(rows, skip_bytes):
     """Per device: (λ, geometric mean of time relative to each algorithm's
-    best) over the λ values every algorithm ran at."""
+    best, how sure the choice is) over the λ values every algorithm ran at."""
     medians = defaultdict(dict)  # (device, algorithm) -> {λ: median seconds}
+    spread = defaultdict(float)  # device -> widest spread of one λ's repeats, over their median
+    repeats = defaultdict(int)  # device -> fewest runs at one λ
     for key, group in _grouped(rows, skip_bytes).items():
         device, algorithm, skip = key
-        medians[(device, algorithm)][skip] = median(float(r["seconds"]) for r in group)
+        seconds = [float(r["seconds"]) for r in group]
+        medians[(device, algorithm)][skip] = median(seconds)
+        if median(seconds) > 0:
+            spread[device] = max(spread[device], (max(seconds) - min(seconds)) / median(seconds))
+        repeats[device] = min(repeats[device] or len(seconds), len(seconds))
     result = {}
     for device in {d for d, _ in medians}:
         algorithms = [a for d, a in medians if d == device]
@@ -92,9 +98,24 @@ def recommended_lambdas(rows, skip_bytes):
                     for a in algorithms if min(medians[(device, a)].values()) > 0]
             scores[skip] = math.exp(sum(logs) / len(logs)) if logs else 1.0
         if scores:
-            best = min(scores, key=lambda s: (scores[s], math.inf if s is None else s))
-            result[device] = (best, scores[best])
+            ranked = sorted(scores, key=lambda s: (scores[s], math.inf if s is None else s))
+            best = ranked[0]
+            next_best = (label_bytes(ranked[1]), scores[ranked[1]] / scores[best]) if len(ranked) > 1 else None
+            result[device] = (best, scores[best], how_sure(next_best, repeats[device], spread[device]))
     return result
+
+
+def how_sure(next_best, repeats, widest_spread):
+    """As sluice sweep says it: the next best λ must be slower than the
+    repeats move one λ's time."""
+    if next_best is None:
+        return "the only λ run"
+    lam, ratio = next_best
+    if repeats < 2:
+        return f"not sure: the next best, {lam}, takes {ratio:.2f}x, and one run per λ measures no noise (--repeat 3)"
+    if ratio - 1 > widest_spread:
+        return f"sure: the next best, {lam}, takes {ratio:.2f}x, more than the repeats differ (up to {100 * widest_spread:.0f}%)"
+    return f"not sure: the next best, {lam}, takes {ratio:.2f}x, within what the repeats differ (up to {100 * widest_spread:.0f}%)"
 
 
 def _grouped(rows, skip_bytes):
@@ -134,9 +155,11 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     fig, axes = plt.subplots(len(algorithms) + extra, 3, figsize=(16, 3.6 * (len(algorithms) + extra)), squeeze=False)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     recommended = recommended_lambdas(rows, skip_bytes)
-    for device, (skip, score) in sorted(recommended.items()):
-        print(f"recommended λ for {device[0]} ({device[1]}): {label_bytes(skip)} "
-              f"(time {score:.2f}x each algorithm's best, geometric mean)")
+    verdicts = [f"recommended λ for {device[0]} ({device[1]}): {label_bytes(skip)} "
+                f"(time {score:.2f}x each algorithm's best, geometric mean); {sure}"
+                for device, (skip, score, sure) in sorted(recommended.items())]
+    for line in verdicts:
+        print(line)
 
     for i, algorithm in enumerate(algorithms):
         time_axis, relative_axis, bytes_axis = axes[i]
@@ -223,11 +246,11 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         fit_axis.legend(fontsize=7)
         note_axis.axis("off")
         note_axis.text(0, 0.5, "\n".join(f"{g} ({dev}): profile {profiles[(g, dev)][0]}" for g, dev in devices
-                                         if (g, dev) in profiles) +
-                       "".join(f"\nrecommended λ for {g} ({dev}): {label_bytes(recommended[(g, dev)][0])}"
-                               for g, dev in devices if (g, dev) in recommended), fontsize=7, va="center")
+                                         if (g, dev) in profiles), fontsize=7, va="center")
 
-    fig.tight_layout()
+    # The recommendations above every panel, as the text says them.
+    fig.suptitle("\n".join(verdicts), fontsize=9, x=0.01, ha="left")
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.22 * len(verdicts) / fig.get_figheight()))
     fig.savefig(args.output, dpi=args.dpi)
     print(f"wrote {args.output}: {len(algorithms)} algorithm(s), {len(devices)} device(s), {len(rows)} runs")
 

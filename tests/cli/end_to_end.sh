@@ -61,7 +61,7 @@ set +e
 set -e
 [ $code -eq 2 ] || fail "iobench --completion-batch 0 exit code $code"
 grep -q "at least 1" err.txt || fail "iobench message: $(cat err.txt)"
-"$sluice" calibrate --drives drive.dat --seconds 0.05 --profile drive.profile | grep -q "skip threshold" ||
+"$sluice" calibrate --drives drive.dat --seconds 0.05 --profile drive.profile --accept | grep -q "skip threshold" ||
   fail "calibrate"
 [ -s drive.profile ] || fail "calibrate wrote no profile"
 grep -q "^fit_error [0-9.e+-]*$" drive.profile || fail "the profile lacks the fit's error: $(cat drive.profile)"
@@ -70,11 +70,18 @@ grep -q "^fit_error [0-9.e+-]*$" drive.profile || fail "the profile lacks the fi
 mkdir fresh
 SLUICE_PROFILE_DIR=$PWD/profiles "$sluice" calibrate --drives fresh --seconds 0.05 > fresh.txt 2> fresh.err || fail "calibrate on a directory: $(cat fresh.txt)"
 grep -q "^fit: t(s) = t0 + s / B within [0-9.]*% of every measured size$" fresh.txt || fail "calibrate's fit error: $(cat fresh.txt)"
-# A fit that misses by more than 25% is said to be untrusted, and only then.
+# A fit that misses by more than 25% is said to be untrusted, and only then;
+# its profile is not written (runs keep their λ) unless --accept.
 fit_error=$(sed -n 's/^fit: .* within \([0-9.]*\)% .*/\1/p' fresh.txt)
-if awk -v e="$fit_error" 'BEGIN {exit !(e > 25.05)}'; then
-  grep -q "warning: fresh: the fit misses a measured size by" fresh.err || fail "a fit $fit_error% off went unremarked"
-elif awk -v e="$fit_error" 'BEGIN {exit !(e < 24.95)}'; then
+if grep -q "^profile: not written" fresh.txt; then
+  awk -v e="$fit_error" 'BEGIN {exit !(e > 24.95)}' || fail "a fit $fit_error% off was not written: $(cat fresh.txt)"
+  grep -q "warning: fresh: the fit misses a measured size by .* The profile is not written: .*sluice sweep" fresh.err ||
+    fail "a fit $fit_error% off went unremarked: $(cat fresh.err)"
+  [ -z "$(ls -A profiles 2>/dev/null)" ] || fail "an untrusted fit wrote a profile without --accept"
+  SLUICE_PROFILE_DIR=$PWD/profiles "$sluice" calibrate --drives fresh --seconds 0.05 --accept > fresh.txt 2> fresh.err ||
+    fail "calibrate --accept: $(cat fresh.txt)"
+else
+  awk -v e="$fit_error" 'BEGIN {exit !(e < 25.05)}' || fail "a fit $fit_error% off was written without --accept"
   ! grep -q "warning: fresh: the fit" fresh.err || fail "a fit $fit_error% off was warned about: $(cat fresh.err)"
 fi
 [ -z "$(ls -A fresh)" ] || fail "calibrate left its probe file: $(ls -A fresh)"

@@ -25,14 +25,15 @@ awk -F, 'NR > 1 { print $1 "," $3 "," $4 "," $7 "," $11 }' runs.csv | sort > fro
 cmp -s from_edgemaps.txt from_runs.txt || fail "EDGEMAP bytes do not add up: $(diff from_edgemaps.txt from_runs.txt | head -3)"
 grep -q "^a/g.sluice ([0-9]*:[0-9]*) *bfs *inf " table.txt || fail "table: $(cat table.txt)"
 ! grep -q "calibrated" table.txt || fail "no profile, yet a calibrated λ"
-# Which λ on this device (issue 23, 8): one recommended per device, from
-# the λ values every algorithm ran at.
-[ "$(grep -c "^recommended λ for [ab]/g.sluice ([0-9]*:[0-9]*): \([0-9]*\|inf\) (time [0-9.]*x each algorithm's best, geometric mean)$" table.txt)" -eq 2 ] ||
+# Which λ on this device: one recommended per device, from the λ values
+# every algorithm ran at, and how sure that is (the next best against the
+# repeats' spread).
+[ "$(grep -c "^recommended λ for [ab]/g.sluice ([0-9]*:[0-9]*): \([0-9]*\|inf\) (time [0-9.]*x each algorithm's best, geometric mean); \(sure: the next best, \([0-9]*\|inf\), takes [0-9.]*x, more than\|not sure: the next best, \([0-9]*\|inf\), takes [0-9.]*x, within what\) the repeats differ (up to [0-9]*%)$" table.txt)" -eq 2 ] ||
   fail "a recommended λ per device: $(cat table.txt)"
 
 # With a calibration profile its λ joins the list, marked.
 dd if=/dev/urandom of=a/probe bs=1M count=8 2>/dev/null
-"$sluice" calibrate --drives a/probe --seconds 0.05 --json > calibration.json
+"$sluice" calibrate --drives a/probe --seconds 0.05 --accept --json > calibration.json 2>/dev/null
 grep -q '"skip_threshold_bytes":[0-9]*,' calibration.json || fail "calibrate --json: $(cat calibration.json)"
 lambda=$(sed 's/.*"skip_threshold_bytes":\([0-9]*\),.*/\1/' calibration.json)
 "$sluice" sweep a/g.sluice --skip-thresholds 0,inf --repeat 1 -o calibrated.csv > table2.txt 2>/dev/null
@@ -44,7 +45,8 @@ grep -q " $lambda\* " table2.txt || fail "calibrated λ not marked: $(cat table2
 if [ "$plot" = plot ]; then  # `sluice plot`: the Python package's sluice.plot
   "$sluice" plot runs.csv -o sweep.png > plot.txt || fail "plot: $(cat plot.txt)"
   grep -q "wrote sweep.png: 2 algorithm(s), 2 device(s), 24 runs" plot.txt || fail "plot: $(cat plot.txt)"
-  [ "$(grep -c "^recommended λ for [ab]/g.sluice" plot.txt)" -eq 2 ] || fail "the plot's recommended λ: $(cat plot.txt)"
+  [ "$(grep -c "^recommended λ for [ab]/g.sluice ([0-9]*:[0-9]*): [0-9a-z]* (time [0-9.]*x each algorithm's best, geometric mean); \(not \)\?sure: the next best, " plot.txt)" -eq 2 ] ||
+    fail "the plot's recommended λ and how sure: $(cat plot.txt)"
   [ "$(head -c 4 sweep.png | od -An -c | tr -d ' ')" = "211PNG" ] || fail "not a PNG"
   "$sluice" plot calibrated.csv -o calibrated.png >/dev/null || fail "plot with a calibration"
   expect_error 2 "the following arguments are required: csv" "$sluice" plot
