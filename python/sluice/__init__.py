@@ -18,7 +18,8 @@ from ._core import version as __version__
 from . import algorithms as _algorithms
 from .algorithms import *  # noqa: F401,F403 (every algorithm and result; see its __all__)
 from .graph import Block, EdgeCount, Graph, open
-from .writing import convert, from_arrays, from_networkx, from_scipy, generate
+from .stats import read_stats
+from .writing import Nodes, convert, from_arrays, from_networkx, from_scipy, generate
 
 __all__ = [
     "Error",
@@ -33,4 +34,6 @@ __all__ = [
     "from_arrays",
     "from_scipy",
     "from_networkx",
+    "Nodes",
+    "read_stats",
 ] + _algorithms.__all__

@@ -32,7 +32,7 @@ import json
 import os
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence, Union
+from typing import Any, ClassVar, Hashable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -56,13 +56,31 @@ class RunResult:
     backend: str = ""
     threads: int = 0
 
+    # The array by_node keys; for components, whose values are vertices too.
+    _keyed: ClassVar[str] = ""
+    _keyed_are_vertices: ClassVar[bool] = False
+
     @property
     def bytes_read(self) -> int:
         return sum(e["bytes_read"] for e in self.edgemaps)
 
+    def by_node(self, nodes: Optional[Sequence[Hashable]] = None) -> dict[Hashable, Any]:
+        """The result's values (depth, rank, label, ...) as a dict keyed as
+        networkx keys its results: by ``nodes[v]`` for row v, where nodes is
+        what from_networkx returned (default: ``ids``, the input's ids).
+        Component labels are mapped through nodes too."""
+        values = getattr(self, self._keyed)
+        keys = self.ids if nodes is None else nodes
+        if len(keys) != len(values):
+            raise _core.UsageError(f"nodes names {len(keys)} nodes; the result has {len(values)} vertices")
+        if self._keyed_are_vertices and nodes is not None:
+            return {node: nodes[int(value)] for node, value in zip(nodes, values)}
+        return {key.item() if isinstance(key, np.generic) else key: value.item() for key, value in zip(keys, values)}
+
 
 @dataclass(kw_only=True)
 class BfsResult(RunResult):
+    _keyed: ClassVar[str] = "depth"
     depth: np.ndarray  # int64, -1 where not reached
     parent: np.ndarray  # int64, -1 where not reached; the source is its own parent
     source: int = 0
@@ -72,6 +90,7 @@ class BfsResult(RunResult):
 
 @dataclass(kw_only=True)
 class PageRankResult(RunResult):
+    _keyed: ClassVar[str] = "rank"
     rank: np.ndarray  # float64
     iterations: int = 0
     last_change: float = 0.0
@@ -81,6 +100,8 @@ class PageRankResult(RunResult):
 
 @dataclass(kw_only=True)
 class ComponentsResult(RunResult):
+    _keyed: ClassVar[str] = "label"
+    _keyed_are_vertices: ClassVar[bool] = True
     label: np.ndarray  # int64: the smallest vertex id of each vertex's component
     components: int = 0
     largest: int = 0
@@ -90,11 +111,13 @@ class ComponentsResult(RunResult):
 
 @dataclass(kw_only=True)
 class SpmvResult(RunResult):
+    _keyed: ClassVar[str] = "y"
     y: np.ndarray  # float64
 
 
 @dataclass(kw_only=True)
 class BcResult(RunResult):
+    _keyed: ClassVar[str] = "score"
     score: np.ndarray  # float64, not normalized
     sources: int = 0
     levels: int = 0
@@ -102,6 +125,7 @@ class BcResult(RunResult):
 
 @dataclass(kw_only=True)
 class SsspResult(RunResult):
+    _keyed: ClassVar[str] = "distance"
     distance: np.ndarray  # float64 (summed in float32, as the weights are stored); inf where not reached
     source: int = 0
     delta: float = 1.0
@@ -112,6 +136,7 @@ class SsspResult(RunResult):
 
 @dataclass(kw_only=True)
 class KcoreResult(RunResult):
+    _keyed: ClassVar[str] = "core"
     core: np.ndarray  # int64: the coreness of each vertex
     largest: int = 0  # the degeneracy
     in_largest: int = 0  # vertices of that coreness

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import scipy.sparse
 
 _WRITE_OPTIONS = ("to", "drives", "transpose", "compress", "sample_edges", "force", "threads")
+_ARRAY_OPTIONS = ("to", "drives", "transpose", "force", "threads", "symmetric")
 
 
 def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
@@ -75,8 +76,10 @@ def from_arrays(
     ``path`` in any format sluice writes (a layout with drives=[...]).
     Vertex v's edges go to indices[indptr[v]:indptr[v + 1]]. The arrays are
     read in place when they are uint64 / uint32-or-uint64 / float32 and
-    contiguous. Options: to, drives, transpose, force, threads."""
-    check_names("from_arrays", options, _WRITE_OPTIONS)
+    contiguous. Options: to, drives, transpose, force, threads, and
+    symmetric=True when every edge is stored both ways (an undirected
+    graph): a layout records it, and the algorithms then need no transpose."""
+    check_names("from_arrays", options, _ARRAY_OPTIONS)
     indptr = np.asarray(indptr)
     indices = np.asarray(indices)
     if indptr.ndim != 1 or indices.ndim != 1:
@@ -166,36 +169,66 @@ def from_scipy(matrix: "scipy.sparse.spmatrix", path: PathLike, weighted: Option
     from_arrays(csr.indptr, csr.indices, path, weights=csr.data if weighted else None, vertices=csr.shape[0], **options)
 
 
+class Nodes(list):
+    """What :func:`from_networkx` returns: the node of each vertex id (a
+    list: ``nodes[v]``), and what became of the graph on the way."""
+
+    edges: int  # stored: an undirected edge counts twice, a self loop once
+    self_loops: int  # kept, as edges from a vertex to itself
+    parallel: int  # edges of a multigraph beside another between the same nodes, kept
+    isolated: int  # nodes without an edge, kept as vertices without edges
+    left_out: int  # edges to or from a node not in the nodelist
+
+    @property
+    def summary(self) -> str:
+        """One line, in the words of sluice convert's summaries."""
+        parts = [f"{len(self)} nodes as vertices 0 .. {len(self) - 1}, {self.edges} edges stored"]
+        if self.self_loops:
+            parts.append(f"{self.self_loops} self loops kept (networkx's core_number refuses them; "
+                         "convert with drop_self_loops=True to leave them out)")
+        if self.parallel:
+            parts.append(f"{self.parallel} parallel edges kept")
+        if self.isolated:
+            parts.append(f"{self.isolated} isolated nodes kept as vertices without edges")
+        if self.left_out:
+            parts.append(f"{self.left_out} edges to nodes outside the nodelist left out")
+        return "from_networkx: " + "; ".join(parts)
+
+
 def from_networkx(
     graph: "networkx.Graph", path: PathLike, weight: Optional[str] = None, nodelist: Optional[Sequence[Hashable]] = None,
     **options: Any
-) -> list[Hashable]:
-    """Writes a networkx graph: its nodes become ids 0 .. n - 1 in the order
-    of ``nodelist`` (default: graph.nodes), an undirected edge is stored both
-    ways (a self loop once), every edge of a multigraph is kept (parallel
-    edges stay parallel, each with its own weight), and ``weight`` names
-    the edge attribute to keep as the weight (None: unweighted; an edge
-    without it weighs 1). Returns the node of each id. Options as
-    :func:`from_arrays`."""
-    import networkx
-
-    nodes = list(graph.nodes) if nodelist is None else list(nodelist)
-    if not graph.is_multigraph():
-        matrix = networkx.to_scipy_sparse_array(graph, nodelist=nodes, weight=weight, format="csr")
-        from_scipy(matrix, path, weighted=weight is not None, **options)
-        return nodes
-    # A sparse matrix would sum parallel edges into one: list them instead,
-    # each source's edges in the graph's order.
+) -> Nodes:
+    """Writes a networkx graph: its nodes (any hashable) become ids 0 .. n - 1
+    in the order of ``nodelist`` (default: graph.nodes), an undirected edge
+    is stored both ways (a self loop once), every edge of a multigraph is
+    kept (parallel edges stay parallel, each with its own weight), self
+    loops and isolated nodes are kept, and ``weight`` names the edge
+    attribute to keep as the weight (None: unweighted; an edge without it
+    weighs 1). Returns the node of each id, whose ``summary`` says what was
+    kept; ``result.by_node(nodes)`` keys a run's values by these nodes.
+    Options as :func:`from_arrays`."""
+    nodes = Nodes(graph.nodes if nodelist is None else nodelist)
     index = {node: i for i, node in enumerate(nodes)}
     if len(index) != len(nodes):
         raise _core.UsageError("nodelist names a node twice")
+    # An edge list, each source's edges in the graph's order (a sparse
+    # matrix would sum a multigraph's parallel edges into one).
     sources: list[int] = []
     targets: list[int] = []
     weights: list[Any] = []
     edges = graph.edges(data=weight, default=1) if weight is not None else ((u, v, 1) for u, v in graph.edges())
+    nodes.self_loops = nodes.left_out = nodes.parallel = 0
+    seen: set[tuple[int, int]] = set()  # a multigraph's node pairs so far
     for u, v, value in edges:
         if u not in index or v not in index:
-            continue  # as networkx.to_scipy_sparse_array: edges leaving the nodelist are left out
+            nodes.left_out += 1  # as networkx.to_scipy_sparse_array leaves them out
+            continue
+        nodes.self_loops += u == v
+        if graph.is_multigraph():
+            pair = (index[u], index[v]) if graph.is_directed() else (min(index[u], index[v]), max(index[u], index[v]))
+            nodes.parallel += pair in seen
+            seen.add(pair)
         ends = [(index[u], index[v])]
         if not graph.is_directed() and u != v:
             ends.append((index[v], index[u]))
@@ -205,9 +238,15 @@ def from_networkx(
             if weight is not None:
                 weights.append(value)
     src = np.asarray(sources, dtype=np.int64)
+    dst = np.asarray(targets, dtype=np.int64)
+    nodes.edges = len(src)
+    touched = np.zeros(len(nodes), dtype=bool)
+    touched[src] = touched[dst] = True
+    nodes.isolated = int(len(nodes) - np.count_nonzero(touched))
     order = np.argsort(src, kind="stable")
     indptr = np.concatenate(([0], np.cumsum(np.bincount(src, minlength=len(nodes)))))
-    indices = np.asarray(targets, dtype=np.int64)[order]
-    w = None if weight is None else np.asarray(weights, dtype=object)[order]
-    from_arrays(indptr, indices, path, weights=None if w is None else _real_weights(w), vertices=len(nodes), **options)
+    w = None if weight is None else _real_weights(np.asarray(weights, dtype=object)[order] if weights else np.zeros(0))
+    if not graph.is_directed():
+        options.setdefault("symmetric", True)  # stored both ways: wcc, kcore and bc need no transpose
+    from_arrays(indptr, dst[order], path, weights=w, vertices=len(nodes), **options)
     return nodes

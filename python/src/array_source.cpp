@@ -18,11 +18,11 @@ template <class V>
 class ArraySource : public formats::GraphSource {
  public:
   // The arrays stay owned (and alive) on the Python side.
-  ArraySource(const uint64_t* indptr, const V* indices, const float* weights, uint64_t vertices)
-      : indptr_(indptr), indices_(indices), weights_(weights), vertices_(vertices) {}
+  ArraySource(const uint64_t* indptr, const V* indices, const float* weights, uint64_t vertices, bool symmetric)
+      : indptr_(indptr), indices_(indices), weights_(weights), vertices_(vertices), symmetric_(symmetric) {}
 
   base::GraphInfo info() const override {
-    return base::GraphInfo{vertices_, indptr_[vertices_], weights_ != nullptr, unsigned(sizeof(V))};
+    return base::GraphInfo{vertices_, indptr_[vertices_], weights_ != nullptr, unsigned(sizeof(V)), symmetric_};
   }
   std::string format_name() const override { return "arrays"; }
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
@@ -40,6 +40,7 @@ class ArraySource : public formats::GraphSource {
   const V* indices_;
   const float* weights_;
   uint64_t vertices_;
+  bool symmetric_;  // the caller vouches that every edge is stored both ways
 };
 
 // The CSR's invariants, checked before any writer trusts them.
@@ -81,7 +82,9 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
     ("to", po::value<std::string>()->default_value(""), "output format (default: from the extension)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated drive directories (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
-    ("force", po::bool_switch(), "overwrite drive files that belong to another layout");
+    ("force", po::bool_switch(), "overwrite drive files that belong to another layout")
+    ("symmetric", po::bool_switch(), "every edge is stored both ways (an undirected graph): a layout records it, and the "
+                                     "programs then need no transpose");
   programs::add_threads_option(options);
   const po::variables_map v = parse_flags("sluice.write", options, flags);
   std::string to = v["to"].as<std::string>();
@@ -114,7 +117,7 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
     check_csr(offsets, ids, weight_data, count, vertices);
     formats::BlockOptions blocks;
     blocks.threads = threads;
-    formats::BlockGraph graph(std::make_unique<ArraySource<V>>(offsets, ids, weight_data, vertices), blocks);
+    formats::BlockGraph graph(std::make_unique<ArraySource<V>>(offsets, ids, weight_data, vertices, v["symmetric"].as<bool>()), blocks);
     std::unique_ptr<formats::BlockGraph> transpose;
     if (v["transpose"].as<bool>()) transpose = formats::transpose_of(graph, threads);
     write.transpose = transpose.get();

@@ -170,3 +170,33 @@ def test_weights_the_converter_refuses_are_refused(tmp_path, bad, why):
     sluice.from_arrays([0, 1, 2], [1, 0], tmp_path / "ok.sluice", weights=np.array([3.4028234e38, 7], dtype=np.float32))
     with sluice.open(tmp_path / "ok.sluice") as ok:
         assert list(ok.read_edges()[1]) == [np.float32(3.4028234e38), 7.0]
+
+
+def test_from_networkx_says_what_it_kept_and_keys_results_by_node(tmp_path):
+    g = nx.MultiGraph()
+    g.add_edges_from([("a", "b"), ("a", "b"), ("b", ("c", 1)), (("c", 1), ("c", 1))])
+    g.add_node(frozenset({"lonely"}))
+    nodes = sluice.from_networkx(g, tmp_path / "g.sluice")
+    assert isinstance(nodes, sluice.Nodes) and list(nodes) == ["a", "b", ("c", 1), frozenset({"lonely"})]
+    assert (nodes.edges, nodes.self_loops, nodes.parallel, nodes.isolated, nodes.left_out) == (7, 1, 1, 1, 0)
+    assert nodes.summary == (
+        "from_networkx: 4 nodes as vertices 0 .. 3, 7 edges stored; 1 self loops kept (networkx's core_number refuses "
+        "them; convert with drop_self_loops=True to leave them out); 1 parallel edges kept; 1 isolated nodes kept as "
+        "vertices without edges"
+    )
+    # Results keyed by the nodes, as networkx keys its own; component labels are nodes too.
+    depth = sluice.bfs(tmp_path / "g.sluice", source=nodes.index("a")).by_node(nodes)
+    assert depth == {"a": 0, "b": 1, ("c", 1): 2, frozenset({"lonely"}): -1}
+    components = sluice.wcc(tmp_path / "g.sluice").by_node(nodes)
+    assert components == {"a": "a", "b": "a", ("c", 1): "a", frozenset({"lonely"}): frozenset({"lonely"})}
+    d = nx.gnp_random_graph(40, 0.1, seed=3, directed=True)
+    d = nx.relabel_nodes(d, {v: f"n{v}" for v in d})
+    nodes = sluice.from_networkx(d, tmp_path / "d.sluice", nodelist=sorted(d)[5:])
+    assert nodes.left_out == sum(1 for u, v in d.edges() if u in sorted(d)[:5] or v in sorted(d)[:5])
+    ranks = sluice.pagerank(tmp_path / "d.sluice", method="classic", dangling="spread", tolerance=1e-12, max_iterations=500)
+    expected = nx.pagerank(d.subgraph(nodes), tol=1e-13, max_iter=1000)
+    got = ranks.by_node(nodes)
+    assert got.keys() == expected.keys() and max(abs(got[v] - expected[v]) for v in expected) < 1e-9
+    with pytest.raises(sluice.UsageError, match="nodes names 3 nodes; the result has 35 vertices"):
+        ranks.by_node(nodes[:3])
+    assert ranks.by_node() == {i: r for i, r in enumerate(ranks.rank.tolist())}  # by id without nodes
