@@ -81,13 +81,10 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
       trace.record(engine, "bucket", current);
       ++result.rounds;
       if (negative_source != UINT64_MAX && !bellman_ford) {
-        throw std::invalid_argument("an edge out of vertex " + std::to_string(negative_source) +
-                                    " has a negative weight: delta-stepping needs weights of at least 0 (delta "
-                                    "infinity runs Bellman-Ford, which takes them)");
+        throw NegativeWeight(negative_source);
       }
       if (bellman_ford && result.rounds > n) {
-        throw std::runtime_error("a negative cycle is reachable from vertex " + std::to_string(source) +
-                                 ": distances still fall after " + std::to_string(n) + " rounds");
+        throw NegativeCycle(source, n);
       }
       const engine::VertexSubset next = engine.vertex_map(changed, [&](uint64_t v) { return ranks.owns(v) && bucket(v) <= current; });
       changed.for_each([&](uint64_t v) {

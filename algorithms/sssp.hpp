@@ -16,6 +16,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "algorithms/run_trace.hpp"
@@ -32,6 +34,28 @@ struct SsspResult {
   uint64_t reached = 0;
   uint64_t buckets = 0;  // buckets emptied
   uint64_t rounds = 0;   // EDGEMAPs
+};
+
+// The errors name vertices by the engine's ids; a caller whose users know
+// them by other names (a relabelled layout) builds the message again from
+// `vertex` with message().
+struct NegativeWeight : std::invalid_argument {
+  explicit NegativeWeight(uint64_t source) : std::invalid_argument(message(std::to_string(source))), vertex(source) {}
+  static std::string message(const std::string& source) {
+    return "an edge out of vertex " + source + " has a negative weight: delta-stepping needs weights of at least 0 (delta "
+           "infinity runs Bellman-Ford, which takes them)";
+  }
+  uint64_t vertex;  // the edge's source
+};
+struct NegativeCycle : std::runtime_error {
+  NegativeCycle(uint64_t source, uint64_t rounds)
+      : std::runtime_error(message(std::to_string(source), rounds)), vertex(source), rounds(rounds) {}
+  static std::string message(const std::string& source, uint64_t rounds) {
+    return "a negative cycle is reachable from vertex " + source + ": distances still fall after " + std::to_string(rounds) +
+           " rounds";
+  }
+  uint64_t vertex;  // the source of the search
+  uint64_t rounds;
 };
 
 constexpr uint64_t sssp_bytes_per_vertex = 16;  // distances, and the waiting bins' ids at worst

@@ -490,7 +490,14 @@ Algorithm sssp_row() {
     return PreparedAlgorithm{std::move(parameters), [sources, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       const uint64_t source = sources.for_trial(trace.trial());
       double seconds = 0;
-      algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp(e.out, source, o, trace); });
+      algorithms::SsspResult r;
+      try {
+        r = timed(seconds, [&] { return algorithms::sssp(e.out, source, o, trace); });
+      } catch (const algorithms::NegativeWeight& error) {
+        throw std::invalid_argument(algorithms::NegativeWeight::message(std::to_string(sources.named(error.vertex))));
+      } catch (const algorithms::NegativeCycle& error) {
+        throw std::runtime_error(algorithms::NegativeCycle::message(std::to_string(sources.named(error.vertex)), error.rounds));
+      }
       whole(e, r.distance);
       float farthest = 0;
       for (float d : r.distance) farthest = d < std::numeric_limits<float>::infinity() ? std::max(farthest, d) : farthest;

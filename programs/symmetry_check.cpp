@@ -59,7 +59,7 @@ std::string check_symmetric(const engine::DiskGraph& graph, int threads, unsigne
   }
   for (uint64_t v = 0; v < n; ++v) {
     if (in_degree[v] != graph.degree(v)) {
-      not_symmetric(graph, "vertex " + std::to_string(v) + " has " + std::to_string(graph.degree(v)) + " out-edges and " +
+      not_symmetric(graph, "vertex " + std::to_string(graph.layout().ids().original(v)) + " has " + std::to_string(graph.degree(v)) + " out-edges and " +
                                std::to_string(in_degree[v]) + " in-edges");
     }
   }
@@ -81,7 +81,8 @@ std::string check_symmetric(const engine::DiskGraph& graph, int threads, unsigne
       const uint64_t u = lo, v = targets_of(*source, u, wide)[e - graph.offset(u)];
       const std::vector<uint64_t> back = targets_of(*source, v, wide);
       if (std::find(back.begin(), back.end(), u) == back.end()) {
-        not_symmetric(graph, "edge " + std::to_string(u) + " -> " + std::to_string(v) + " has no reverse");
+        const base::IdMap& ids = graph.layout().ids();  // named as the input names them
+        not_symmetric(graph, "edge " + std::to_string(ids.original(u)) + " -> " + std::to_string(ids.original(v)) + " has no reverse");
       }
     }
     checked += ", and " + std::to_string(draws) + " edges drawn at random each have their reverse";

@@ -23,22 +23,34 @@ void for_each_edge(formats::BlockGraph& graph, F&& f) {
 
 [[noreturn]] void fail(const std::string& what) { throw VerificationFailed(what); }
 
-std::string edge(uint64_t u, uint64_t v) { return "edge " + std::to_string(u) + " -> " + std::to_string(v); }
+// Vertices named as the input names them: the checks run on the layout's
+// dense ids, a relabelled layout's messages give the input's.
+class Names {
+ public:
+  explicit Names(const formats::BlockGraph& graph) : ids_(graph.source().ids()) {}
+  std::string operator()(uint64_t v) const { return std::to_string(ids_.original(v)); }
+  std::string edge(uint64_t u, uint64_t v) const { return "edge " + (*this)(u) + " -> " + (*this)(v); }
+
+ private:
+  const base::IdMap& ids_;
+};
 
 }  // namespace
 
 std::string verify_bfs(formats::BlockGraph& graph, uint64_t source, std::span<const int64_t> depth, std::span<const int64_t> parent) {
   const uint64_t n = graph.info().vertices;
+  const Names name(graph);
   if (depth[source] != 0 || parent[source] != int64_t(source)) fail("the source is not at depth 0 as its own parent");
   std::vector<bool> tree_edge_seen(n, false);
   tree_edge_seen[source] = true;
   uint64_t reached = 0;
   for (uint64_t v = 0; v < n; ++v) {
-    if ((depth[v] < 0) != (parent[v] < 0)) fail("vertex " + std::to_string(v) + " has a depth but no parent, or a parent but no depth");
+    if ((depth[v] < 0) != (parent[v] < 0)) fail("vertex " + name(v) + " has a depth but no parent, or a parent but no depth");
     if (depth[v] < 0) continue;
     ++reached;
     if (v != source && (uint64_t(parent[v]) >= n || depth[uint64_t(parent[v])] != depth[v] - 1)) {
-      fail("vertex " + std::to_string(v) + " at depth " + std::to_string(depth[v]) + " has parent " + std::to_string(parent[v]) +
+      fail("vertex " + name(v) + " at depth " + std::to_string(depth[v]) + " has parent " +
+           (uint64_t(parent[v]) < n ? name(uint64_t(parent[v])) : std::to_string(parent[v])) +
            ", which is not one level up");
     }
   }
@@ -47,28 +59,29 @@ std::string verify_bfs(formats::BlockGraph& graph, uint64_t source, std::span<co
     ++edges;
     if (depth[u] < 0) return;
     if (depth[v] < 0 || depth[v] > depth[u] + 1) {
-      fail(edge(u, v) + " leaves " + std::to_string(v) + (depth[v] < 0 ? " unreached" : " at depth " + std::to_string(depth[v])) +
+      fail(name.edge(u, v) + " leaves " + name(v) + (depth[v] < 0 ? " unreached" : " at depth " + std::to_string(depth[v])) +
            " from depth " + std::to_string(depth[u]));
     }
     if (parent[v] == int64_t(u)) tree_edge_seen[v] = true;
   });
   for (uint64_t v = 0; v < n; ++v) {
-    if (depth[v] >= 0 && !tree_edge_seen[v]) fail("vertex " + std::to_string(v) + "'s parent has no edge to it");
+    if (depth[v] >= 0 && !tree_edge_seen[v]) fail("vertex " + name(v) + "'s parent has no edge to it");
   }
   return "a BFS tree of " + std::to_string(reached) + " vertices, checked against " + std::to_string(edges) + " edges";
 }
 
 std::string verify_components(formats::BlockGraph& graph, std::span<const uint64_t> label) {
   const uint64_t n = graph.info().vertices;
+  const Names name(graph);
   for (uint64_t v = 0; v < n; ++v) {
     if (label[v] > v || label[label[v]] != label[v]) {
-      fail("vertex " + std::to_string(v) + " has label " + std::to_string(label[v]) + ", which is not its component's smallest vertex");
+      fail("vertex " + name(v) + " has label " + name(label[v]) + ", which is not its component's smallest vertex");
     }
   }
   uint64_t edges = 0;
   for_each_edge(graph, [&](uint64_t u, uint64_t v, float) {
     ++edges;
-    if (label[u] != label[v]) fail(edge(u, v) + " joins components " + std::to_string(label[u]) + " and " + std::to_string(label[v]));
+    if (label[u] != label[v]) fail(name.edge(u, v) + " joins components " + name(label[u]) + " and " + name(label[v]));
   });
   return "both ends of all " + std::to_string(edges) + " edges in one component, every label its smallest vertex";
 }
@@ -99,6 +112,7 @@ std::string verify_pagerank(formats::BlockGraph& graph, std::span<const double> 
 
 std::string verify_sssp(formats::BlockGraph& graph, uint64_t source, std::span<const double> distance) {
   const uint64_t n = graph.info().vertices;
+  const Names name(graph);
   if (distance[source] != 0) fail("the source is not at distance 0");
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<bool> tight(n, false);
@@ -111,7 +125,7 @@ std::string verify_sssp(formats::BlockGraph& graph, uint64_t source, std::span<c
     if (distance[u] == inf) return;
     const double through = double(float(distance[u]) + w);
     if (through < distance[v] && !close(through, distance[v])) {
-      fail(edge(u, v) + " of weight " + std::to_string(w) + " gives " + std::to_string(through) + ", below " + std::to_string(v) +
+      fail(name.edge(u, v) + " of weight " + std::to_string(w) + " gives " + std::to_string(through) + ", below " + name(v) +
            "'s distance " + std::to_string(distance[v]));
     }
     if (close(through, distance[v])) tight[v] = true;
@@ -120,7 +134,7 @@ std::string verify_sssp(formats::BlockGraph& graph, uint64_t source, std::span<c
   for (uint64_t v = 0; v < n; ++v) {
     if (distance[v] == inf) continue;
     ++reached;
-    if (!tight[v]) fail("no in-edge of vertex " + std::to_string(v) + " gives its distance " + std::to_string(distance[v]));
+    if (!tight[v]) fail("no in-edge of vertex " + name(v) + " gives its distance " + std::to_string(distance[v]));
   }
   return "no edge of " + std::to_string(edges) + " shortens a distance, and each of the " + std::to_string(reached) +
          " reached vertices has an in-edge that gives its distance";
@@ -128,6 +142,7 @@ std::string verify_sssp(formats::BlockGraph& graph, uint64_t source, std::span<c
 
 std::string verify_kcore(formats::BlockGraph& graph, std::span<const uint64_t> core) {
   const uint64_t n = graph.info().vertices;
+  const Names name(graph);
   std::vector<uint64_t> at_least(n, 0), above(n, 0);
   uint64_t edges = 0;
   for_each_edge(graph, [&](uint64_t u, uint64_t v, float) {
@@ -137,11 +152,11 @@ std::string verify_kcore(formats::BlockGraph& graph, std::span<const uint64_t> c
   });
   for (uint64_t v = 0; v < n; ++v) {
     if (at_least[v] < core[v]) {
-      fail("vertex " + std::to_string(v) + " of coreness " + std::to_string(core[v]) + " has only " + std::to_string(at_least[v]) +
+      fail("vertex " + name(v) + " of coreness " + std::to_string(core[v]) + " has only " + std::to_string(at_least[v]) +
            " neighbours of coreness at least that");
     }
     if (above[v] > core[v]) {
-      fail("vertex " + std::to_string(v) + " of coreness " + std::to_string(core[v]) + " has " + std::to_string(above[v]) +
+      fail("vertex " + name(v) + " of coreness " + std::to_string(core[v]) + " has " + std::to_string(above[v]) +
            " neighbours of higher coreness: it belongs to a higher core");
     }
   }
@@ -150,6 +165,7 @@ std::string verify_kcore(formats::BlockGraph& graph, std::span<const uint64_t> c
 
 std::string verify_spmv(formats::BlockGraph& graph, std::span<const double> x, std::span<const double> y, bool transposed) {
   const uint64_t n = graph.info().vertices;
+  const Names name(graph);
   std::vector<double> expected(n, 0.0), magnitude(n, 0.0);
   for_each_edge(graph, [&](uint64_t u, uint64_t v, float w) {
     const uint64_t into = transposed ? v : u, from = transposed ? u : v;
@@ -158,7 +174,7 @@ std::string verify_spmv(formats::BlockGraph& graph, std::span<const double> x, s
   });
   for (uint64_t v = 0; v < n; ++v) {
     if (std::fabs(expected[v] - y[v]) > 1e-9 * std::max(1.0, magnitude[v])) {
-      fail("y[" + std::to_string(v) + "] is " + std::to_string(y[v]) + ", a plain sum gives " + std::to_string(expected[v]));
+      fail("y at vertex " + name(v) + " is " + std::to_string(y[v]) + ", a plain sum gives " + std::to_string(expected[v]));
     }
   }
   return "all " + std::to_string(n) + " values of y against a plain sum in one thread";

@@ -149,6 +149,13 @@ paste p-y.txt o-y.txt | awk '{d = $1 - $2; s += d < 0 ? -d : d} END {exit !(s < 
 expect_error 1 "numbers vertices by position" "$sluice" convert g.sluice g.adj
 expect_error 2 "leave --vertices out" "$sluice" convert snap.txt x.sluice --relabel --vertices 10
 
+# Messages name the input's ids too: a negative weight, a layout taken as
+# symmetric that is not.
+printf '# ids with gaps\n100 200 4\n100 300 1\n300 200 -2\n200 400 1\n' > negative.wel
+"$sluice" convert negative.wel negative.sluice --relabel > /dev/null
+expect_error 2 "an edge out of vertex 300 has a negative weight" "$tools/sluice-sssp" negative.sluice --source 100
+expect_error 2 "vertex 100 has 2 out-edges and 0 in-edges" "$tools/sluice-wcc" negative.sluice --symmetric
+
 # A relabelled layout rebuilt (--symmetrize) keeps its map.
 "$sluice" convert g.sluice s.sluice --symmetrize > /dev/null
 cmp -s g.ids s.ids || fail "the map changed when rebuilding"
