@@ -5,7 +5,9 @@
 # depths compared with sluice-bfs's.
 set -euo pipefail
 build=$1
+ranks=${2:-}  # "mpi": sluice was built with MPI, and my-bfs runs on 2 ranks too
 source_dir=$(cd "$(dirname "$0")/../out_of_tree" && pwd)
+doc=$source_dir/../../docs/writing-an-algorithm.md
 . "$(dirname "$0")/lib.sh"
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
@@ -34,6 +36,25 @@ done
 "$prefix/bin/sluice-bfs" r.sluice --source 7 --output expected.txt >/dev/null 2>&1
 "$work/cmake/my-bfs" r.sluice --source 7 --output got.txt >/dev/null 2>&1
 cmp -s got.txt expected.txt || fail "my-bfs on a relabelled layout differs from sluice-bfs"
+# On 2 ranks under mpirun, as sluice-bfs runs.
+if [ "$ranks" = mpi ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  "$prefix/bin/sluice" convert g.el g2.sluice --ranks 2 --transpose >/dev/null
+  "$prefix/bin/sluice-bfs" g.sluice --source 7 --output expected.txt >/dev/null 2>&1
+  mpirun --oversubscribe -np 2 "$work/cmake/my-bfs" g2.sluice --source 7 --output got.txt > summary.txt 2>&1 ||
+    fail "my-bfs on 2 ranks: $(cat summary.txt)"
+  grep -q "^my-bfs g2.sluice on 2 ranks: " summary.txt && grep -q "^my-bfs g2.sluice: .* reached [0-9]* vertices" summary.txt ||
+    fail "my-bfs's summary on 2 ranks: $(cat summary.txt)"
+  cmp -s got.txt expected.txt || fail "my-bfs on 2 ranks differs from sluice-bfs"
+fi
+# The documentation shows these files as they are.
+python3 - "$doc" "$source_dir" <<'PY' || fail "docs/writing-an-algorithm.md's my_bfs.cpp or CMakeLists.txt differs from tests/out_of_tree"
+import pathlib, re, sys
+doc, source = pathlib.Path(sys.argv[1]).read_text(), pathlib.Path(sys.argv[2])
+cpp = (source / "my_bfs.cpp").read_text()
+assert "```cpp\n" + cpp[cpp.index("#include <atomic>"):] + "```" in doc
+assert "```cmake\n" + (source / "CMakeLists.txt").read_text() + "```" in doc
+PY
 # No verifier, no -v.
 expect_error 2 "unrecognised option '-v'" "$work/cmake/my-bfs" g.sluice -v
 echo "install: the out-of-tree BFS built with CMake and pkg-config agrees with sluice-bfs"

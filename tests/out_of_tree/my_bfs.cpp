@@ -1,13 +1,16 @@
 // An algorithm written outside sluice's tree against the installed
-// package: the BFS of the README's "Writing an algorithm", with the
-// built-in programs' flags, --output and --stats handling and summary line.
-// tests/cli/install.sh installs sluice, builds this with CMake and with
-// pkg-config, and checks its depths against sluice-bfs.
+// package: the BFS of docs/writing-an-algorithm.md, with the
+// built-in programs' flags, --output and --stats handling and summary line,
+// alone or on MPI ranks. tests/cli/install.sh installs sluice, builds this
+// with CMake and with pkg-config, checks its depths against sluice-bfs, and
+// that the doc's copy is this file.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "cluster/session.hpp"
 #include "engine/engine.hpp"
 #include "programs/algorithm_run.hpp"
 
@@ -46,6 +49,9 @@ std::vector<int64_t> bfs(Engine& engine, uint64_t source, sluice::algorithms::Ru
 int main(int argc, char** argv) {
   using namespace sluice::programs;
   return run_command("my-bfs", [](int argc, char** argv) {
+    // Alone, or one rank of `mpirun -np R my-bfs g.sluice` on a layout
+    // converted with --ranks R: MPI starts here under mpirun.
+    sluice::cluster::Session session(argc, argv);
     po::options_description options("my-bfs GRAPH.sluice");
     options.add_options()("source,s", po::value<uint64_t>()->default_value(0), "start vertex, as the input names it");
     add_program_options(options, "write each vertex's depth (-1: not reached) to this file");  // and the engine's flags
@@ -55,20 +61,23 @@ int main(int argc, char** argv) {
     if (!parse_command_line(argc, argv, "usage: my-bfs GRAPH.sluice [--source V] [--output FILE]", options, positionals, v)) {
       return int(exit_ok);
     }
-    AlgorithmRun run("my-bfs", v, Transpose::not_needed, 16);  // 16 bytes of state per vertex
-    run.parameter("source", v["source"].as<uint64_t>());        // recorded in --stats
-    // The input's id; a relabelled layout (convert --relabel) has its own.
-    const uint64_t source = vertex_of_input(run.out().graph(), v["source"].as<uint64_t>(), "--source");
-    std::vector<int64_t> depth;
-    for (unsigned trial = 0; trial < run.trials(); ++trial) {   // --trials N
-      const auto start = std::chrono::steady_clock::now();
-      uint64_t levels = 0;
-      depth = bfs(run.out(), source, run.trace(), levels);
-      uint64_t reached = 0;
-      for (int64_t d : depth) reached += d >= 0;
-      run.print_summary(seconds_since(start), levels, "reached " + std::to_string(reached) + " vertices");
-    }
-    run.finish(std::span<const int64_t>(depth));  // median of the trials, --output, --stats
-    return int(exit_ok);
+    return session.run("my-bfs", [&] {  // on ranks, an error on one ends them all
+      AlgorithmRun run("my-bfs", v, Transpose::not_needed, 16, session.communicator());  // 16 bytes of state per vertex
+      run.parameter("source", v["source"].as<uint64_t>());  // recorded in --stats
+      // The input's id; a relabelled layout (convert --relabel) has its own.
+      const uint64_t source = vertex_of_input(run.out().graph(), v["source"].as<uint64_t>(), "--source");
+      std::vector<int64_t> depth;
+      for (unsigned trial = 0; trial < run.trials(); ++trial) {  // --trials N
+        const auto start = std::chrono::steady_clock::now();
+        uint64_t levels = 0;
+        depth = bfs(run.out(), source, run.trace(), levels);
+        run.out().ranks().owned_values(std::span(depth));  // on ranks: each depth from the rank that owns the vertex
+        uint64_t reached = 0;
+        for (int64_t d : depth) reached += d >= 0;
+        run.print_summary(seconds_since(start), levels, "reached " + std::to_string(reached) + " vertices");
+      }
+      run.finish(std::span<const int64_t>(depth));  // median of the trials, --output, --stats
+      return int(exit_ok);
+    });
   }, argc, argv);
 }
