@@ -12,7 +12,7 @@
 //              EDGEMAPs, and in vertex work on the engine's threads
 //              before each (the rest ran on one thread, or after the
 //              last EDGEMAP).
-// The field names are listed in the README ("Statistics").
+// The field names are listed in docs/statistics.md.
 #pragma once
 
 #include <cstdint>

@@ -57,7 +57,7 @@ fi
 [ "${ONE_RANK:-1}" = 1 ] || { echo "records: $out" >&2; exit 0; }
 # One rank under mpirun against the plain program on the plain layout,
 # alternating, kernel seconds from the summary lines; --bind-to none, as
-# the README advises (mpirun binds one rank to one core by default, where
+# docs/ranks.md advises (mpirun binds one rank to one core by default, where
 # its IO thread then shares its compute thread's core). RMAT 22 by
 # default (ONE_RANK_SCALE): at scale 20 a BFS takes 70 ms and single runs
 # here spread by 25%.

@@ -24,7 +24,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
     ("pull-cache", po::value<std::string>()->default_value("auto"),
      "bytes for the in-lists a pull leaves open, walked from DRAM by the next pull instead of read again (auto: edges x 4 / 20; 0: off)")
     ("memory-limit", byte_size_value("0"), "bytes the run may hold in DRAM, e.g. 8g (0: the memory available)")
-    ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see the README)");
+    ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see docs/layout.md)");
 }
 
 engine::EngineOptions engine_options_from(const po::variables_map& v, const engine::DiskGraph& graph, std::string* skip_source) {

@@ -36,7 +36,7 @@ gzip -c g.mtx | "$sluice" convert - out5.bel >/dev/null && cmp -s out5.bel plain
 "$sluice" info snap.txt.gz | grep -q "^edges *32768" || fail "info on .txt.gz"
 "$tools/sluice-jtcc" snap.txt.zst | grep -q "components" || fail "jtcc on .zst"
 
-# The README's "Bring your own graph": .txt.gz -> layout -> BFS -> numpy.
+# docs/converting.md's first example: .txt.gz -> layout -> BFS -> numpy.
 mkdir nvme0 nvme1
 "$sluice" convert snap.txt.gz lj.sluice --drives nvme0,nvme1 --transpose >/dev/null
 "$tools/sluice-bfs" lj.sluice --source 0 --output depths.bin --output-format binary --stats bfs.jsonl > bfs.out 2>/dev/null

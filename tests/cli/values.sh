@@ -8,7 +8,7 @@ tools=$1
 sluice=$tools/sluice
 . "$(dirname "$0")/lib.sh"
 
-# Hexadecimal weights, as the README promises.
+# Hexadecimal weights, as docs/commands.md promises.
 printf '0 1 0x10\n1 2 0x1.8p1\n2 0 -0X2\n' > hex.wel
 "$sluice" convert hex.wel hex.sluice >/dev/null
 "$sluice" convert hex.sluice - --to wel 2>/dev/null > back.wel
