@@ -276,11 +276,13 @@ std::string Manifest::text() const {
   return out.str();
 }
 
-std::vector<base::NamedFile> Manifest::files(const std::string& manifest_path) const {
+std::vector<base::NamedFile> Manifest::files(const std::string& manifest_path, std::optional<unsigned> rank) const {
   std::vector<base::NamedFile> files{{manifest_path, "the layout's manifest"}};
   if (!ids.empty()) files.push_back({path_in_layout(manifest_path, ids), "the layout's id map"});
   if (is_ranked()) {
-    for (const RankPart& p : parts) {
+    for (size_t r = 0; r < parts.size(); ++r) {
+      if (rank && r != *rank) continue;
+      const RankPart& p = parts[r];
       for (const std::string& manifest : {p.manifest, p.transpose}) {
         if (manifest.empty()) continue;
         const std::string part_path = path_in_layout(manifest_path, manifest);

@@ -81,8 +81,9 @@ struct Manifest {
   std::string text() const;
   // Every file of the layout whose manifest is at `manifest_path`: the
   // manifest, each edge set's index and drive files (paths resolved); of a
-  // ranked layout, every part's.
-  std::vector<base::NamedFile> files(const std::string& manifest_path) const;
+  // ranked layout, every part's, or with `rank` that part's alone (what
+  // the machine running that rank needs).
+  std::vector<base::NamedFile> files(const std::string& manifest_path, std::optional<unsigned> rank = std::nullopt) const;
 };
 
 // A path as written in the manifest at `manifest_path`, resolved.

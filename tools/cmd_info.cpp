@@ -70,6 +70,23 @@ int describe_ranked_layout(const std::string& path, const layout::Manifest& top,
   return exit_ok;
 }
 
+// --files: every path, or with --json each with what it is and its size
+// (a file that is missing has none: copy it from where it was converted).
+int list_files(const std::vector<base::NamedFile>& files, bool json) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const base::NamedFile& f : files) {
+    if (!json) {
+      std::cout << f.path << "\n";
+      continue;
+    }
+    std::error_code error;
+    const uintmax_t bytes = std::filesystem::file_size(f.path, error);
+    list.push_back({{"path", f.path}, {"what", f.what}, {"bytes", error ? nlohmann::ordered_json() : nlohmann::ordered_json(bytes)}});
+  }
+  if (json) std::cout << list.dump() << "\n";
+  return exit_ok;
+}
+
 }  // namespace
 
 int cmd_info(int argc, char** argv) {
@@ -78,12 +95,13 @@ int cmd_info(int argc, char** argv) {
     ("graph", po::value<std::string>()->required(), "graph to describe")
     ("verify", po::bool_switch(), "read every page and check its checksum (sluice layout)")
     ("json", po::bool_switch(), "print one JSON object instead of text")
-    ("rank", po::value<unsigned>(), "of a ranked layout (convert --ranks), describe this rank's part");
+    ("rank", po::value<unsigned>(), "of a ranked layout (convert --ranks), describe this rank's part")
+    ("files", po::bool_switch(), "list the layout's files instead, one path a line (with --rank: what the machine running that rank needs)");
   add_read_options(options);
   po::positional_options_description positionals;
   positionals.add("graph", 1);
   po::variables_map values;
-  if (!parse_command_line(argc, argv, "usage: sluice info GRAPH [--verify] [--json]", options, positionals, values)) {
+  if (!parse_command_line(argc, argv, "usage: sluice info GRAPH [--verify] [--json] [--rank N] [--files]", options, positionals, values)) {
     return exit_ok;
   }
   const std::string path = values["graph"].as<std::string>();
@@ -91,14 +109,21 @@ int cmd_info(int argc, char** argv) {
   std::optional<layout::RankChoice> rank;
   const bool sluice = std::filesystem::is_regular_file(path) &&
                       (base::format_from_extension(path) == "sluice" || values["format"].as<std::string>() == "sluice");
-  if (const std::optional<layout::Manifest> top = sluice ? std::optional(layout::Manifest::read(path)) : std::nullopt; top && top->is_ranked()) {
+  const std::optional<layout::Manifest> top = sluice ? std::optional(layout::Manifest::read(path)) : std::nullopt;
+  if (top && top->is_ranked()) {
     const unsigned ranks = unsigned(top->parts.size());
-    if (!values.count("rank")) return describe_ranked_layout(path, *top, values["json"].as<bool>());
-    rank = layout::RankChoice{values["rank"].as<unsigned>(), ranks};
-    if (rank->rank >= ranks) throw po::error("--rank " + std::to_string(rank->rank) + ": the layout has ranks 0 to " + std::to_string(ranks - 1));
+    if (values.count("rank")) {
+      rank = layout::RankChoice{values["rank"].as<unsigned>(), ranks};
+      if (rank->rank >= ranks) throw po::error("--rank " + std::to_string(rank->rank) + ": the layout has ranks 0 to " + std::to_string(ranks - 1));
+    }
   } else if (values.count("rank")) {
     throw po::error("--rank applies to a ranked layout (sluice convert --ranks); " + path + " is not one");
   }
+  if (values["files"].as<bool>()) {
+    if (!top) throw po::error("--files lists the files of a sluice layout; " + path + " is not one");
+    return list_files(top->files(path, rank ? std::optional(rank->rank) : std::nullopt), values["json"].as<bool>());
+  }
+  if (top && top->is_ranked() && !rank) return describe_ranked_layout(path, *top, values["json"].as<bool>());
   const formats::OpenOptions open_options = open_options_from(values);
   std::unique_ptr<formats::BlockGraph> graph =
       rank ? std::make_unique<formats::BlockGraph>(formats::open_sluice_layout(path, false, rank), open_options.blocks)
@@ -122,6 +147,10 @@ int cmd_info(int argc, char** argv) {
   if (values["verify"].as<bool>()) {
     if (!layout) throw po::error("--verify checks the checksums of sluice's layout; " + path + " is " + graph->format());
     layout->verify();
+    // A rank's machine holds the transpose graph's part too (WCC reads it).
+    if (rank && !top->parts[rank->rank].transpose.empty()) {
+      layout::SluiceLayout(path, layout::RankChoice{rank->rank, rank->ranks, /*transpose_graph=*/true}).verify();
+    }
     verified = true;
   }
 

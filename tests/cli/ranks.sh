@@ -111,6 +111,25 @@ same_results chain chain.el 4 --io memory
 same_results lopsided lopsided.el 3
 "$tools/sluice" info lopsided-r3.sluice > info.txt
 grep -q "^part 2      vertices \[[0-9]*, 300), 0 edges" info.txt || fail "the lopsided graph's last rank should own no edge: $(cat info.txt)"
+# What the machine of rank 1 needs: `info --rank 1 --files` lists the top
+# manifest, the id map if any, its part and the transpose's part; copied
+# alone to another directory, they pass `info --rank 1 --verify` there,
+# and a missing one is named.
+"$tools/sluice" info rmat-r3.sluice --rank 1 --files > files1.txt
+for f in rmat-r3.sluice rmat-r3.part1.sluice rmat-r3.part1.t.sluice rmat-r3.part1.out.index drives/rmat/1/a/rmat-r3.part1.out.0 \
+         drives/rmat/1/b/rmat-r3.part1.t.in.1; do
+  grep -qx "$f" files1.txt || fail "info --rank 1 --files lacks $f: $(cat files1.txt)"
+done
+! grep -q "part[02]" files1.txt || fail "rank 1's files name another part: $(cat files1.txt)"
+rm -rf machine1 && mkdir machine1 && tar -cf - -T files1.txt | tar -xf - -C machine1
+(cd machine1 && "$tools/sluice" info rmat-r3.sluice --rank 1 --verify > verify.txt 2>&1) || fail "rank 1's files alone: $(cat machine1/verify.txt)"
+grep -q ": verified" machine1/verify.txt || fail "no verification: $(cat machine1/verify.txt)"
+rm machine1/drives/rmat/1/b/rmat-r3.part1.t.in.1
+(cd machine1 && expect_error 1 "rmat-r3.part1.t.in.1" "$tools/sluice" info rmat-r3.sluice --rank 1 --verify)
+"$tools/sluice" info rmat-r3.sluice --rank 1 --files --json | python3 -c '
+import json, os, sys
+files = json.load(sys.stdin)
+assert all(f["bytes"] == os.path.getsize(f["path"]) and f["what"] for f in files), files'
 if [ -e "$data/cnr-2000/cnr-2000.graph" ] && [ -z "${SLUICE_SANITIZED:-}" ]; then
   same_results cnr "$data/cnr-2000/cnr-2000.graph" 3
 fi
