@@ -75,6 +75,25 @@ class Graph:
         return self._handle.weighted
 
     @property
+    def symmetric(self) -> bool:
+        """Whether the graph is known to store every edge both ways (a
+        layout that records it, a symmetric Matrix Market file): undirected."""
+        return self._handle.symmetric
+
+    # networkx dispatches its functions on a layout to the sluice backend
+    # (sluice.networkx_backend), which runs them where the layout lies.
+    __networkx_backend__ = "sluice"
+
+    def is_directed(self) -> bool:
+        """As networkx asks: a graph not known to be symmetric is directed."""
+        return not self.symmetric
+
+    def is_multigraph(self) -> bool:
+        """As networkx asks: parallel edges, where a file holds them, count as
+        sluice's programs count them."""
+        return False
+
+    @property
     def format(self) -> str:
         """The format read: el, wel, mtx, adj, bel, bel64, sluice, blaze or bv."""
         return self._handle.format

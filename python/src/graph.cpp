@@ -66,6 +66,7 @@ void bind_graph(py::module_& m) {
       .def_property_readonly("vertices", [](GraphHandle& h) { return h.graph().info().vertices; })
       .def_property_readonly("edges_count", [](GraphHandle& h) { return h.graph().info().edges; })
       .def_property_readonly("weighted", [](GraphHandle& h) { return h.graph().info().weighted; })
+      .def_property_readonly("symmetric", [](GraphHandle& h) { return h.graph().info().symmetric; })
       .def_property_readonly("id_bytes", [](GraphHandle& h) { return h.graph().info().id_bytes; })
       .def_property_readonly("format", [](GraphHandle& h) { return h.graph().format(); })
       .def_property_readonly("relabelled", [](GraphHandle& h) { return !h.graph().source().ids().empty(); })
