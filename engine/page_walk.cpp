@@ -2,20 +2,17 @@
 
 #include <vector>
 
+#include "base/sanitizers.hpp"
+
 namespace sluice::engine::detail {
 
 // Compiled for AVX2 and SSE4.1 (unsigned max in one instruction) as well
 // as the baseline, chosen at load time: the check runs over every page.
 // Not under ThreadSanitizer: the ifunc resolver that picks the clone runs
 // during relocation, before TSan's runtime, and its instrumentation crashes.
-#if defined(__SANITIZE_THREAD__)
+#if defined(SLUICE_THREAD_SANITIZER)
 #define SLUICE_CPU_CLONES(...)
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SLUICE_CPU_CLONES(...)
-#endif
-#endif
-#ifndef SLUICE_CPU_CLONES
+#else
 #define SLUICE_CPU_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
 #endif
 

@@ -4,7 +4,9 @@
 // dequeueing it. Compiles to nothing without TSan.
 #pragma once
 
-#if defined(__SANITIZE_THREAD__)
+#include "base/sanitizers.hpp"
+
+#if defined(SLUICE_THREAD_SANITIZER)
 extern "C" void __tsan_acquire(void* addr);
 extern "C" void __tsan_release(void* addr);
 #endif
@@ -12,13 +14,13 @@ extern "C" void __tsan_release(void* addr);
 namespace sluice::io {
 
 inline void handoff_release([[maybe_unused]] const void* key) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(SLUICE_THREAD_SANITIZER)
   __tsan_release(const_cast<void*>(key));
 #endif
 }
 
 inline void handoff_acquire([[maybe_unused]] const void* key) {
-#if defined(__SANITIZE_THREAD__)
+#if defined(SLUICE_THREAD_SANITIZER)
   __tsan_acquire(const_cast<void*>(key));
 #endif
 }

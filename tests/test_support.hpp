@@ -17,11 +17,20 @@
 
 #include "base/array.hpp"
 #include "base/errors.hpp"
+#include "base/sanitizers.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/writers.hpp"
 #include "layout/sluice_layout.hpp"
 
 namespace sluice::test {
+
+// Built with a sanitizer: the slowest suites then cover fewer combinations
+// (every code path still, over fewer repetitions of it).
+#if defined(SLUICE_ADDRESS_SANITIZER) || defined(SLUICE_THREAD_SANITIZER)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
 
 // The tests reach into every layer below the engine.
 using namespace sluice::base;
