@@ -227,21 +227,11 @@ def node_connected_component(G, n):
     return next(c for c in _components(g) if n in c)
 
 
-def weakly_connected_components(G):
-    yield from _components(_as_layout(G))
-
-
-def number_weakly_connected_components(G):
-    return len(_components(_as_layout(G)))
-
-
-def is_weakly_connected(G):
-    import networkx as nx
-
-    g = _as_layout(G)
-    if len(g) == 0:
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return len(_components(g)) == 1
+# Weak components are the components of the edges taken both ways, which
+# is what Afforest finds on a directed layout (out- and in-edges).
+weakly_connected_components = connected_components
+number_weakly_connected_components = number_connected_components
+is_weakly_connected = is_connected
 
 
 def single_source_shortest_path_length(G, source, cutoff=None):
