@@ -212,41 +212,55 @@ def from_networkx(
     index = {node: i for i, node in enumerate(nodes)}
     if len(index) != len(nodes):
         raise _core.UsageError("nodelist names a node twice")
-    # An edge list, each source's edges in the graph's order (a sparse
-    # matrix would sum a multigraph's parallel edges into one).
-    sources: list[int] = []
+    directed, multigraph = graph.is_directed(), graph.is_multigraph()
+    # Each node's neighbours, as the graph holds them: an undirected edge
+    # is in both ends' lists (a self loop in one), a multigraph's parallel
+    # edges under one neighbour. Read list by list, the ids looked up by
+    # map() where no neighbour falls outside the nodelist.
+    adjacency = getattr(graph, "_adj", None) or graph.adj
+    counts = np.zeros(len(nodes), dtype=np.int64)
     targets: list[int] = []
     weights: list[Any] = []
-    edges = graph.edges(data=weight, default=1) if weight is not None else ((u, v, 1) for u, v in graph.edges())
-    nodes.self_loops = nodes.left_out = nodes.parallel = 0
-    seen: set[tuple[int, int]] = set()  # a multigraph's node pairs so far
-    for u, v, value in edges:
-        if u not in index or v not in index:
-            nodes.left_out += 1  # as networkx.to_scipy_sparse_array leaves them out
-            continue
-        nodes.self_loops += u == v
-        if graph.is_multigraph():
-            pair = (index[u], index[v]) if graph.is_directed() else (min(index[u], index[v]), max(index[u], index[v]))
-            nodes.parallel += pair in seen
-            seen.add(pair)
-        ends = [(index[u], index[v])]
-        if not graph.is_directed() and u != v:
-            ends.append((index[v], index[u]))
-        for a, b in ends:
-            sources.append(a)
-            targets.append(b)
-            if weight is not None:
-                weights.append(value)
-    src = np.asarray(sources, dtype=np.int64)
-    dst = np.asarray(targets, dtype=np.int64)
-    nodes.edges = len(src)
-    touched = np.zeros(len(nodes), dtype=bool)
-    touched[src] = touched[dst] = True
+    self_loops = parallel = 0
+    for i, u in enumerate(nodes):
+        if u not in adjacency:
+            raise _core.UsageError(f"nodelist names {u!r}, which is not a node of the graph")
+        neighbours = adjacency[u]
+        before = len(targets)
+        if not multigraph:
+            try:
+                targets.extend(map(index.__getitem__, neighbours))
+                if weight is not None:
+                    weights.extend(data.get(weight, 1) for data in neighbours.values())
+            except KeyError:  # a neighbour outside the nodelist: that edge is left out
+                del targets[before:], weights[before:]
+                for v, data in neighbours.items():
+                    if v in index:
+                        targets.append(index[v])
+                        if weight is not None:
+                            weights.append(data.get(weight, 1))
+            self_loops += u in neighbours
+        else:
+            for v, keyed in neighbours.items():
+                j = index.get(v)
+                if j is None:
+                    continue
+                targets.extend([j] * len(keyed))
+                if weight is not None:
+                    weights.extend(data.get(weight, 1) for data in keyed.values())
+                self_loops += len(keyed) if j == i else 0
+                parallel += len(keyed) - 1 if directed or i <= j else 0
+        counts[i] = len(targets) - before
+    nodes.edges = len(targets)
+    nodes.self_loops, nodes.parallel = self_loops, parallel
+    kept = nodes.edges if directed else (nodes.edges - self_loops) // 2 + self_loops
+    nodes.left_out = graph.number_of_edges() - kept
+    touched = counts > 0
+    touched[np.asarray(targets, dtype=np.int64)] = True
     nodes.isolated = int(len(nodes) - np.count_nonzero(touched))
-    order = np.argsort(src, kind="stable")
-    indptr = np.concatenate(([0], np.cumsum(np.bincount(src, minlength=len(nodes)))))
-    w = None if weight is None else _real_weights(np.asarray(weights, dtype=object)[order] if weights else np.zeros(0))
-    if not graph.is_directed():
+    indptr = np.concatenate(([0], np.cumsum(counts)))
+    w = None if weight is None else _real_weights(np.asarray(weights, dtype=object) if weights else np.zeros(0))
+    if not directed:
         options.setdefault("symmetric", True)  # stored both ways: wcc, kcore and bc need no transpose
-    from_arrays(indptr, dst[order], path, weights=w, vertices=len(nodes), **options)
+    from_arrays(indptr, np.asarray(targets, dtype=np.int64), path, weights=w, vertices=len(nodes), **options)
     return nodes
