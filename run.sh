@@ -92,20 +92,19 @@ pip_install_test() {
     return 1
   fi
   (cd python/tests && SLUICE_BIN="$PWD/../../build/tools" "$venv/bin/python" -m pytest -q -p no:cacheprovider .)
-  networkx_backend_test
+  networkx_backend_test "$venv"
 }
 
-# The networkx backend: networkx from PyPI (3.2 or later dispatches to
-# backends; Debian's is 2.8) in a virtual environment of its own, with
-# scipy 1.11 (networkx's test harness wants sparse arrays; 1.11 is the last
-# built for Debian's numpy). Our tests of the backend, then networkx's own
-# tests of every function it implements, dispatched to sluice.
+# The networkx backend, in the virtual environment `pip install .` made:
+# networkx from PyPI (3.2 or later dispatches to backends; Debian's is
+# 2.8) and scipy 1.11 (networkx's test harness wants sparse arrays; 1.11 is
+# the last built for Debian's numpy), installed after the package's own
+# tests ran there. Our tests of the backend, then networkx's own tests of
+# every function it implements, dispatched to sluice.
 networkx_backend_test() {
-  local venv=$PWD/build/networkx-venv
-  rm -rf "$venv"
-  /usr/bin/python3 -m venv --system-site-packages "$venv"
-  echo "== networkx's tests on the sluice backend (into $venv)"
-  "$venv/bin/pip" install --quiet "networkx>=3.2" "scipy>=1.11,<1.12" . >build/networkx-install.log 2>&1 ||
+  local venv=$1
+  echo "== networkx's tests on the sluice backend (in $venv)"
+  "$venv/bin/pip" install --quiet "networkx>=3.2" "scipy>=1.11,<1.12" >build/networkx-install.log 2>&1 ||
     { cat build/networkx-install.log; return 1; }
   (cd python/tests && SLUICE_BIN="$PWD/../../build/tools" "$venv/bin/python" -m pytest -q -p no:cacheprovider test_networkx_backend.py)
   (cd "$venv" && NETWORKX_TEST_BACKEND=sluice NETWORKX_FALLBACK_TO_NX=True NETWORKX_WARNINGS_TO_IGNORE=cache \
