@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import pathlib
+import signal
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -113,3 +115,22 @@ def threads_after(expected: int, seconds: float = 10.0) -> int:
 
 def fds_now() -> int:
     return len(os.listdir("/proc/self/fd"))
+
+
+def interrupted_child(code: str, *args: str, after: float = 1.0) -> tuple[int, str, str]:
+    """Runs `code` in a child Python, which prints "running" once its long
+    call is under way; Ctrl-C `after` seconds later. Returns the exit status,
+    stdout after "running", and stderr. A child Ctrl-C did not stop is
+    killed after 60 s: the test fails instead of hanging."""
+    child = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=os.environ)
+    try:
+        assert child.stdout.readline().strip() == "running"
+        time.sleep(after)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return child.returncode, out, err

@@ -2,12 +2,9 @@
 KeyboardInterrupt reaches Python, and no engine thread is left."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import textwrap
-import time
+
+from conftest import interrupted_child
 
 CHILD = textwrap.dedent(
     """
@@ -42,21 +39,9 @@ CHILD = textwrap.dedent(
 
 
 def test_ctrl_c_stops_a_run(tmp_path):
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ
-    )
-    try:
-        assert child.stdout.readline().strip() == "running"
-        time.sleep(1.0)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=60)
-    finally:
-        # A failed step must not leave the child running its endless PageRank.
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    returncode, out, err = interrupted_child(CHILD, str(tmp_path))
     lines = out.splitlines()
-    assert child.returncode == 0, err
+    assert returncode == 0, err
     assert lines[0].startswith("interrupted after"), out
     before, after = lines[0].split("threads ")[1].split(" -> ")
     # "before" may still count the warm-up run's exiting OpenMP team.

@@ -3,15 +3,11 @@ older one): networkx graphs dispatched with backend="sluice", and layouts
 passed straight to networkx's functions, against networkx itself."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
 import sluice
+from conftest import interrupted_child
 
 nx = pytest.importorskip("networkx", minversion="3.2")
 
@@ -121,7 +117,9 @@ def test_errors(tmp_path):
 
 
 CHILD = """
-import sys, networkx as nx, sluice
+import signal, sys, networkx as nx, sluice
+# As at a terminal (a background job of a script starts with SIGINT ignored).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 nx.config.warnings_to_ignore.add("cache")
 sluice.generate("rmat", sys.argv[1] + "/big.el", scale=14, edge_factor=8, seed=1)
 g = nx.read_edgelist(sys.argv[1] + "/big.el", create_using=nx.DiGraph, nodetype=int)
@@ -136,17 +134,6 @@ print(round(nx.pagerank(nx.path_graph(3), backend="sluice")[1], 6), flush=True)
 
 
 def test_ctrl_c_during_a_dispatched_call(tmp_path):
-    # In a child, so that a run Ctrl-C did not stop fails the test instead of hanging it.
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=os.environ)
-    try:
-        assert child.stdout.readline().strip() == "running"
-        time.sleep(1.0)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=60)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 0, err
+    returncode, out, err = interrupted_child(CHILD, str(tmp_path))
+    assert returncode == 0, err
     assert out.split() == ["interrupted", str(round(nx.pagerank(nx.path_graph(3))[1], 6))], out + err
