@@ -166,9 +166,6 @@ def convert_to_nx(result: Any, *, name: Optional[str] = None) -> Any:
 
 # ---- the functions ----
 
-_THREADS = {"threads": 0}
-
-
 def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight", dangling=None):
     import networkx as nx
 
@@ -181,7 +178,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # not converging is raised below, as networkx raises it
         r = _algorithms.pagerank(g.path, method="classic", dangling="spread", damping=alpha, tolerance=n * tol,
-                                 max_iterations=max_iter, shares="double", **_THREADS)
+                                 max_iterations=max_iter, shares="double")
     if not r.converged:
         raise nx.PowerIterationFailedConvergence(max_iter)
     return g.keyed(r.rank)
@@ -197,7 +194,7 @@ def _no_lonely_source_warning() -> Iterator[None]:
 
 def _components(g: LayoutGraph) -> list[set]:
     """Every component as a set of nodes, in the order of each one's first node."""
-    labels = _algorithms.wcc(g.path, **_THREADS).label if len(g) else np.zeros(0, dtype=np.int64)
+    labels = _algorithms.wcc(g.path).label if len(g) else np.zeros(0, dtype=np.int64)
     groups: dict[int, set] = {}
     for node, label in zip(g.nodes, labels.tolist()):
         groups.setdefault(label, set()).add(node)
@@ -240,7 +237,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     g = _as_layout(G)
     s = g.vertex(source, nx.NodeNotFound, f"Source {source} is not in G")
     with _no_lonely_source_warning():
-        depth = _algorithms.bfs(g.path, source=s, **_THREADS).depth
+        depth = _algorithms.bfs(g.path, source=s).depth
     limit = float("inf") if cutoff is None else cutoff
     return {node: d for node, d in zip(g.nodes, depth.tolist()) if 0 <= d <= limit}
 
@@ -254,7 +251,7 @@ def _distances(g: LayoutGraph, source: Hashable, delta: Any, integers: bool) -> 
 
     s = g.vertex(source, nx.NodeNotFound, f"Node {source} not found in graph")
     with _no_lonely_source_warning():
-        distance = _algorithms.sssp(g.path, source=s, delta=delta, **_THREADS).distance
+        distance = _algorithms.sssp(g.path, source=s, delta=delta).distance
     return {node: (int(d) if integers else d) for node, d in zip(g.nodes, distance.tolist()) if d != float("inf")}
 
 
@@ -282,7 +279,7 @@ def core_number(G):
     g = _as_layout(G)
     if len(g) == 0:
         return {}
-    return g.keyed(_algorithms.kcore(g.path, **_THREADS).core)
+    return g.keyed(_algorithms.kcore(g.path).core)
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
@@ -298,7 +295,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         scores = dict.fromkeys(g.nodes, 0.0)
     else:
         ids = "all" if sources is None else [g.vertex(s) for s in sources]
-        scores = g.keyed(_algorithms.bc(g.path, sources=ids, **_THREADS).score)
+        scores = g.keyed(_algorithms.bc(g.path, sources=ids).score)
     return _rescale(scores, len(g), normalized=normalized, directed=g.is_directed(), endpoints=endpoints,
                     sampled_nodes=sources)
 
