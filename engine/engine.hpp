@@ -64,11 +64,13 @@
 #include "engine/communicator.hpp"
 #include "engine/disk_graph.hpp"
 #include "engine/edge_functions.hpp"
+#include "engine/neighbour_list.hpp"
 #include "engine/next_frontier.hpp"
 #include "engine/open_destinations.hpp"
 #include "engine/page_stream.hpp"
 #include "engine/pull_cache.hpp"
 #include "engine/rank_exchange.hpp"
+#include "engine/resident_lists.hpp"
 #include "engine/resident_sample.hpp"
 #include "engine/sample_stream.hpp"
 #include "engine/vertex_subset.hpp"
@@ -274,6 +276,34 @@ class Engine {
   // the wall time since then.
   void end_exchange_step();
 
+  // Whole neighbour lists: calls f(const NeighbourList&) once for every
+  // member with a non-empty out-list, with all of it (assembled when it
+  // spans pages), on the compute threads, in no fixed order. The pages are
+  // planned and read as a push reads them; last_stats() then describes the
+  // walk (no frontier comes out). Over in-lists: the transposed() engine's.
+  // Not on ranks, where a part holds only some of each list.
+  template <class F>
+  void for_each_list(const VertexSubset& frontier, F&& f);
+  // The same for the vertices [first, last).
+  template <class F>
+  void for_each_list(uint64_t first, uint64_t last, F&& f);
+  // The lists of [first, last) held in DRAM as keep(list, kept) makes them:
+  // it fills `kept`, empty for each list, with what to hold of it (Id: the
+  // id type held). Ranges that fit a byte budget: list_ranges.
+  template <class Id, class Keep>
+  ResidentLists<Id> hold_lists(uint64_t first, uint64_t last, Keep&& keep) {
+    ResidentLists<Id> lists(first, last, threads());
+    std::vector<std::vector<Id>> scratch(static_cast<size_t>(threads()));
+    for_each_list(first, last, [&](const NeighbourList& list) {
+      std::vector<Id>& kept = scratch[size_t(list.thread)];
+      kept.clear();
+      keep(list, kept);
+      lists.keep(list.thread, list.vertex, kept);
+    });
+    lists.seal();
+    return lists;
+  }
+
   // Calls f(v) for every member, in parallel; the members for which it
   // returns true form the result.
   template <class F>
@@ -285,6 +315,15 @@ class Engine {
   void parallel_for(uint64_t count, F&& f) {
     const VertexPhase phase(*this);
     pool_.parallel_for(count, IndexedBitmap::block_bits, f);
+    base::throw_if_interrupted();
+  }
+  // Calls f(t) once on each compute thread t, at once: for work the
+  // threads share out themselves (an atomic cursor over vertices whose
+  // costs differ widely).
+  template <class F>
+  void on_every_thread(F&& f) {
+    const VertexPhase phase(*this);
+    pool_.run(f);
     base::throw_if_interrupted();
   }
   // The sum of f(v) over [0, count), on the compute threads: each adds its
@@ -408,6 +447,10 @@ class Engine {
   void pull(const VertexSubset& frontier, Functions& f, bool output, const ChunkPlan& plan);
   template <class Value, class Format, bool AllActive, class Functions>
   void pull_pages(const IndexedBitmap& active, Functions& f, bool output);
+  // for_each_list's walk over the planned pages of `members` vertices,
+  // those for which member(v) holds.
+  template <class Plan, class Member, class F>
+  void walk_lists(uint64_t members, Plan&& plan_pages, Member&& member, F&& f);
 
   // The bins of the last binning EDGEMAP's value type, kept for the next
   // call: allocating them per call would dominate the short EDGEMAPs of
@@ -458,5 +501,6 @@ class Engine {
 }  // namespace sluice::engine
 
 #include "engine/edge_map.hpp"
+#include "engine/list_walk.hpp"
 #include "engine/pull.hpp"
 #include "engine/push.hpp"

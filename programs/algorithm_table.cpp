@@ -13,13 +13,17 @@
 #include "algorithms/bc.hpp"
 #include "algorithms/bfs.hpp"
 #include "algorithms/kcore.hpp"
+#include "algorithms/mis.hpp"
 #include "algorithms/pagerank.hpp"
+#include "algorithms/radii.hpp"
 #include "algorithms/spmv.hpp"
 #include "algorithms/sssp.hpp"
+#include "algorithms/tc.hpp"
 #include "algorithms/wcc.hpp"
 #include "base/errors.hpp"
 #include "base/mapped_file.hpp"
 #include "programs/algorithm_run.hpp"
+#include "programs/option_values.hpp"
 #include "programs/program_outputs.hpp"
 #include "programs/verifiers.hpp"
 
@@ -29,6 +33,8 @@ namespace {
 
 Transpose not_needed(const po::variables_map&) { return Transpose::not_needed; }
 Transpose needed(const po::variables_map&) { return Transpose::needed; }
+Transpose undirected(const po::variables_map&) { return Transpose::undirected; }  // refused before the engines open
+constexpr const char* undirected_note = "(needs an undirected graph: `sluice convert --symmetrize`, or --symmetric)";
 
 std::string printed(const char* format, auto... values) {
   char text[192];
@@ -519,11 +525,11 @@ Algorithm kcore_row() {
   Algorithm a;
   a.name = "kcore";
   a.summary = "k-core decomposition by peeling (Ligra's KCore): the coreness of every vertex (undirected graphs)";
-  a.note = "(needs an undirected graph: `sluice convert --symmetrize`, or --symmetric)";
+  a.note = undirected_note;
   a.output_help = "write each vertex's coreness to this file";
   a.bytes_per_vertex = algorithms::kcore_bytes_per_vertex;
   a.add_options = [](po::options_description&) {};
-  a.transpose = [](const po::variables_map&) { return Transpose::undirected; };  // refused before the engines open
+  a.transpose = undirected;
   a.prepare = [](const AlgorithmSetup&) {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
@@ -541,11 +547,119 @@ Algorithm kcore_row() {
   return a;
 }
 
+Algorithm tc_row() {
+  Algorithm a;
+  a.name = "tc";
+  a.summary = "triangle counting (GAPBS's tc, out of core as MGT): triangles per vertex, clustering, transitivity (undirected graphs)";
+  a.usage = "[--list-memory SIZE] [--clustering FILE]";
+  a.note = undirected_note;
+  a.output_help = "write each vertex's triangle count to this file";
+  a.bytes_per_vertex = algorithms::tc_bytes_per_vertex;
+  a.extra_outputs = {{"clustering", "clustering"}};
+  a.add_options = [](po::options_description& o) {
+    o.add_options()
+      ("list-memory", byte_size_value("0"), "DRAM for the oriented lists held at once, e.g. 512m; a smaller budget costs a scan of the graph per range "
+                                            "(0: what --memory-limit leaves after the rest of the run)")
+      ("clustering", po::value<std::string>()->default_value(""), "write each vertex's local clustering coefficient to this file");
+  };
+  a.transpose = undirected;
+  a.prepare = [](const AlgorithmSetup& s) {
+    algorithms::TcOptions o;
+    o.list_memory = s.values["list-memory"].as<ByteSize>().bytes;
+    NamedScalars parameters = {{"list_memory", o.list_memory}};
+    return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      if (e.out.distributed()) {
+        throw std::invalid_argument("tc does not run on ranks: it intersects whole neighbour lists, and a rank's part holds only the edges into its range");
+      }
+      double seconds = 0;
+      algorithms::TcResult r = timed(seconds, [&] { return algorithms::tc(e.out, o, trace); });
+      AlgorithmResult result{r.passes, printed("%llu triangles, transitivity %.6g, average clustering %.6g; %llu range(s) of lists, %llu pass(es) over the edges",
+                                               (unsigned long long)r.total, r.transitivity, r.average_clustering,
+                                               (unsigned long long)r.ranges, (unsigned long long)r.passes), {}, {}, seconds};
+      result.values.emplace_back("triangles", std::move(r.triangles));
+      result.values.emplace_back("clustering", std::move(r.clustering));
+      result.counts = {{"total", r.total}, {"transitivity", r.transitivity}, {"average_clustering", r.average_clustering},
+                       {"ranges", r.ranges}, {"passes", r.passes}, {"list_memory", r.list_memory}, {"held_bytes", r.held_bytes},
+                       {"oriented_edges", r.oriented_edges}};
+      return result;
+    }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_tc(graph, values_named<uint64_t>(r, "triangles"));
+    }};
+  };
+  return a;
+}
+
+constexpr const char* seed_help = "the seed of the pseudo-random choices (the same seed, the same result)";
+
+Algorithm mis_row() {
+  Algorithm a;
+  a.name = "mis";
+  a.summary = "maximal independent set (Ligra's MIS): greedy by pseudo-random priorities (undirected graphs)";
+  a.usage = "[--seed N]";
+  a.note = undirected_note;
+  a.output_help = "write each vertex's membership (1: in the set, 0: not) to this file";
+  a.bytes_per_vertex = algorithms::mis_bytes_per_vertex;
+  a.add_options = [](po::options_description& o) {
+    o.add_options()("seed", po::value<uint64_t>()->default_value(1), seed_help);
+  };
+  a.transpose = undirected;
+  a.prepare = [](const AlgorithmSetup& s) {
+    const uint64_t seed = s.values["seed"].as<uint64_t>();
+    NamedScalars parameters = {{"seed", seed}};
+    return PreparedAlgorithm{std::move(parameters), [seed](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      double seconds = 0;
+      algorithms::MisResult r = timed(seconds, [&] { return algorithms::mis(e.out, seed, trace); });
+      AlgorithmResult result{r.rounds, printed("%llu members of %zu vertices, %llu rounds", (unsigned long long)r.members, r.member.size(),
+                                               (unsigned long long)r.rounds), {}, {}, seconds};
+      result.values.emplace_back("member", std::move(r.member));
+      result.counts = {{"members", r.members}, {"rounds", r.rounds}};
+      return result;
+    }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_mis(graph, values_named<uint64_t>(r, "member"));
+    }};
+  };
+  return a;
+}
+
+Algorithm radii_row() {
+  Algorithm a;
+  a.name = "radii";
+  a.summary = "radii estimation (Ligra's Radii): a BFS from 64 sampled sources at once; each vertex's eccentricity estimate";
+  a.usage = "[--seed N]";
+  a.note = "Every vertex is a source in graphs of 64 vertices or fewer: on an undirected graph the estimates are then the eccentricities.";
+  a.output_help = "write each vertex's estimate (-1: no source reaches it) to this file";
+  a.bytes_per_vertex = algorithms::radii_bytes_per_vertex;
+  a.add_options = [](po::options_description& o) {
+    o.add_options()("seed", po::value<uint64_t>()->default_value(1), seed_help);
+  };
+  a.transpose = not_needed;
+  a.prepare = [](const AlgorithmSetup& s) {
+    const uint64_t seed = s.values["seed"].as<uint64_t>();
+    auto sources = std::make_shared<const std::vector<uint64_t>>(algorithms::radii_sources(s.graph.vertices(), seed));
+    NamedScalars parameters = {{"seed", seed}, {"sources", uint64_t(sources->size())}};
+    return PreparedAlgorithm{std::move(parameters), [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+      double seconds = 0;
+      algorithms::RadiiResult r = timed(seconds, [&] { return algorithms::radii(e.out, *sources, trace); });
+      uint64_t reached = 0;
+      for (int64_t radius : r.radius) reached += radius >= 0;
+      AlgorithmResult result{r.rounds, printed("%zu sources reached %llu vertices, largest estimate %lld, %llu rounds", r.sources.size(),
+                                               (unsigned long long)reached, (long long)r.largest, (unsigned long long)r.rounds), {}, {}, seconds};
+      result.values.emplace_back("radius", std::move(r.radius));
+      result.counts = {{"sources", uint64_t(r.sources.size())}, {"reached", reached}, {"largest", uint64_t(std::max<int64_t>(r.largest, 0))},
+                       {"rounds", r.rounds}};
+      return result;
+    }, 0, [sources](formats::BlockGraph& graph, const AlgorithmResult& r) {
+      return verify_radii(graph, *sources, values_named<int64_t>(r, "radius"));
+    }};
+  };
+  return a;
+}
+
 }  // namespace
 
 const std::vector<Algorithm>& algorithm_table() {
   static const std::vector<Algorithm> table = {bfs_row(), pagerank_row(), wcc_row(), spmv_row(), bc_row(),
-                                                sssp_row(), kcore_row()};
+                                                sssp_row(), kcore_row(), tc_row(), mis_row(), radii_row()};
   return table;
 }
 

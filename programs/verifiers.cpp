@@ -1,5 +1,6 @@
 #include "programs/verifiers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -161,6 +162,100 @@ std::string verify_kcore(formats::BlockGraph& graph, std::span<const uint64_t> c
     }
   }
   return "every vertex's coreness agrees with its " + std::to_string(edges) + " edges' ends";
+}
+
+std::string verify_tc(formats::BlockGraph& graph, std::span<const uint64_t> triangles) {
+  const uint64_t n = graph.info().vertices;
+  const Names name(graph);
+  std::vector<std::vector<uint64_t>> neighbours(n);
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float) {
+    if (u != v) neighbours[u].push_back(v);
+  });
+  for (std::vector<uint64_t>& list : neighbours) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  std::vector<uint64_t> expected(n, 0);
+  uint64_t total = 0;
+  for (uint64_t u = 0; u < n; ++u) {
+    const std::vector<uint64_t>& a = neighbours[u];
+    for (uint64_t v : a) {
+      if (v <= u) continue;
+      const std::vector<uint64_t>& b = neighbours[v];
+      // w > v in both lists
+      auto i = std::upper_bound(a.begin(), a.end(), v), j = std::upper_bound(b.begin(), b.end(), v);
+      while (i != a.end() && j != b.end()) {
+        if (*i < *j) {
+          ++i;
+        } else if (*j < *i) {
+          ++j;
+        } else {
+          ++expected[u], ++expected[v], ++expected[*i], ++total;
+          ++i, ++j;
+        }
+      }
+    }
+  }
+  for (uint64_t v = 0; v < n; ++v) {
+    if (triangles[v] != expected[v]) {
+      fail("vertex " + name(v) + " belongs to " + std::to_string(expected[v]) + " triangles; the run counted " + std::to_string(triangles[v]));
+    }
+  }
+  return "every vertex's triangles (" + std::to_string(total) + " in all) agree with a count over its sorted lists";
+}
+
+std::string verify_mis(formats::BlockGraph& graph, std::span<const uint64_t> member) {
+  const uint64_t n = graph.info().vertices;
+  const Names name(graph);
+  std::vector<bool> covered(n, false);
+  uint64_t members = 0;
+  for (uint64_t v = 0; v < n; ++v) {
+    if (member[v] > 1) fail("vertex " + name(v) + " is marked " + std::to_string(member[v]) + ", not 0 or 1");
+    members += member[v];
+    covered[v] = member[v] == 1;
+  }
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float) {
+    if (u == v) return;
+    if (member[u] && member[v]) fail("the edge " + name(u) + " -> " + name(v) + " joins two members");
+    if (member[u]) covered[v] = true;
+    if (member[v]) covered[u] = true;
+  });
+  for (uint64_t v = 0; v < n; ++v) {
+    if (!covered[v]) fail("vertex " + name(v) + " is neither a member nor next to one: the set is not maximal");
+  }
+  return std::to_string(members) + " members, no two adjacent, every other vertex next to one";
+}
+
+std::string verify_radii(formats::BlockGraph& graph, std::span<const uint64_t> sources, std::span<const int64_t> radius) {
+  const uint64_t n = graph.info().vertices;
+  const Names name(graph);
+  std::vector<uint64_t> offsets(n + 1, 0), targets;
+  for_each_edge(graph, [&](uint64_t u, uint64_t, float) { ++offsets[u + 1]; });
+  for (uint64_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
+  targets.resize(offsets[n]);
+  std::vector<uint64_t> at(offsets.begin(), offsets.end() - 1);
+  for_each_edge(graph, [&](uint64_t u, uint64_t v, float) { targets[at[u]++] = v; });
+  std::vector<int64_t> expected(n, -1), depth(n);
+  std::vector<uint64_t> queue;
+  for (uint64_t s : sources) {
+    std::fill(depth.begin(), depth.end(), -1);
+    depth[s] = 0;
+    queue.assign(1, s);
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const uint64_t u = queue[head];
+      expected[u] = std::max(expected[u], depth[u]);
+      for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e) {
+        if (depth[targets[e]] < 0) depth[targets[e]] = depth[u] + 1, queue.push_back(targets[e]);
+      }
+    }
+  }
+  for (uint64_t v = 0; v < n; ++v) {
+    if (radius[v] != expected[v]) {
+      fail("vertex " + name(v) + " has estimate " + std::to_string(radius[v]) + "; BFS from the " + std::to_string(sources.size()) +
+           " sources gives " + std::to_string(expected[v]));
+    }
+  }
+  return "every vertex's estimate equals its distance from the farthest of the " + std::to_string(sources.size()) + " sources (BFS in memory)";
 }
 
 std::string verify_spmv(formats::BlockGraph& graph, std::span<const double> x, std::span<const double> y, bool transposed) {

@@ -39,6 +39,16 @@ std::string verify_sssp(formats::BlockGraph& graph, uint64_t source, std::span<c
 // Coreness: each vertex has at least core[v] neighbours of coreness >=
 // core[v], and not core[v] + 1 neighbours of coreness > core[v].
 std::string verify_kcore(formats::BlockGraph& graph, std::span<const uint64_t> core);
+// Triangles: each vertex's count against a count in memory over the
+// sorted, deduplicated lists without self loops (triangles u < v < w by
+// id, where the kernel orders by degree).
+std::string verify_tc(formats::BlockGraph& graph, std::span<const uint64_t> triangles);
+// An independent set (no edge joins two members; self loops aside) that
+// is maximal (every other vertex has a member neighbour).
+std::string verify_mis(formats::BlockGraph& graph, std::span<const uint64_t> member);
+// Radii: each vertex's estimate against BFS in memory from every sampled
+// source: its distance from the farthest that reaches it (-1: none does).
+std::string verify_radii(formats::BlockGraph& graph, std::span<const uint64_t> sources, std::span<const int64_t> radius);
 // y = A x (transposed: A^T x), recomputed in one thread, within 1e-9 of
 // each value's magnitude.
 std::string verify_spmv(formats::BlockGraph& graph, std::span<const double> x, std::span<const double> y, bool transposed);

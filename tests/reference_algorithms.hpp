@@ -2,13 +2,17 @@
 // the textbook definitions and sharing nothing with algorithms/: a queue
 // BFS, sequential union-find, power iteration, a dense loop for SpMV,
 // Brandes's stack-and-queue betweenness, Dijkstra with a binary heap and
-// k-core peeling one least-degree vertex at a time.
+// k-core peeling one least-degree vertex at a time, triangles from every
+// pair of a vertex's neighbours, a greedy independent set in priority
+// order.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <queue>
+#include <set>
 #include <stack>
 #include <vector>
 
@@ -161,6 +165,60 @@ inline std::vector<uint64_t> reference_kcore(const RefGraph& g) {
     }
   }
   return core;
+}
+
+// Each vertex's triangles in the simple graph (no self loops, repeated
+// edges once): every pair of its neighbours that are adjacent.
+inline std::vector<uint64_t> reference_triangles(const RefGraph& g) {
+  std::vector<std::set<uint64_t>> neighbours(g.n);
+  for (const Edge& e : g.edges) {
+    if (e.u != e.v) neighbours[e.u].insert(e.v), neighbours[e.v].insert(e.u);
+  }
+  std::vector<uint64_t> triangles(g.n, 0);
+  for (uint64_t v = 0; v < g.n; ++v) {
+    const std::vector<uint64_t> list(neighbours[v].begin(), neighbours[v].end());
+    for (size_t i = 0; i < list.size(); ++i) {
+      for (size_t j = i + 1; j < list.size(); ++j) triangles[v] += neighbours[list[i]].count(list[j]);
+    }
+  }
+  return triangles;
+}
+
+// Each vertex's simple degree (distinct neighbours other than itself).
+inline std::vector<uint64_t> reference_simple_degree(const RefGraph& g) {
+  std::vector<std::set<uint64_t>> neighbours(g.n);
+  for (const Edge& e : g.edges) {
+    if (e.u != e.v) neighbours[e.u].insert(e.v), neighbours[e.v].insert(e.u);
+  }
+  std::vector<uint64_t> degree(g.n);
+  for (uint64_t v = 0; v < g.n; ++v) degree[v] = neighbours[v].size();
+  return degree;
+}
+
+// The independent set a sequential pass takes in the order of `before`:
+// each vertex joins unless a neighbour already has.
+template <class Before>
+std::vector<uint64_t> reference_greedy_mis(const RefGraph& g, Before&& before) {
+  auto adjacency = adjacency_of(g);
+  std::vector<uint64_t> order(g.n), member(g.n, 0);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), before);
+  for (uint64_t v : order) {
+    bool free = true;
+    for (uint64_t u : adjacency[v]) free &= u == v || !member[u];
+    member[v] = free;
+  }
+  return member;
+}
+
+// Each vertex's distance from the farthest of `sources` that reaches it.
+inline std::vector<int64_t> reference_radii(const RefGraph& g, const std::vector<uint64_t>& sources) {
+  std::vector<int64_t> radius(g.n, -1);
+  for (uint64_t s : sources) {
+    const std::vector<int64_t> depth = reference_bfs(g, s);
+    for (uint64_t v = 0; v < g.n; ++v) radius[v] = std::max(radius[v], depth[v]);
+  }
+  return radius;
 }
 
 }  // namespace sluice::test

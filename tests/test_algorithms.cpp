@@ -5,6 +5,7 @@
 // components must come out as one and whose strong components are given.
 #include <cmath>
 #include <fstream>
+#include <mutex>
 #include <random>
 #include <set>
 
@@ -14,9 +15,12 @@
 #include "algorithms/bfs.hpp"
 #include "algorithms/jtcc.hpp"
 #include "algorithms/kcore.hpp"
+#include "algorithms/mis.hpp"
 #include "algorithms/pagerank.hpp"
+#include "algorithms/radii.hpp"
 #include "algorithms/spmv.hpp"
 #include "algorithms/sssp.hpp"
+#include "algorithms/tc.hpp"
 #include "algorithms/wcc.hpp"
 #include "base/interruption.hpp"
 #include "programs/option_values.hpp"
@@ -291,6 +295,81 @@ TEST(Algorithms, WccFromSampleFilesMatchesUnionFind) {
         EXPECT_EQ(records[i].stats.bytes_read, sample_file_bytes(g.n, sample)) << context;
         EXPECT_EQ(records[i].stats.active_pages, 0u) << context;
       }
+    }
+  }
+}
+
+// Whole lists (Engine::for_each_list) on every shape, 1 and 3 drives, with
+// a rotating backend, λ and thread count: each vertex's list once, whole,
+// in the layout's order with its weights. Then the algorithms written on
+// them: triangle counts with every list held and with a budget that cuts
+// several ranges, against every pair of neighbours; MIS against the
+// greedy pass in priority order; radii against BFS from each source.
+TEST(Algorithms, ListAlgorithmsMatchSimpleImplementationsOnEveryShape) {
+  TempDir dir;
+  int round = 0;
+  for (const RefGraph& directed : algorithm_shapes()) {
+    const RefGraph csr = directed.csr_order();
+    RefGraph g = symmetrized(directed);
+    const RefGraph sym = g.csr_order();
+    const std::vector<uint64_t> triangles = reference_triangles(g), degree = reference_simple_degree(g);
+    uint64_t total = 0;
+    double triads = 0, clustering = 0;
+    for (uint64_t v = 0; v < g.n; ++v) {
+      total += triangles[v];
+      triads += double(degree[v]) * (double(degree[v]) - 1);
+      if (degree[v] >= 2) clustering += 2.0 * double(triangles[v]) / (double(degree[v]) * (double(degree[v]) - 1));
+    }
+    total /= 3;
+    const std::vector<uint64_t> members = reference_greedy_mis(sym, [](uint64_t a, uint64_t b) {
+      return mis_priority(a, 7) < mis_priority(b, 7) || (mis_priority(a, 7) == mis_priority(b, 7) && a < b);
+    });
+    const std::vector<uint64_t> sources = radii_sources(g.n, 1);
+    const std::vector<int64_t> radius = reference_radii(csr, sources);
+    for (unsigned drives : {1u, 3u}) {
+      const Config c = config_for(round++);
+      const std::string context = g.name + " " + c.text() + " drives " + std::to_string(drives);
+      {
+        DiskGraph graph(layout_on_drives(dir, directed, drives));
+        Engine engine(graph, options_for(c));
+        std::vector<std::vector<std::pair<uint64_t, float>>> lists(directed.n);
+        std::mutex mutex;
+        engine.for_each_list(VertexSubset::all(directed.n), [&](const NeighbourList& list) {
+          std::lock_guard lock(mutex);
+          ASSERT_TRUE(lists[list.vertex].empty()) << context << " vertex " << list.vertex << " twice";
+          ASSERT_EQ(list.weights.size(), directed.weighted ? list.targets.size() : 0) << context;
+          for (size_t i = 0; i < list.targets.size(); ++i) lists[list.vertex].emplace_back(list.targets[i], directed.weighted ? list.weights[i] : 1.0f);
+        });
+        for (uint64_t v = 0, e = 0; v < directed.n; ++v) {
+          for (const auto& [target, weight] : lists[v]) {
+            ASSERT_LT(e, csr.edges.size()) << context;
+            ASSERT_EQ(csr.edges[e].u, v) << context << " edge " << e;
+            ASSERT_EQ(csr.edges[e].v, target) << context << " edge " << e;
+            if (directed.weighted) {
+              ASSERT_EQ(csr.edges[e].w, weight) << context << " edge " << e;
+            }
+            ++e;
+          }
+        }
+        RunTrace trace("test");
+        ASSERT_EQ(radii(engine, sources, trace).radius, radius) << context;
+      }
+      DiskGraph graph(layout_on_drives(dir, g, drives));
+      EngineOptions o = options_for(c);
+      o.symmetric = true;
+      Engine engine(graph, o);
+      RunTrace trace("test");
+      for (uint64_t budget : {uint64_t(0), uint64_t(256)}) {
+        const TcResult r = tc(engine, TcOptions{budget}, trace);
+        ASSERT_EQ(r.triangles, triangles) << context << " budget " << budget;
+        EXPECT_EQ(r.total, total) << context;
+        EXPECT_NEAR(r.transitivity, total ? 6.0 * double(total) / triads : 0.0, 1e-12) << context;
+        EXPECT_NEAR(r.average_clustering, g.n ? clustering / double(g.n) : 0.0, 1e-12) << context;
+        if (budget && g.n > 64) {
+          EXPECT_GT(r.ranges, 1u) << context;
+        }
+      }
+      ASSERT_EQ(mis(engine, 7, trace).member, members) << context;
     }
   }
 }

@@ -60,7 +60,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
     const std::map<std::string, std::vector<double>> no_vectors;
     read = algorithm.prepare({v, graph, no_vectors, &outputs, out_degrees});
     if (verify && !read->verify) {
-      throw po::error("--verify: " + algorithm.name + " has no verifier (bfs, pagerank, wcc, spmv, sssp and kcore have)");
+      throw po::error("--verify: " + algorithm.name + " has no verifier (bfs, pagerank, wcc, spmv, sssp, kcore, tc, mis and radii have)");
     }
     return read->trials;
   };
