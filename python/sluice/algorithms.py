@@ -143,6 +143,41 @@ class KcoreResult(RunResult):
     rounds: int = 0
 
 
+@dataclass(kw_only=True)
+class TcResult(RunResult):
+    _keyed: ClassVar[str] = "triangles"
+    triangles: np.ndarray  # uint64: the triangles each vertex belongs to (networkx's triangles)
+    clustering: np.ndarray  # float64: local clustering coefficients (networkx's clustering)
+    total: int = 0  # triangles in the graph, each once
+    transitivity: float = 0.0
+    average_clustering: float = 0.0
+    ranges: int = 0  # vertex ranges whose oriented lists were held in turn
+    passes: int = 0  # reads of the graph's pages
+    list_memory: int = 0  # the budget the ranges were cut to (bytes)
+    held_bytes: int = 0  # the most one range held
+    oriented_edges: int = 0
+
+
+@dataclass(kw_only=True)
+class MisResult(RunResult):
+    _keyed: ClassVar[str] = "member"
+    member: np.ndarray  # uint64: 1 in the set, 0 not
+    seed: int = 1
+    members: int = 0
+    rounds: int = 0
+
+
+@dataclass(kw_only=True)
+class RadiiResult(RunResult):
+    _keyed: ClassVar[str] = "radius"
+    radius: np.ndarray  # int64: distance from the farthest sampled source reaching the vertex; -1 if none does
+    seed: int = 1
+    sources: int = 0
+    reached: int = 0
+    largest: int = 0  # a lower bound of the diameter
+    rounds: int = 0
+
+
 def _layout_path(graph: Union[PathLike, Graph]) -> str:
     if isinstance(graph, Graph):
         if graph.format != "sluice":
@@ -318,6 +353,31 @@ def kcore(graph: Union[PathLike, Graph], **options: Any) -> KcoreResult:
     return _result(KcoreResult, _run("kcore", graph, {}, options))
 
 
+def tc(graph: Union[PathLike, Graph], list_memory: Union[int, str] = 0, **options: Any) -> TcResult:
+    """Triangle counting on an undirected graph (a layout converted with
+    symmetrize, or symmetric=True): each vertex's triangles and local
+    clustering coefficient, the total, transitivity and average clustering,
+    as networkx computes them on the simple graph (self loops and repeated
+    edges do not count). Out of core: the oriented lists of as many vertices
+    as ``list_memory`` bytes hold ("512m"; 0: what memory_limit leaves) are
+    held at once, and the graph is scanned once per such range."""
+    return _result(TcResult, _run("tc", graph, {"list_memory": list_memory}, options))
+
+
+def mis(graph: Union[PathLike, Graph], seed: int = 1, **options: Any) -> MisResult:
+    """A maximal independent set of an undirected graph (Ligra's MIS): the
+    set a greedy pass takes in an order of pseudo-random priorities drawn
+    from ``seed``. Self loops are ignored."""
+    return _result(MisResult, _run("mis", graph, {"seed": seed}, options))
+
+
+def radii(graph: Union[PathLike, Graph], seed: int = 1, **options: Any) -> RadiiResult:
+    """Radii estimation (Ligra's Radii): a BFS from 64 sources drawn with
+    ``seed`` (every vertex when there are at most 64) at once; each vertex's
+    estimate is its distance from the farthest source that reaches it."""
+    return _result(RadiiResult, _run("radii", graph, {"seed": seed}, options))
+
+
 __all__ = [
     "RunResult",
     "BfsResult",
@@ -327,6 +387,9 @@ __all__ = [
     "BcResult",
     "SsspResult",
     "KcoreResult",
+    "TcResult",
+    "MisResult",
+    "RadiiResult",
     "bfs",
     "pagerank",
     "wcc",
@@ -335,4 +398,7 @@ __all__ = [
     "bc",
     "sssp",
     "kcore",
+    "tc",
+    "mis",
+    "radii",
 ]

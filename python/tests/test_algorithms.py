@@ -286,6 +286,56 @@ def test_sssp_and_kcore(layouts, shape, tmp_path):
     assert k.largest == max(expected_core.values())
 
 
+@pytest.mark.parametrize("shape", SHAPES)
+def test_triangles_mis_and_radii(layouts, shape, tmp_path, programs):
+    """Triangles and clustering against networkx, with every list held and
+    with a budget that forces several ranges; MIS checked as networkx
+    would check a maximal independent set; radii against BFS."""
+    path, a = layouts[(shape, 2)]
+    n = a.shape[0]
+    g = nx.Graph(nx.from_scipy_sparse_array(a))  # self loops and repeated edges stay in the layout
+    undirected = tmp_path / "u.sluice"
+    doubled = nx.MultiGraph(g)
+    doubled.add_edges_from(list(g.edges()))  # every edge twice: counted once
+    sluice.from_networkx(doubled, undirected, nodelist=range(n))
+    with pytest.raises(sluice.UsageError, match="undirected"):
+        sluice.tc(path)
+    triangles = nx.triangles(g)
+    clustering = nx.clustering(g)
+    for budget in (0, "1m" if n < 1000 else 0, 4096):
+        if n == 0:
+            break
+        r = sluice.tc(undirected, list_memory=budget, threads=2)
+        np.testing.assert_array_equal(r.triangles, [triangles[v] for v in range(n)])
+        np.testing.assert_allclose(r.clustering, [clustering[v] for v in range(n)], rtol=1e-12, atol=0)
+        assert r.total == sum(triangles.values()) // 3
+        assert r.transitivity == pytest.approx(nx.transitivity(g), rel=1e-12)
+        assert r.average_clustering == pytest.approx(nx.average_clustering(g), rel=1e-12)
+        assert r.by_node()[n - 1] == triangles[n - 1]
+        if budget == 4096 and n > 200:
+            assert r.ranges > 1 and r.passes == r.ranges + 1
+    if n == 0:
+        return
+    m = sluice.mis(undirected, seed=3, threads=2)
+    members = {v for v in range(n) if m.member[v]}
+    simple = nx.Graph(g)
+    simple.remove_edges_from(nx.selfloop_edges(simple))
+    assert all(not (u in members and v in members) for u, v in simple.edges())
+    assert all(v in members or any(w in members for w in simple[v]) for v in range(n))
+    assert m.members == len(members)
+    np.testing.assert_array_equal(sluice.mis(undirected, seed=3, threads=1, io="memory").member, m.member)
+    radii = sluice.radii(path, seed=5, threads=2)
+    assert radii.sources == min(n, 64)
+    if n <= 64:  # every vertex a source: the farthest distance reaching each vertex
+        expected = np.full(n, -1)
+        for s in range(n):
+            depth = reference_bfs(a.tocsr(), s)
+            expected = np.maximum(expected, depth)
+        np.testing.assert_array_equal(radii.radius, expected)
+    for program, layout, flags in (("radii", path, ["--seed", "5"]), ("tc", undirected, ["--list-memory", "4k"]), ("mis", undirected, [])):
+        run_program(programs, f"sluice-{program}", layout, *flags, "-v")
+
+
 def test_pagerank_says_when_it_did_not_converge(layouts):
     path, _ = layouts[("rmat", 1)]
     with pytest.warns(RuntimeWarning, match="did not converge: stopped at the cap of 3 iterations"):

@@ -194,5 +194,22 @@ largest=$(sed 's/.*largest core \([0-9]*\) (\([0-9]*\) vertices).*/\1 \2/' kcore
 cmp -s core.txt core2.txt || fail "kcore with --symmetric checked differs"
 "$tools/sluice" sweep sym.sluice --algorithm sssp,kcore --skip-thresholds 0,inf --repeat 1 -o sweep.csv >/dev/null 2>&1
 [ "$(grep -c ',sssp,\|,kcore,' sweep.csv)" -eq 4 ] || fail "sweep sssp,kcore: $(cat sweep.csv)"
+# Triangles, MIS and radii: undirected graphs for the first two; each
+# verified (-v) and its summary as documented.
+expect_error 2 "tc needs an undirected graph" "$tools/sluice-tc" g.sluice
+"$tools/sluice-tc" sym.sluice --output tri.txt --clustering clu.txt -v > tc.out 2>/dev/null || fail "tc -v: $(cat tc.out)"
+grep -q "^tc sym.sluice: .*[0-9]* triangles, transitivity [0-9.e-]*, average clustering [0-9.e-]*; 1 range(s) of lists, 1 pass(es) over the edges" tc.out || fail "tc summary: $(cat tc.out)"
+grep -q "agree with a count over its sorted lists" tc.out || fail "tc's verifier: $(cat tc.out)"
+[ "$(wc -l < tri.txt)" = "$(wc -l < clu.txt)" ] || fail "tc: --output and --clustering differ in length"
+"$tools/sluice-tc" sym.sluice --list-memory 4k --output tri2.txt --stats tc.jsonl > tc2.out 2>/dev/null
+grep -q "[2-9][0-9]* range(s) of lists\|[0-9][0-9][0-9]* range(s) of lists" tc2.out || fail "tc --list-memory 4k held one range: $(cat tc2.out)"
+cmp -s tri.txt tri2.txt || fail "tc with several ranges counts otherwise"
+grep -q '"phase":"scan"' tc.jsonl || fail "tc --stats has no scan records"
+"$tools/sluice-mis" sym.sluice --seed 4 --output mis.txt -v > mis.out 2>/dev/null || fail "mis -v: $(cat mis.out)"
+grep -q "no two adjacent, every other vertex next to one" mis.out || fail "mis's verifier: $(cat mis.out)"
+"$tools/sluice-mis" sym.sluice --seed 4 --io memory --threads 1 --output mis2.txt > /dev/null 2>&1
+cmp -s mis.txt mis2.txt || fail "mis differs with --io memory on one thread"
+"$tools/sluice-radii" g.sluice --output radii.txt -v > radii.out 2>/dev/null || fail "radii -v: $(cat radii.out)"
+grep -q "sources reached [0-9]* vertices, largest estimate [0-9]*" radii.out || fail "radii summary: $(cat radii.out)"
 
 echo "programs: ok"

@@ -81,6 +81,14 @@ same_cores() {
   "$tools/sluice" convert "$graph" "$name-sym-r$ranks.sluice" --symmetrize --ranks "$ranks" > /dev/null
   mpi "$ranks" "$tools/sluice-kcore" "$name-sym-r$ranks.sluice" --output many.core > /dev/null 2>&1
   cmp -s "$(one kcore "$name-sym.sluice")" many.core || fail "$name, $ranks ranks: kcore differs"
+  mpi "$ranks" "$tools/sluice-mis" "$name-sym-r$ranks.sluice" --output many.mis > /dev/null 2>&1
+  cmp -s "$(one mis "$name-sym.sluice")" many.mis || fail "$name, $ranks ranks: mis differs"
+  mpi "$ranks" "$tools/sluice-radii" "$name-sym-r$ranks.sluice" --output many.radii > /dev/null 2>&1
+  cmp -s "$(one radii "$name-sym.sluice")" many.radii || fail "$name, $ranks ranks: radii differs"
+  if [ "$ranks" -gt 1 ]; then
+    mpi "$ranks" "$tools/sluice-tc" "$name-sym-r$ranks.sluice" > tc.out 2>&1 && fail "$name, $ranks ranks: tc ran"
+    grep -q "tc does not run on ranks: it intersects whole neighbour lists" tc.out || fail "$name, $ranks ranks: tc's refusal: $(cat tc.out)"
+  fi
   # WCC on a symmetric layout split without --transpose: no part has a CSC.
   mpi "$ranks" "$tools/sluice-wcc" "$name-sym-r$ranks.sluice" --output many.wcc > /dev/null 2>&1
   cmp -s "$(one wcc "$name-sym.sluice")" many.wcc || fail "$name, $ranks ranks: wcc on the symmetric layout differs"

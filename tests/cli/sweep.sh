@@ -57,6 +57,6 @@ else
 fi
 
 expect_error 1 "wcc needs the transpose" "$sluice" sweep a/g.sluice b/g.sluice --algorithm wcc
-expect_error 2 "'dfs' is not one of the algorithms: bfs, pagerank, wcc, spmv, bc, sssp, kcore" "$sluice" sweep a/g.sluice --algorithm dfs
+expect_error 2 "'dfs' is not one of the algorithms: bfs, pagerank, wcc, spmv, bc, sssp, kcore, tc, mis, radii" "$sluice" sweep a/g.sluice --algorithm dfs
 expect_error 2 "--skip-thresholds:" "$sluice" sweep a/g.sluice --skip-thresholds 1x
 echo "sweep: ok"
