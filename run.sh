@@ -111,7 +111,8 @@ networkx_backend_test() {
     "$venv/bin/python" -m pytest -q -p no:cacheprovider -rs --pyargs \
     networkx.algorithms.link_analysis.tests.test_pagerank networkx.algorithms.components.tests \
     networkx.algorithms.shortest_paths.tests.test_unweighted networkx.algorithms.shortest_paths.tests.test_weighted \
-    networkx.algorithms.tests.test_core networkx.algorithms.centrality.tests.test_betweenness_centrality)
+    networkx.algorithms.tests.test_core networkx.algorithms.centrality.tests.test_betweenness_centrality \
+    networkx.algorithms.tests.test_cluster)
 }
 
 run_tests() {

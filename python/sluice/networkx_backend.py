@@ -300,6 +300,45 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
                     sampled_nodes=sources)
 
 
+def _triangle_counts(G) -> tuple[LayoutGraph, Any]:
+    g = _as_layout(G)
+    return g, (_algorithms.tc(g.path) if len(g) else None)
+
+
+def _by_nodes(g: LayoutGraph, values: Any, nodes: Any) -> Any:
+    """networkx's answer for `nodes`: one node's value, or a dict over the
+    nodes given (those of the graph, as nbunch_iter keeps them), or all."""
+    if values is None:
+        return {}
+    if nodes is not None and nodes in g:
+        return values[g.index[nodes]].item()
+    if nodes is None:
+        return g.keyed(values)
+    return {node: values[g.index[node]].item() for node in nodes if node in g}
+
+
+def triangles(G, nodes=None):
+    g, r = _triangle_counts(G)
+    return _by_nodes(g, None if r is None else r.triangles, nodes)
+
+
+def clustering(G, nodes=None, weight=None):
+    g, r = _triangle_counts(G)
+    return _by_nodes(g, None if r is None else r.clustering, nodes)
+
+
+def average_clustering(G, nodes=None, weight=None, count_zeros=True):
+    c = clustering(G, nodes).values()  # summed in node order, as networkx sums them
+    if not count_zeros:
+        c = [v for v in c if abs(v) > 0]
+    return sum(c) / len(c)
+
+
+def transitivity(G):
+    g, r = _triangle_counts(G)
+    return 0 if r is None or r.total == 0 else r.transitivity
+
+
 # ---- what networkx asks of a backend ----
 
 _IMPLEMENTED = {
@@ -317,6 +356,10 @@ _IMPLEMENTED = {
     "single_source_bellman_ford_path_length": "Bellman-Ford over the frontier, integer weights (exact in float32)",
     "core_number": "peeling, on undirected graphs",
     "betweenness_centrality": "Brandes from every source or k sampled ones, unweighted, without endpoints",
+    "triangles": "oriented lists held in DRAM within a budget, every list streamed past them (undirected graphs)",
+    "clustering": "from the triangle counts, unweighted, on undirected graphs",
+    "average_clustering": "from the triangle counts, unweighted, on undirected graphs",
+    "transitivity": "from the triangle counts, on undirected graphs",
 }
 
 
@@ -353,6 +396,13 @@ def can_run(name: str, args: tuple, kwargs: dict) -> Any:
             return "a directed graph (sluice's k-core peels undirected ones)"
         if nx_graph and any(u == v for u, v in G.edges()):
             return "self loops (networkx refuses them, with its own message)"
+    elif name in ("triangles", "clustering", "average_clustering", "transitivity"):
+        if G is not None and G.is_directed():
+            return "a directed graph (sluice counts the triangles of undirected ones)"
+        if G is not None and G.is_multigraph():
+            return "a multigraph (networkx refuses it, with its own message)"
+        if a.get("weight") is not None:
+            return "weighted clustering is networkx's alone"
     elif name == "betweenness_centrality":
         if a["weight"] is not None or a["endpoints"]:
             return "weights and endpoints are networkx's alone"

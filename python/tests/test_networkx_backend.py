@@ -51,6 +51,11 @@ def test_networkx_graphs_dispatched(directed):
         assert {frozenset(c) for c in nx.connected_components(g, backend="sluice")} == {
             frozenset(c) for c in nx.connected_components(g)}
         assert nx.core_number(g, backend="sluice") == nx.core_number(g)
+        assert nx.triangles(g, backend="sluice") == nx.triangles(g)
+        assert nx.triangles(g, ("pair", 60), backend="sluice") == nx.triangles(g, ("pair", 60))
+        assert nx.clustering(g, backend="sluice") == nx.clustering(g)
+        assert nx.transitivity(g, backend="sluice") == nx.transitivity(g)
+        assert nx.average_clustering(g, count_zeros=False, backend="sluice") == nx.average_clustering(g, count_zeros=False)
         assert nx.node_connected_component(g, ("pair", 60), backend="sluice") == {("pair", 60), "n61"}
 
 
@@ -77,7 +82,9 @@ def test_what_it_declines_says_why():
     nx.set_edge_attributes(g, 2.5, "weight")
     assert "weights" in can_run("pagerank", (g,), {})
     assert "not an integer" in can_run("single_source_dijkstra_path_length", (g, 0), {})
-    assert "does not implement" in can_run("triangles", (g,), {})
+    assert "does not implement" in can_run("square_clustering", (g,), {})
+    assert "weighted clustering" in can_run("clustering", (g,), {"weight": "weight"})
+    assert "directed" in can_run("transitivity", (nx.DiGraph(g),), {})
 
 
 def test_a_layout_passed_straight_to_networkx(tmp_path):
