@@ -13,78 +13,111 @@ namespace sluice::algorithms {
 
 namespace {
 
-// v -> w is kept when w ranks above v: by degree, then by id.
-struct Order {
-  const uint32_t* degree;
-  bool above(uint64_t w, uint64_t v) const { return degree[w] > degree[v] || (degree[w] == degree[v] && w > v); }
-};
-
 void add(uint64_t& at, uint64_t count) { std::atomic_ref<uint64_t>(at).fetch_add(count, std::memory_order_relaxed); }
 
-// The neighbours of `list` that rank above its vertex, sorted, each once.
+// The vertices in rank order: by degree, then by id (a counting sort over
+// the degrees). Oriented lists hold ranks, so that in a list sorted by
+// rank the neighbours above any member are the ones after it.
+struct Ranking {
+  std::vector<uint32_t> rank_of_32, id_of_32;  // when the ids fit 32 bits
+  std::vector<uint64_t> rank_of_64, id_of_64;
+  std::vector<uint64_t> at_least;  // per degree present: the vertices of at least that degree
+
+  Ranking(const uint32_t* degree, uint64_t n) {
+    uint32_t largest = 0;
+    for (uint64_t v = 0; v < n; ++v) largest = std::max(largest, degree[v]);
+    std::vector<uint64_t> start(uint64_t(largest) + 2, 0);
+    for (uint64_t v = 0; v < n; ++v) ++start[degree[v] + 1];
+    for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+    at_least.resize(start.size() - 1);
+    for (size_t d = 0; d + 1 < start.size(); ++d) at_least[d] = n - start[d];
+    const bool wide = n > std::numeric_limits<uint32_t>::max();
+    if (wide) rank_of_64.resize(n), id_of_64.resize(n);
+    else rank_of_32.resize(n), id_of_32.resize(n);
+    for (uint64_t v = 0; v < n; ++v) {
+      const uint64_t r = start[degree[v]]++;
+      if (wide) rank_of_64[v] = r, id_of_64[r] = v;
+      else rank_of_32[v] = uint32_t(r), id_of_32[r] = uint32_t(v);
+    }
+  }
+  uint64_t rank_of(uint64_t v) const { return rank_of_32.empty() ? rank_of_64[v] : rank_of_32[v]; }
+  uint64_t id_of(uint64_t r) const { return id_of_32.empty() ? id_of_64[r] : id_of_32[r]; }
+};
+
+// Where a thread credits triangles (by rank): a tally of its own (32-bit,
+// carried into the shared count when it wraps) where the budget holds one
+// per thread, else the shared counts, atomically (the tops of triangles
+// are mostly the same few hubs, whose counts the threads would share).
+class Credits {
+ public:
+  Credits(uint64_t* shared, uint32_t* tally) : shared_(shared), tally_(tally) {}
+  void operator()(uint64_t r, uint64_t count) {
+    if (!tally_) return add(shared_[r], count);
+    const uint64_t sum = uint64_t(tally_[r]) + count;
+    tally_[r] = uint32_t(sum);
+    if (sum >> 32) add(shared_[r], sum & ~uint64_t(UINT32_MAX));
+  }
+
+ private:
+  uint64_t* shared_;
+  uint32_t* tally_;
+};
+
+// The ranks of `list`'s neighbours above its vertex, sorted, each once.
 template <class Id>
-void orient(const engine::NeighbourList& list, Order order, std::vector<Id>& out) {
+void orient(const engine::NeighbourList& list, const Ranking& ranking, std::vector<Id>& out) {
+  const uint64_t own = ranking.rank_of(list.vertex);
   out.clear();
   for (uint64_t w : list.targets) {
-    if (order.above(w, list.vertex)) out.push_back(Id(w));
+    const uint64_t r = ranking.rank_of(w);
+    if (r > own) out.push_back(Id(r));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
-// The ids both sorted lists hold: each is the top of a triangle, credited
-// to it; returns how many.
+// The ranks both sorted lists hold: each the top of a triangle, credited;
+// returns how many.
 template <class Id>
-uint64_t close_triangles(std::span<const Id> a, std::span<const Id> b, uint64_t* triangles) {
+uint64_t close_triangles(const Id* a, const Id* a_end, const Id* b, const Id* b_end, Credits& credit) {
   uint64_t found = 0;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (a[i] < b[j]) {
-      ++i;
-    } else if (b[j] < a[i]) {
-      ++j;
+  while (a != a_end && b != b_end) {
+    if (*a < *b) {
+      ++a;
+    } else if (*b < *a) {
+      ++b;
     } else {
-      add(triangles[a[i]], 1);
-      ++found, ++i, ++j;
+      credit(*a, 1);
+      ++found, ++a, ++b;
     }
   }
   return found;
 }
 
-// Triangles u < v < w (in rank) for u's oriented list, v among those of its
-// members held: credited to u, v and w.
+// Triangles u < v < w (in rank) for u's oriented list, with v among the
+// held vertices: w is above v, so only the part of u's list after v can
+// meet v's list. Credited to u, v and w; returns how many.
 template <class Id>
-uint64_t count_from(uint64_t u, std::span<const Id> above_u, const engine::ResidentLists<Id>& held, uint64_t* triangles) {
+uint64_t count_from(uint64_t u_rank, std::span<const Id> above_u, const engine::ResidentLists<Id>& held, const Ranking& ranking,
+                    Credits& credit) {
   uint64_t at_u = 0;
-  for (Id v : above_u) {
+  for (size_t i = 0; i + 1 < above_u.size(); ++i) {
+    const uint64_t v = ranking.id_of(above_u[i]);
     if (!held.holds(v)) continue;
-    const uint64_t found = close_triangles<Id>(above_u, held.of(v), triangles);
-    if (found) add(triangles[v], found), at_u += found;
+    const std::span<const Id> above_v = held.of(v);
+    const uint64_t found = close_triangles<Id>(above_u.data() + i + 1, above_u.data() + above_u.size(), above_v.data(),
+                                               above_v.data() + above_v.size(), credit);
+    if (found) credit(above_u[i], found), at_u += found;
   }
-  if (at_u) add(triangles[u], at_u);
+  if (at_u) credit(u_rank, at_u);
   return at_u;
-}
-
-// Each vertex's oriented degree at most: its degree, and the vertices of
-// at least its degree other than itself. (Hubs rank high: few rank above.)
-std::vector<uint64_t> oriented_bounds(const uint32_t* degree, uint64_t n) {
-  std::vector<uint32_t> sorted(degree, degree + n);
-  std::sort(sorted.begin(), sorted.end());
-  std::vector<uint64_t> bound(n);
-  for (uint64_t v = 0; v < n; ++v) {
-    const uint64_t at_least = uint64_t(sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), degree[v]));
-    bound[v] = std::min<uint64_t>(degree[v], at_least - 1);
-  }
-  return bound;
 }
 
 template <class Id>
 TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
-  const Order order{engine.out_degrees()};
+  const uint32_t* degree = engine.out_degrees();
   TcResult result;
-  result.triangles.assign(n, 0);
-  std::vector<uint32_t> out(n, 0), in(n, 0);  // oriented degrees: their sum is the simple degree
   result.list_memory = options.list_memory;
   if (!result.list_memory) {
     const uint64_t limit = engine.fitted().limit, used = engine.budget().total();
@@ -94,13 +127,20 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
                                " KiB for the neighbour lists, under the 1024 KiB they need at least (raise --memory-limit, or give --list-memory)");
     }
   }
-  std::vector<std::pair<uint64_t, uint64_t>> ranges;
-  {
-    const std::vector<uint64_t> bound = oriented_bounds(order.degree, n);
-    ranges = engine::list_ranges(n, result.list_memory, [&](uint64_t v) {
-      return engine::ResidentLists<Id>::bytes_per_vertex + sizeof(Id) * bound[v];
-    });
-  }
+  const Ranking ranking(degree, n);
+  std::vector<uint64_t> by_rank(n, 0);                     // triangles, by rank
+  std::vector<uint32_t> out(n, 0), in_by_rank(n, 0);      // oriented degrees: their sum is the simple degree
+  // A tally per thread when they take at most half the list budget.
+  const uint64_t threads = uint64_t(engine.threads());
+  std::vector<std::vector<uint32_t>> tallies(threads > 1 && 8 * n * threads <= result.list_memory ? threads : 0);
+  if (!tallies.empty()) result.list_memory -= 4 * n * threads;
+  for (std::vector<uint32_t>& tally : tallies) tally.assign(n, 0);
+  auto credits = [&](int t) { return Credits(by_rank.data(), tallies.empty() ? nullptr : tallies[size_t(t)].data()); };
+  // A vertex holds at most its degree, and at most the vertices of at
+  // least its degree but itself (hubs rank high: few rank above them).
+  const auto ranges = engine::list_ranges(n, result.list_memory, [&](uint64_t v) {
+    return engine::ResidentLists<Id>::bytes_per_vertex + sizeof(Id) * std::min<uint64_t>(degree[v], ranking.at_least[degree[v]] - 1);
+  });
   result.ranges = ranges.size();
   result.passes = ranges.size() == 1 ? 1 : ranges.size() + 1;
   std::atomic<uint64_t> total{0};
@@ -108,9 +148,9 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
   for (size_t r = 0; r < ranges.size(); ++r) {
     const engine::ResidentLists<Id> held = engine.hold_lists<Id>(ranges[r].first, ranges[r].second,
                                                                  [&](const engine::NeighbourList& list, std::vector<Id>& kept) {
-      orient(list, order, kept);
+      orient(list, ranking, kept);
       out[list.vertex] = uint32_t(kept.size());
-      for (Id w : kept) std::atomic_ref<uint32_t>(in[w]).fetch_add(1, std::memory_order_relaxed);
+      for (Id w : kept) std::atomic_ref<uint32_t>(in_by_rank[w]).fetch_add(1, std::memory_order_relaxed);
     });
     trace.record(engine, "hold", r);
     result.held_bytes = std::max(result.held_bytes, held.bytes());
@@ -118,10 +158,11 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
     if (ranges.size() == 1) {  // every list is held: count from them
       std::atomic<uint64_t> cursor{0};
       constexpr uint64_t step = 1024;
-      engine.on_every_thread([&](int) {
+      engine.on_every_thread([&](int t) {
+        Credits credit = credits(t);
         uint64_t found = 0;
         for (uint64_t first; (first = cursor.fetch_add(step, std::memory_order_relaxed)) < n && !base::interruption_requested();) {
-          for (uint64_t u = first; u < std::min(n, first + step); ++u) found += count_from<Id>(u, held.of(u), held, result.triangles.data());
+          for (uint64_t u = first; u < std::min(n, first + step); ++u) found += count_from<Id>(ranking.rank_of(u), held.of(u), held, ranking, credit);
         }
         total += found;
       });
@@ -130,25 +171,37 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
     // Several ranges: every list streams past this one's.
     engine.for_each_list(engine::VertexSubset::all(n), [&](const engine::NeighbourList& list) {
       std::vector<Id>& above = scratch[size_t(list.thread)];
+      const uint64_t own = ranking.rank_of(list.vertex);
       above.clear();
       bool reaches = false;  // a list with no member in the range needs no sort
       for (uint64_t w : list.targets) {
-        if (!order.above(w, list.vertex)) continue;
-        above.push_back(Id(w));
+        const uint64_t rank = ranking.rank_of(w);
+        if (rank <= own) continue;
+        above.push_back(Id(rank));
         reaches |= held.holds(w);
       }
       if (!reaches) return;
       std::sort(above.begin(), above.end());
       above.erase(std::unique(above.begin(), above.end()), above.end());
-      total += count_from<Id>(list.vertex, std::span<const Id>(above), held, result.triangles.data());
+      Credits credit = credits(list.thread);
+      total += count_from<Id>(own, std::span<const Id>(above), held, ranking, credit);
     });
     trace.record(engine, "scan", r);
   }
   result.total = total.load();
+  for (const std::vector<uint32_t>& tally : tallies) {
+    engine.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
+      for (uint64_t r = begin; r < end; ++r) by_rank[r] += tally[r];
+    });
+  }
+  tallies.clear();
+  result.triangles.resize(n);
   result.clustering.assign(n, 0.0);
   double triads = 0, clustering = 0;  // sum of d(d - 1), and of the coefficients, in vertex order
   for (uint64_t v = 0; v < n; ++v) {
-    const double d = double(out[v]) + double(in[v]);
+    const uint64_t rank = ranking.rank_of(v);
+    result.triangles[v] = by_rank[rank];
+    const double d = double(out[v]) + double(in_by_rank[rank]);
     if (d >= 2) result.clustering[v] = 2.0 * double(result.triangles[v]) / (d * (d - 1));
     triads += d * (d - 1);
     clustering += result.clustering[v];

@@ -22,7 +22,10 @@
 namespace sluice::algorithms {
 
 struct TcOptions {
-  uint64_t list_memory = 0;  // bytes for the held lists; 0: what the engine's memory limit leaves
+  // Bytes for the held lists, and for a 4-byte tally per vertex per compute
+  // thread when those take at most half of it (else triangles are credited
+  // with atomic adds); 0: what the engine's memory limit leaves.
+  uint64_t list_memory = 0;
 };
 
 struct TcResult {
@@ -37,9 +40,10 @@ struct TcResult {
   uint64_t oriented_edges = 0;
 };
 
-// Triangles and clustering coefficients (8 + 8 bytes), the oriented
-// degrees out and in (4 + 4).
-constexpr uint64_t tc_bytes_per_vertex = 24;
+// Triangles by rank and by vertex, clustering coefficients (8 + 8 + 8
+// bytes), the oriented degrees out and in (4 + 4), each vertex's rank and
+// the vertex of each rank (4 + 4 where the ids fit 32 bits).
+constexpr uint64_t tc_bytes_per_vertex = 40;
 // The least list budget: below it every few vertices would cost a scan.
 constexpr uint64_t tc_least_list_memory = uint64_t(1) << 20;
 

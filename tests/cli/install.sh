@@ -47,12 +47,23 @@ if [ "$ranks" = mpi ]; then
     fail "my-bfs's summary on 2 ranks: $(cat summary.txt)"
   cmp -s got.txt expected.txt || fail "my-bfs on 2 ranks differs from sluice-bfs"
 fi
+# Whole lists: my-mutual's counts, with a budget that cuts several ranges,
+# against the edge list's reciprocated pairs.
+"$work/cmake/my-mutual" g.sluice --list-memory 16384 --output mutual.txt > summary.txt 2>/dev/null ||
+  fail "my-mutual: $(cat summary.txt)"
+grep -q "^my-mutual g.sluice: .* mutual pairs, [0-9]* range(s)" summary.txt || fail "my-mutual summary: $(cat summary.txt)"
+! grep -q " 1 range(s)" summary.txt || fail "my-mutual held every list in 16 KiB: $(cat summary.txt)"
+awk -v n="$(wc -l < mutual.txt)" '!/^#/ && $1 != $2 { e[$1 " " $2] = 1 }
+  END { for (k in e) { split(k, p, " "); if ((p[2] " " p[1]) in e) c[p[1]]++ } for (v = 0; v < n; v++) print c[v] + 0 }' g.el > mutual-expected.txt
+cmp -s mutual.txt mutual-expected.txt || fail "my-mutual differs from the edge list's reciprocated pairs"
 # The documentation shows these files as they are.
-python3 - "$doc" "$source_dir" <<'PY' || fail "docs/writing-an-algorithm.md's my_bfs.cpp or CMakeLists.txt differs from tests/out_of_tree"
+python3 - "$doc" "$source_dir" <<'PY' || fail "docs/writing-an-algorithm.md's my_bfs.cpp, my_mutual.cpp or CMakeLists.txt differs from tests/out_of_tree"
 import pathlib, re, sys
 doc, source = pathlib.Path(sys.argv[1]).read_text(), pathlib.Path(sys.argv[2])
 cpp = (source / "my_bfs.cpp").read_text()
 assert "```cpp\n" + cpp[cpp.index("#include <atomic>"):] + "```" in doc
+lists = (source / "my_mutual.cpp").read_text()
+assert "```cpp\n" + lists[lists.index("#include <algorithm>"):] + "```" in doc
 assert "```cmake\n" + (source / "CMakeLists.txt").read_text() + "```" in doc
 PY
 # No verifier, no -v.

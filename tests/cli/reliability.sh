@@ -28,6 +28,12 @@ expect_error 1 "page 0 fails its checksum" "$sluice" convert g.sluice copy.el
 expect_error 1 "page 0 fails its checksum" "$sluice" convert g.sluice copy.sluice --transpose
 [ ! -e copy.el ] && [ ! -e copy.sluice ] || fail "output of a failed conversion left behind"
 cp saved.0 d0/g.out.0
+# The same during a walk over whole lists (triangle counting).
+mkdir s0
+"$sluice" convert g.el sym.sluice --drives s0 --symmetrize >/dev/null
+flip s0/sym.out.0 5003 16
+expect_error 1 "s0/sym.out.0:byte 4096: page 0 fails its checksum" "$tools/sluice-tc" sym.sluice
+expect_error 1 "s0/sym.out.0:byte 5000: edge target .* is not below the 4096 vertices" "$tools/sluice-tc" sym.sluice --no-verify-reads --list-memory 64k
 
 # 1, 3. Two graphs with the same stem into the same drive directories: the
 # second conversion refuses and names the first; forced, the first layout
