@@ -23,7 +23,7 @@ namespace sluice::algorithms {
 
 struct TcOptions {
   // Bytes for the held lists, and for a 4-byte tally per vertex per compute
-  // thread when those take at most half of it (else triangles are credited
+  // thread when those take at most a quarter of it (else triangles are credited
   // with atomic adds); 0: what the engine's memory limit leaves.
   uint64_t list_memory = 0;
 };

@@ -427,6 +427,21 @@ class Engine {
   // The frontier as a bitmap: its own, or the scratch one filled from its ids.
   const IndexedBitmap& bitmap_of(const VertexSubset& frontier);
   void release_bitmap(const VertexSubset& frontier);
+  // bitmap_of for the length of a call: the scratch bitmap is empty again
+  // after it, whatever happens.
+  class FrontierBits {
+   public:
+    FrontierBits(Engine& engine, const VertexSubset& frontier) : engine_(engine), frontier_(frontier), bits_(engine.bitmap_of(frontier)) {}
+    ~FrontierBits() { engine_.release_bitmap(frontier_); }
+    FrontierBits(const FrontierBits&) = delete;
+    FrontierBits& operator=(const FrontierBits&) = delete;
+    const IndexedBitmap& bits() const { return bits_; }
+
+   private:
+    Engine& engine_;
+    const VertexSubset& frontier_;
+    const IndexedBitmap& bits_;
+  };
   // Distributed: what was exchanged since the previous EDGEMAP, into stats_.
   void count_communication();
   // Completes the value exchanges the algorithm started (RankExchange):

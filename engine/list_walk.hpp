@@ -14,12 +14,8 @@ namespace sluice::engine {
 template <class F>
 void Engine::for_each_list(const VertexSubset& frontier, F&& f) {
   if (frontier.vertices() != graph_.vertices()) throw std::invalid_argument("the frontier is for another graph");
-  struct Cleanup {  // the scratch bitmap is empty again, whatever happens
-    Engine& engine;
-    const VertexSubset& frontier;
-    ~Cleanup() { engine.release_bitmap(frontier); }
-  } cleanup{*this, frontier};
-  const IndexedBitmap& active = bitmap_of(frontier);
+  const FrontierBits bits(*this, frontier);
+  const IndexedBitmap& active = bits.bits();
   walk_lists(frontier.size(), [&] { return plan_push(frontier, frontier.is_all() ? graph_.edges() : out_edges_of(frontier)); },
              [&](uint64_t v) { return frontier.is_all() || active.test(v); }, f);
 }

@@ -25,12 +25,8 @@ Bins<Value>& Engine::bins() {
 template <class Value, class Functions>
 void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool atomic, uint64_t first_edges,
                   const ChunkPlan& plan) {
-  struct Cleanup {  // the scratch bitmap is empty again, whatever happens
-    Engine& engine;
-    const VertexSubset& frontier;
-    ~Cleanup() { engine.release_bitmap(frontier); }
-  } cleanup{*this, frontier};
-  const IndexedBitmap& active = bitmap_of(frontier);
+  const FrontierBits bits(*this, frontier);
+  const IndexedBitmap& active = bits.bits();
   // Runs the EDGEMAP over the edges `next` hands out: next(error, busy,
   // on_edge) gives the calling thread its next share, false at the end.
   auto over = [&](auto&& next) {

@@ -298,14 +298,19 @@ def test_triangles_mis_and_radii(layouts, shape, tmp_path, programs):
     doubled = nx.MultiGraph(g)
     doubled.add_edges_from(list(g.edges()))  # every edge twice: counted once
     sluice.from_networkx(doubled, undirected, nodelist=range(n))
+    on_three = tmp_path / "u3.sluice"
+    sluice.from_networkx(doubled, on_three, nodelist=range(n), drives=[tmp_path / f"d{i}" for i in range(3)])
     with pytest.raises(sluice.UsageError, match="undirected"):
         sluice.tc(path)
     triangles = nx.triangles(g)
     clustering = nx.clustering(g)
-    for budget in (0, "1m" if n < 1000 else 0, 4096):
+    # Every list held, then a budget of 4 KiB (several ranges) through each
+    # IO backend, on one drive and on three.
+    runs = [(undirected, 0, "auto")] + [(layout, 4096, io) for layout in (undirected, on_three) for io in ("uring", "aio", "psync", "memory")]
+    for layout, budget, io in runs:
         if n == 0:
             break
-        r = sluice.tc(undirected, list_memory=budget, threads=2)
+        r = sluice.tc(layout, list_memory=budget, threads=2, io=io)
         np.testing.assert_array_equal(r.triangles, [triangles[v] for v in range(n)])
         np.testing.assert_allclose(r.clustering, [clustering[v] for v in range(n)], rtol=1e-12, atol=0)
         assert r.total == sum(triangles.values()) // 3
