@@ -299,7 +299,10 @@ def test_triangles_mis_and_radii(layouts, shape, tmp_path, programs):
     doubled.add_edges_from(list(g.edges()))  # every edge twice: counted once
     sluice.from_networkx(doubled, undirected, nodelist=range(n))
     on_three = tmp_path / "u3.sluice"
-    sluice.from_networkx(doubled, on_three, nodelist=range(n), drives=[tmp_path / f"d{i}" for i in range(3)])
+    drives = [tmp_path / f"d{i}" for i in range(3)]
+    for drive in drives:
+        drive.mkdir()
+    sluice.from_networkx(doubled, on_three, nodelist=range(n), drives=drives)
     with pytest.raises(sluice.UsageError, match="undirected"):
         sluice.tc(path)
     triangles = nx.triangles(g)
