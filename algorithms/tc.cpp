@@ -150,7 +150,7 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
   std::atomic<uint64_t> total{0};
   std::vector<std::vector<Id>> scratch(size_t(engine.threads()));
   for (size_t r = 0; r < ranges.size(); ++r) {
-    const auto [first, last] = ranges[r];
+    const uint64_t first = ranges[r].first, last = ranges[r].second;  // not a structured binding: clang 14 cannot capture one
     const engine::ResidentLists<Id> held = engine.hold_lists<Id>(first, last, [&](const engine::NeighbourList& list, std::vector<Id>& kept) {
       orient(list, ranking, kept);
       out[list.vertex] = uint32_t(kept.size());
