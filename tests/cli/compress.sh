@@ -93,4 +93,15 @@ if [ "${2:-}" = mpi ]; then
   mpirun --oversubscribe -np 2 "$tools/sluice-wcc" r.sluice -o c.txt > /dev/null 2>&1
   cmp -s p.txt c.txt || fail "wcc on 2 compressed ranks differs"
 fi
+# Whole lists (triangle counting) over compressed pages: the plain
+# layout's counts, every list held and in several ranges, from the drives
+# and in memory.
+mkdir s0
+"$sluice" convert g.el sym.sluice --symmetrize > /dev/null
+"$sluice" convert g.el csym.sluice --symmetrize --compress --drives s0 > /dev/null
+"$tools/sluice-tc" sym.sluice -o p.txt > /dev/null 2>&1
+for flags in "" "--list-memory 64k" "--io memory --list-memory 64k"; do
+  "$tools/sluice-tc" csym.sluice $flags -o c.txt > tc.out 2>&1 || fail "tc on compressed pages $flags: $(cat tc.out)"
+  cmp -s p.txt c.txt || fail "tc on compressed pages $flags differs"
+done
 echo "compress: all passed"
