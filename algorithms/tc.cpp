@@ -18,12 +18,12 @@ void add(uint64_t& at, uint64_t count) { std::atomic_ref<uint64_t>(at).fetch_add
 // The vertices in rank order: by degree, then by id (a counting sort over
 // the degrees). Oriented lists hold ranks, so that in a list sorted by
 // rank the neighbours above any member are the ones after it.
+template <class Id>
 struct Ranking {
-  std::vector<uint32_t> rank_of_32, id_of_32;  // when the ids fit 32 bits
-  std::vector<uint64_t> rank_of_64, id_of_64;
-  std::vector<uint64_t> at_least;  // per degree present: the vertices of at least that degree
+  std::vector<Id> rank_of, id_of;
+  std::vector<uint64_t> at_least;  // per degree: the vertices of at least that degree
 
-  Ranking(const uint32_t* degree, uint64_t n) {
+  Ranking(const uint32_t* degree, uint64_t n) : rank_of(n), id_of(n) {
     uint32_t largest = 0;
     for (uint64_t v = 0; v < n; ++v) largest = std::max(largest, degree[v]);
     std::vector<uint64_t> start(uint64_t(largest) + 2, 0);
@@ -31,17 +31,11 @@ struct Ranking {
     for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
     at_least.resize(start.size() - 1);
     for (size_t d = 0; d + 1 < start.size(); ++d) at_least[d] = n - start[d];
-    const bool wide = n > std::numeric_limits<uint32_t>::max();
-    if (wide) rank_of_64.resize(n), id_of_64.resize(n);
-    else rank_of_32.resize(n), id_of_32.resize(n);
     for (uint64_t v = 0; v < n; ++v) {
       const uint64_t r = start[degree[v]]++;
-      if (wide) rank_of_64[v] = r, id_of_64[r] = v;
-      else rank_of_32[v] = uint32_t(r), id_of_32[r] = uint32_t(v);
+      rank_of[v] = Id(r), id_of[r] = Id(v);
     }
   }
-  uint64_t rank_of(uint64_t v) const { return rank_of_32.empty() ? rank_of_64[v] : rank_of_32[v]; }
-  uint64_t id_of(uint64_t r) const { return id_of_32.empty() ? id_of_64[r] : id_of_32[r]; }
 };
 
 // Where a thread credits triangles (by rank): a tally of its own (32-bit,
@@ -65,12 +59,12 @@ class Credits {
 
 // The ranks of `list`'s neighbours above its vertex, sorted, each once.
 template <class Id>
-void orient(const engine::NeighbourList& list, const Ranking& ranking, std::vector<Id>& out) {
-  const uint64_t own = ranking.rank_of(list.vertex);
+void orient(const engine::NeighbourList& list, const Ranking<Id>& ranking, std::vector<Id>& out) {
+  const uint64_t own = ranking.rank_of[list.vertex];
   out.clear();
   for (uint64_t w : list.targets) {
-    const uint64_t r = ranking.rank_of(w);
-    if (r > own) out.push_back(Id(r));
+    const Id r = ranking.rank_of[w];
+    if (r > own) out.push_back(r);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -98,11 +92,11 @@ uint64_t close_triangles(const Id* a, const Id* a_end, const Id* b, const Id* b_
 // held vertices: w is above v, so only the part of u's list after v can
 // meet v's list. Credited to u, v and w; returns how many.
 template <class Id>
-uint64_t count_from(uint64_t u_rank, std::span<const Id> above_u, const engine::ResidentLists<Id>& held, const Ranking& ranking,
+uint64_t count_from(uint64_t u_rank, std::span<const Id> above_u, const engine::ResidentLists<Id>& held, const Ranking<Id>& ranking,
                     Credits& credit) {
   uint64_t at_u = 0;
   for (size_t i = 0; i + 1 < above_u.size(); ++i) {
-    const uint64_t v = ranking.id_of(above_u[i]);
+    const uint64_t v = ranking.id_of[above_u[i]];
     if (!held.holds(v)) continue;
     const std::span<const Id> above_v = held.of(v);
     const uint64_t found = close_triangles<Id>(above_u.data() + i + 1, above_u.data() + above_u.size(), above_v.data(),
@@ -127,7 +121,7 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
                                " KiB for the neighbour lists, under the 1024 KiB they need at least (raise --memory-limit, or give --list-memory)");
     }
   }
-  const Ranking ranking(degree, n);
+  const Ranking<Id> ranking(degree, n);
   std::vector<uint64_t> by_rank(n, 0);                     // triangles, by rank
   std::vector<uint32_t> out(n, 0), in_by_rank(n, 0);      // oriented degrees: their sum is the simple degree
   // A tally per thread when they take at most a quarter of the list budget
@@ -166,7 +160,7 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
         Credits credit = credits(t);
         uint64_t found = 0;
         for (uint64_t from; (from = cursor.fetch_add(step, std::memory_order_relaxed)) < n && !base::interruption_requested();) {
-          for (uint64_t u = from; u < std::min(n, from + step); ++u) found += count_from<Id>(ranking.rank_of(u), held.of(u), held, ranking, credit);
+          for (uint64_t u = from; u < std::min(n, from + step); ++u) found += count_from<Id>(ranking.rank_of[u], held.of(u), held, ranking, credit);
         }
         total += found;
       });
@@ -175,13 +169,13 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
     // Several ranges: every list streams past this one's.
     engine.for_each_list(engine::VertexSubset::all(n), [&](const engine::NeighbourList& list) {
       std::vector<Id>& above = scratch[size_t(list.thread)];
-      const uint64_t own = ranking.rank_of(list.vertex);
+      const Id own = ranking.rank_of[list.vertex];
       above.clear();
       bool reaches = false;  // a list with no member in the range needs no sort
       for (uint64_t w : list.targets) {
-        const uint64_t rank = ranking.rank_of(w);
+        const Id rank = ranking.rank_of[w];
         if (rank <= own) continue;
-        above.push_back(Id(rank));
+        above.push_back(rank);
         reaches |= held.holds(w);
       }
       if (!counted && list.vertex >= last) out[list.vertex] = uint32_t(above.size());
@@ -217,7 +211,7 @@ TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace
   result.clustering.assign(n, 0.0);
   double triads = 0, clustering = 0;  // sum of d(d - 1), and of the coefficients, in vertex order
   for (uint64_t v = 0; v < n; ++v) {
-    const uint64_t rank = ranking.rank_of(v);
+    const uint64_t rank = ranking.rank_of[v];
     result.triangles[v] = by_rank[rank];
     const double d = double(out[v]) + double(in_by_rank[rank]);
     if (d >= 2) result.clustering[v] = 2.0 * double(result.triangles[v]) / (d * (d - 1));
