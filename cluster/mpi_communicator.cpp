@@ -187,8 +187,9 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
     ++counters_.collectives;
     for (size_t r = 0; r < ranks; ++r) std::copy_n(in.data() + in_at[r], in_counts[r], receive.data() + receive_at[r] + done);
   }
-  counters_.sent_bytes += send_at.back();
-  counters_.received_bytes += receive_at.back();
+  // A rank's piece to itself does not cross its link.
+  counters_.sent_bytes += send_at.back() - send_counts[size_t(rank_)];
+  counters_.received_bytes += receive_at.back() - receive_counts[size_t(rank_)];
   counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -230,6 +231,8 @@ std::unique_ptr<engine::Communicator::Started> MpiCommunicator::start(std::span<
   // One MPI_Ialltoallv takes int counts and displacements: every rank
   // must agree that theirs fit, else all take the blocking rounds.
   uint64_t largest = std::max(sent, received);
+  sent -= send_counts[size_t(rank_)];  // what crosses the link: not the piece a rank sends itself
+  received -= receive_counts[size_t(rank_)];
   check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
   ++counters_.collectives;
   counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

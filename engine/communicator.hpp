@@ -58,6 +58,17 @@ class Communicator {
   virtual void merge_components(std::span<uint64_t> labels) = 0;
 
   const CommunicationCounters& counters() const { return counters_; }
+  // What was exchanged since the last call, by any engine of the run: each
+  // step's record counts its bytes once (a run's trial start calls it too).
+  CommunicationCounters take_step() {
+    CommunicationCounters step = counters_;
+    step.sent_bytes -= step_start_.sent_bytes;
+    step.received_bytes -= step_start_.received_bytes;
+    step.collectives -= step_start_.collectives;
+    step.seconds -= step_start_.seconds;
+    step_start_ = counters_;
+    return step;
+  }
 
   // A nonblocking all-to-all: started now with the pieces (kept here until
   // it is done), finished by finish_pending(), which completes every
@@ -150,6 +161,7 @@ class Communicator {
   }
 
   CommunicationCounters counters_;
+  CommunicationCounters step_start_;
 
  private:
   struct Pending {

@@ -65,7 +65,6 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
     exchange_->communicator().sum(std::span<uint32_t>(summed_degrees_));
     out_degrees_ = summed_degrees_.data();
   }
-  counted_ = exchange_->communicator().counters();
   if (!options_.skip) options_.skip = default_skip_threshold(graph, options_.io.backend).threshold;
   if (forward) {
     shares_streams_ = true;
@@ -134,13 +133,12 @@ void Engine::end_exchange_step() {
 
 void Engine::count_communication() {
   if (!distributed()) return;
-  const CommunicationCounters& now = exchange_->communicator().counters();
+  const CommunicationCounters step = exchange_->communicator().take_step();
   stats_.rank = exchange_->communicator().rank();
-  stats_.sent_bytes = now.sent_bytes - counted_.sent_bytes;
-  stats_.received_bytes = now.received_bytes - counted_.received_bytes;
-  stats_.collectives = now.collectives - counted_.collectives;
-  stats_.comm_seconds = now.seconds - counted_.seconds;
-  counted_ = now;
+  stats_.sent_bytes = step.sent_bytes;
+  stats_.received_bytes = step.received_bytes;
+  stats_.collectives = step.collectives;
+  stats_.comm_seconds = step.seconds;
 }
 
 namespace {

@@ -478,7 +478,6 @@ class Engine {
   std::unique_ptr<RankExchange> exchange_;
   std::vector<uint32_t> summed_degrees_;  // distributed: the whole graph's out-degrees
   const uint32_t* out_degrees_ = nullptr;
-  CommunicationCounters counted_;         // the communicator's counters when the last EDGEMAP ended
   std::unique_ptr<DiskGraph> reversed_;
   const DiskGraph* pull_graph_ = nullptr;
   FittedOptions fitted_;

@@ -118,7 +118,10 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   };
   run["memory"] = {{"limit", fitted.limit}, {"held", parts(fitted.budget)}, {"by_default", parts(fitted.wanted)},
                    {"floor", parts(fitted.cut() ? fitted.floor : fitted.budget)}};
-  if (distributed()) trial_start_ = communicator->counters();
+  if (distributed()) {
+    trial_start_ = communicator->counters();
+    communicator->take_step();  // the trial's first step counts from here
+  }
   run_record_ = run.dump();
   run_record_.pop_back();  // the parameters follow
   if (!leader()) return;
@@ -194,7 +197,10 @@ void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::str
   const double mb = double(bytes) / 1e6;
   std::FILE* out = outputs_.writes_stdout() ? stderr : stdout;
   trace_->end_trial(seconds, iterations, digest, counts);  // ends its progress line first
-  if (distributed()) trial_start_ = communicator_->counters();
+  if (distributed()) {
+    trial_start_ = communicator_->counters();
+    communicator_->take_step();
+  }
   trial_seconds_.push_back(seconds);
   if (!leader()) return;
   std::fprintf(out, "%s %s: %.3f s, %llu iterations, %.1f MB read (%.1f MB/s), %s\n", name_.c_str(), path_.c_str(), seconds,
