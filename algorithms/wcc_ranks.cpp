@@ -21,16 +21,19 @@ struct Labelled {
   Id vertex, label;
 };
 
-// Joins an own vertex's sampled out-neighbour where this rank owns it
-// too; else keeps the edge for the neighbour's owner, whose part holds
-// the edge (the vertex is one of its mirrors).
+// Joins an own vertex's sampled out-neighbour where this rank owns it or
+// reads it (a mirror: the label agreement covers it, and a hub that many
+// vertices sample then costs one message, not one per edge); else keeps
+// the edge for the neighbour's owner, whose part holds the edge (the
+// vertex is one of its mirrors).
 template <class Id>
 struct LinkOrKeep : Link<Id> {
   uint64_t first, last;
+  const engine::IndexedBitmap& mirrors;
   std::vector<Labelled<Id>>& kept;
   std::atomic<uint64_t>& count;
   bool gather_atomic(uint64_t dst, const Id& src) {
-    if (dst >= first && dst < last) return Link<Id>::gather_atomic(dst, src);
+    if ((dst >= first && dst < last) || mirrors.test(dst)) return Link<Id>::gather_atomic(dst, src);
     kept[count.fetch_add(1, std::memory_order_relaxed)] = {src, Id(dst)};
     return false;
   }
@@ -49,70 +52,196 @@ engine::VertexSubset own_with_lists(const engine::DiskGraph& graph, uint64_t fir
   return engine::VertexSubset::from_sorted_ids(graph.vertices(), std::move(ids));
 }
 
-// The ranks' agreement on labels, each rank with its forest over its own
-// vertices and its mirrors (`touched`, ascending; the forest compressed).
-// label: an own vertex's current label; a mirror's, the least this rank
-// and its owner both know of (unknown until the owner's first word).
-// least: per local root, the least label its component has seen. Each
-// round two exchanges: owners tell the ranks that read a vertex its
-// label, and readers tell the owner of a mirror what its local component
-// has seen, as (vertex, label) pairs or, where fewer bytes, every label
-// read as values alone in the order both sides know (Gemini's mirrors).
-// A label only ever falls, and it ends at the smallest id of the whole
-// component, as on one process; a mirror ends with its owner's label.
-// The rounds cost O(own vertices + mirrors) each, never O(V). With
-// `agreed`, labels the ranks agreed on before the forests grew (each
-// mirror's its owner's), the rounds start from those and send only what
-// falls: no round sends every label.
+// Which other ranks read each own vertex and linked it in their sample:
+// in CSR form over the own range, from the first round of the sampled
+// labels' agreement (`told`: what arrived, `from`: how many from each rank).
 template <class Id>
-std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
-                                RunTrace& trace, const char* step, uint64_t& rounds, std::vector<Id> agreed = {}) {
+struct LinkedReaders {
+  std::vector<uint64_t> offsets;
+  std::vector<uint32_t> ranks;
+
+  LinkedReaders(const std::vector<Labelled<Id>>& told, const std::vector<uint64_t>& from, uint64_t first, uint64_t last)
+      : offsets(last - first + 1, 0), ranks(told.size()) {
+    for (const Labelled<Id>& m : told) ++offsets[m.vertex - first + 1];
+    for (size_t i = 1; i < offsets.size(); ++i) offsets[i] += offsets[i - 1];
+    std::vector<uint64_t> at(offsets.begin(), offsets.end() - 1);
+    size_t i = 0;
+    for (size_t r = 0; r < from.size(); ++r) {
+      for (uint64_t k = 0; k < from[r]; ++k, ++i) ranks[at[told[i].vertex - first]++] = uint32_t(r);
+    }
+  }
+  template <class F>
+  void for_each(uint64_t v_minus_first, F&& f) const {
+    for (uint64_t i = offsets[v_minus_first]; i < offsets[v_minus_first + 1]; ++i) f(size_t(ranks[i]));
+  }
+};
+
+// The ranks' agreement on the sampled components' labels. Each rank has a
+// forest over its own vertices and its mirrors (`touched`, ascending; the
+// forest compressed), but only the mirrors its sample linked to another
+// vertex carry anything: the others stay unknown here, so the rounds cost
+// O(sampled edges) in bytes, whatever the number of mirrors.
+// label: an own vertex's current label; a linked mirror's, what its owner
+// last said (unknown before). least: per local root, the least label its
+// component has seen. Each round, readers tell a linked mirror's owner
+// what its local component has seen below that, and owners tell the
+// readers that linked a vertex the labels that fell. In the first round
+// every linked mirror is told and answered (the answers as values alone,
+// in the order asked), which is how an owner learns who linked it.
+// A label only ever falls and ends at the smallest id of the whole
+// component, as on one process.
+template <class Id>
+std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
+                                        RunTrace& trace, uint64_t& rounds) {
+  constexpr Id unknown = std::numeric_limits<Id>::max();
   const uint64_t n = out.graph().vertices();
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
-  const bool fresh = agreed.empty();
-  std::vector<Id> label = fresh ? std::vector<Id>(n) : std::move(agreed);
-  std::vector<Id> least(n);
+  const size_t rank_count = size_t(communicator.size());
+  std::vector<Id> label(n, unknown), least(n, unknown);
+  // A local root (the smallest id of its local component) is its
+  // component's first label; a mirror is linked if its component has
+  // another vertex, or it is not the root.
   for (uint64_t v : touched) {
-    const Id root = forest.parent(v);  // compressed: the root, the smallest id of the local component
-    if (fresh) {
-      label[v] = v >= first && v < last ? root : std::numeric_limits<Id>::max();
-      least[root] = root;
-    } else {
-      least[root] = std::numeric_limits<Id>::max();
+    const Id root = forest.parent(v);
+    if (root != v || (v >= first && v < last)) least[root] = root;
+  }
+  std::vector<uint64_t> linked;
+  for (uint64_t v : touched) {
+    if (v >= first && v < last) label[v] = forest.parent(v);
+    else if (least[forest.parent(v)] != unknown) linked.push_back(v);
+  }
+  auto take = [&](uint64_t u, Id value) {  // what a mirror's owner said
+    label[u] = value;
+    Id& l = least[forest.parent(u)];
+    l = std::min(l, value);
+  };
+  std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
+  std::unique_ptr<LinkedReaders<Id>> readers;
+  for (uint64_t round = 0;; ++round) {
+    // 1. Readers tell owners what a linked mirror's component has seen below its label.
+    for (auto& piece : pieces) piece.clear();
+    uint64_t sent = 0;
+    for (uint64_t u : linked) {
+      const Id l = least[forest.parent(u)];
+      if (!(l < label[u])) continue;
+      pieces[ranks.owner(u)].push_back({Id(u), l});
+      label[u] = l;  // the owner's label falls to it
+      ++sent;
     }
+    std::vector<uint64_t> from;
+    const std::vector<Labelled<Id>> told = communicator.exchange_pieces(pieces, round == 0 ? &from : nullptr);
+    if (round == 0) readers = std::make_unique<LinkedReaders<Id>>(told, from, first, last);
+    for (const Labelled<Id>& m : told) {
+      Id& l = least[forest.parent(m.vertex)];
+      l = std::min(l, m.label);
+    }
+    // 2. Own vertices take their component's least label.
+    std::vector<uint64_t> changed;
+    for (uint64_t v = first; v < last; ++v) {
+      const Id l = least[forest.parent(v)];
+      if (l < label[v]) label[v] = l, changed.push_back(v);
+    }
+    // 3. Owners answer: the first round, every label asked about; then
+    //    the labels that fell, to the ranks that linked the vertex.
+    if (round == 0) {
+      std::vector<std::vector<Id>> answers(rank_count);
+      size_t i = 0;
+      for (size_t r = 0; r < rank_count; ++r) {
+        for (uint64_t k = 0; k < from[r]; ++k, ++i) answers[r].push_back(label[told[i].vertex]);
+      }
+      const std::vector<Id> answered = communicator.exchange_pieces(answers);
+      i = 0;
+      for (const auto& piece : pieces) {
+        for (const Labelled<Id>& m : piece) take(m.vertex, answered[i++]);
+      }
+    } else {
+      std::vector<std::vector<Labelled<Id>>> fell(rank_count);
+      for (uint64_t v : changed) readers->for_each(v - first, [&](size_t r) { fell[r].push_back({Id(v), label[v]}); });
+      for (const auto& piece : fell) sent += piece.size();
+      for (const Labelled<Id>& m : communicator.exchange_pieces(fell)) take(m.vertex, m.label);
+    }
+    out.end_exchange_step();
+    trace.record_exchange(out, "sample labels", rounds);
+    ++rounds;
+    if (communicator.sum(sent) == 0) break;
   }
-  if (!fresh) {
-    for (uint64_t v : touched) least[forest.parent(v)] = std::min(least[forest.parent(v)], label[v]);
+  return label;
+}
+
+// Every mirror of this rank takes its owner's label, once the sampled
+// labels are agreed: the largest component's (which every rank knows)
+// unless its owner names another, as (vertex, label) pairs; or every
+// label a rank reads as values alone, where that is fewer bytes.
+template <class Id>
+void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, const std::vector<uint64_t>& touched) {
+  const uint64_t first = out.owned_begin(), last = out.owned_end();
+  engine::RankExchange& ranks = out.ranks();
+  engine::Communicator& communicator = ranks.communicator();
+  std::vector<std::vector<Labelled<Id>>> pieces(size_t(communicator.size()));
+  uint64_t pairs = 0;
+  for (uint64_t v = first; v < last; ++v) {
+    if (label[v] == giant) continue;
+    ranks.for_each_reader(v, [&](size_t r) { pieces[r].push_back({Id(v), label[v]}); });
   }
+  for (const auto& piece : pieces) pairs += piece.size();
+  if (communicator.sum(pairs) * sizeof(Labelled<Id>) >= communicator.sum(ranks.read_pairs()) * sizeof(Id)) {
+    ranks.source_values(std::span<Id>(label));
+    communicator.finish_pending();
+    return;
+  }
+  for (uint64_t u : touched) {
+    if (u < first || u >= last) label[u] = giant;
+  }
+  for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) label[m.vertex] = m.label;
+}
+
+// The ranks' agreement on the final labels, from `label`, labels they
+// agreed on before the forests grew (each mirror's its owner's): each
+// rank's forest covers its own vertices and its mirrors (`touched`,
+// ascending; the forest compressed). Each round two exchanges, of what
+// fell alone: owners tell the ranks that read a vertex its label, and
+// readers tell the owner of a mirror what its local component has seen,
+// as (vertex, label) pairs or, where fewer bytes, every label read as
+// values alone in the order both sides know (Gemini's mirrors). The
+// rounds cost O(own vertices + mirrors) each, never O(V).
+template <class Id>
+std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
+                                RunTrace& trace, uint64_t& rounds, std::vector<Id> label) {
+  const uint64_t n = out.graph().vertices();
+  const uint64_t first = out.owned_begin(), last = out.owned_end();
+  engine::RankExchange& ranks = out.ranks();
+  engine::Communicator& communicator = ranks.communicator();
+  std::vector<Id> least(n);
+  for (uint64_t v : touched) least[forest.parent(v)] = std::numeric_limits<Id>::max();
+  for (uint64_t v : touched) least[forest.parent(v)] = std::min(least[forest.parent(v)], label[v]);
   const size_t rank_count = size_t(communicator.size());
   std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
   std::vector<uint64_t> changed;
   const uint64_t read_pairs = communicator.sum(ranks.read_pairs());  // (vertex, reading rank) pairs of every rank
   for (uint64_t round = 0;; ++round) {
-    // 1. Owners send the labels that changed to the ranks that read them.
-    for (auto& piece : pieces) piece.clear();
-    uint64_t pairs = 0;
+    // 1. Owners send the labels that changed to the ranks that read them
+    //    (none the first round: every mirror has its owner's label).
     if (round > 0) {
+      for (auto& piece : pieces) piece.clear();
+      uint64_t pairs = 0;
       for (uint64_t v : changed) ranks.for_each_reader(v, [&](size_t r) { pieces[r].push_back({Id(v), label[v]}); });
       for (const auto& piece : pieces) pairs += piece.size();
-    }
-    if (round == 0 && !fresh) {
-      // Every mirror has its owner's label already.
-    } else if ((round == 0 && fresh) || communicator.sum(pairs) * sizeof(Labelled<Id>) >= read_pairs * sizeof(Id)) {
-      ranks.source_values(std::span<Id>(label));
-      communicator.finish_pending();
-      for (uint64_t v : touched) {
-        if (v >= first && v < last) continue;
-        Id& l = least[forest.parent(v)];
-        l = std::min(l, label[v]);
-      }
-    } else {
-      for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
-        label[m.vertex] = std::min(label[m.vertex], m.label);
-        Id& l = least[forest.parent(m.vertex)];
-        l = std::min(l, m.label);
+      if (communicator.sum(pairs) * sizeof(Labelled<Id>) >= read_pairs * sizeof(Id)) {
+        ranks.source_values(std::span<Id>(label));
+        communicator.finish_pending();
+        for (uint64_t v : touched) {
+          if (v >= first && v < last) continue;
+          Id& l = least[forest.parent(v)];
+          l = std::min(l, label[v]);
+        }
+      } else {
+        for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
+          label[m.vertex] = std::min(label[m.vertex], m.label);
+          Id& l = least[forest.parent(m.vertex)];
+          l = std::min(l, m.label);
+        }
       }
     }
     // 2. Every touched vertex takes its component's least label; a mirror
@@ -124,25 +253,19 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
       if (!(l < label[v])) continue;
       label[v] = l;
       if (v >= first && v < last) changed.push_back(v);
-      else if (round > 0 || !fresh) pieces[ranks.owner(v)].push_back({Id(v), l});
+      else pieces[ranks.owner(v)].push_back({Id(v), l});
     }
-    auto take = [&](uint64_t v, Id value) {
-      if (!(value < label[v])) return;
-      label[v] = value;
-      changed.push_back(v);
-      Id& l = least[forest.parent(v)];
-      l = std::min(l, value);
-    };
-    // First every mirror's label, as values alone (most fell); then pairs.
-    if (round == 0 && fresh) {
-      ranks.mirror_values_to_owners(label.data(), take);
-    } else {
-      for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) take(m.vertex, m.label);
+    for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
+      if (!(m.label < label[m.vertex])) continue;
+      label[m.vertex] = m.label;
+      changed.push_back(m.vertex);
+      Id& l = least[forest.parent(m.vertex)];
+      l = std::min(l, m.label);
     }
     std::sort(changed.begin(), changed.end());
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
     out.end_exchange_step();
-    trace.record_exchange(out, step, rounds);
+    trace.record_exchange(out, "labels", rounds);
     ++rounds;
     if (communicator.sum(uint64_t(changed.size())) == 0) break;
   }
@@ -225,7 +348,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   if (own_out) {
     std::vector<Labelled<Id>> kept((last - first) * sampled_edges);
     std::atomic<uint64_t> count{0};
-    LinkOrKeep<Id> link_or_keep{{forest}, first, last, kept, count};
+    LinkOrKeep<Id> link_or_keep{{forest}, first, last, ranks.mirrors(), kept, count};
     own_out->edge_map_first<Id>(own_with_lists<Id>(own_out->graph(), first, last, 0), link_or_keep, sampled_edges, false);
     trace.record(*own_out, "out-sample", 0);
     std::vector<std::vector<Labelled<Id>>> pieces(size_t(communicator.size()));
@@ -234,10 +357,11 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   }
   compress();
   uint64_t rounds = 2;
-  std::vector<Id> label = agree_on_labels(out, forest, touched, trace, "sample labels", rounds);
+  std::vector<Id> label = agree_on_sampled_labels(out, forest, touched, trace, rounds);
 
   // 2. The rest of the lists of the vertices outside the largest component.
   const Id giant = largest_component(label, first, last, communicator);
+  learn_mirror_labels(out, label, giant, touched);
   std::vector<uint64_t> sources;
   const uint32_t* part_degrees = out.graph().degrees();
   for (uint64_t v : touched) {
@@ -252,7 +376,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
     trace.record(*own_in, "in-edges", 1);
   }
   compress();
-  label = agree_on_labels(out, forest, touched, trace, "labels", rounds, std::move(label));
+  label = agree_on_labels(out, forest, touched, trace, rounds, std::move(label));
   result.rounds = rounds;
   result.label = base::Array<uint64_t>(label.size(), "the component labels");
   std::copy(label.begin(), label.end(), result.label.begin());

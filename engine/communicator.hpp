@@ -130,9 +130,10 @@ class Communicator {
   }
   // A sparse all-to-all: pieces[r] goes to rank r (this rank's own piece
   // included); returns what every rank sent here, concatenated in rank
-  // order. The counts go first, as the receivers do not know them.
+  // order. The counts go first, as the receivers do not know them. With
+  // `from`, how many of what arrived each rank sent.
   template <class T>
-  std::vector<T> exchange_pieces(const std::vector<std::vector<T>>& pieces) {
+  std::vector<T> exchange_pieces(const std::vector<std::vector<T>>& pieces, std::vector<uint64_t>* from = nullptr) {
     const size_t ranks = size_t(size());
     std::vector<uint64_t> send_counts(ranks), receive_counts(ranks);
     std::vector<T> send;
@@ -148,6 +149,10 @@ class Communicator {
     std::vector<T> received(total / sizeof(T));
     all_to_all(std::span<const char>(reinterpret_cast<const char*>(send.data()), send.size() * sizeof(T)), send_counts,
                std::span<char>(reinterpret_cast<char*>(received.data()), total), receive_counts);
+    if (from) {
+      from->clear();
+      for (uint64_t c : receive_counts) from->push_back(c / sizeof(T));
+    }
     return received;
   }
 

@@ -117,6 +117,13 @@ same_results star star.el 2 --io psync
 same_results chain chain.el 3 --direction push
 same_results chain chain.el 4 --io memory
 same_results lopsided lopsided.el 3
+# No largest component to speak of (half an edge per vertex): WCC's ranks
+# then learn most mirrors' labels as values, not as pairs.
+"$tools/sluice" generate uniform --scale 12 --edge-factor 0.5 --seed 4 -o forest.el > /dev/null
+"$tools/sluice" convert forest.el forest.sluice --transpose > /dev/null
+"$tools/sluice" convert forest.el forest-r3.sluice --transpose --ranks 3 --drives 'drives/forest/{rank}' > /dev/null
+mpi 3 "$tools/sluice-wcc" forest-r3.sluice --output many.wcc > /dev/null 2>&1
+cmp -s "$(one wcc forest.sluice)" many.wcc || fail "a forest of small components, 3 ranks: wcc labels differ"
 "$tools/sluice" info lopsided-r3.sluice > info.txt
 grep -q "^part 2      vertices \[[0-9]*, 300), 0 edges" info.txt || fail "the lopsided graph's last rank should own no edge: $(cat info.txt)"
 # What the machine of rank 1 needs: `info --rank 1 --files` lists the top
