@@ -43,16 +43,14 @@ struct Relax {
   float combine(const float& a, const float& b) const { return std::min(a, b); }
 };
 
-}  // namespace
-
-SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, RunTrace& trace) {
+// Delta-stepping from the vertices at distance 0 in `result` (every
+// other unreached), which form the first frontier: `source`, or every
+// vertex (NegativeCycle::anywhere).
+SsspResult shortest_paths(engine::Engine& engine, uint64_t source, SsspResult result, engine::VertexSubset frontier,
+                          const SsspOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
-  if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
   if (!(o.delta > 0)) throw std::invalid_argument("the bucket width delta must be positive (infinity: Bellman-Ford)");
   const bool bellman_ford = std::isinf(o.delta);
-  SsspResult result;
-  result.distance.assign(n, unreached);
-  result.distance[source] = 0;
   float* distance = result.distance.data();
   auto bucket = [&](uint64_t v) -> uint64_t {
     if (bellman_ford) return 0;
@@ -61,7 +59,6 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
   };
 
   uint64_t negative_source = UINT64_MAX;
-  engine::VertexSubset frontier = engine::VertexSubset::single(n, source);
   // The vertices waiting for a later bucket, binned by the bucket they
   // had when set aside (GAPBS's bins): a vertex that moved to a lower
   // bucket since is stale in its old bin and skipped there.
@@ -123,6 +120,26 @@ SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, R
   for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) result.reached += distance[v] < unreached;
   result.reached = ranks.communicator().sum(result.reached);
   return result;
+}
+
+}  // namespace
+
+SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& o, RunTrace& trace) {
+  const uint64_t n = engine.graph().vertices();
+  if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
+  SsspResult start;
+  start.distance.assign(n, unreached);
+  start.distance[source] = 0;
+  return shortest_paths(engine, source, std::move(start), engine::VertexSubset::single(n, source), o, trace);
+}
+
+SsspResult sssp_from_every_vertex(engine::Engine& engine, const SsspOptions& o, RunTrace& trace) {
+  const uint64_t n = engine.graph().vertices();
+  SsspResult start;
+  start.distance.assign(n, 0.0f);
+  // On ranks too every vertex is in the first frontier (each rank's own
+  // range, united), and every rank already holds the 0 it would be sent.
+  return shortest_paths(engine, NegativeCycle::anywhere, std::move(start), engine::VertexSubset::all(n), o, trace);
 }
 
 }  // namespace sluice::algorithms

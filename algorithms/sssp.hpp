@@ -48,18 +48,27 @@ struct NegativeWeight : std::invalid_argument {
   uint64_t vertex;  // the edge's source
 };
 struct NegativeCycle : std::runtime_error {
+  static constexpr uint64_t anywhere = UINT64_MAX;  // the search started from every vertex
   NegativeCycle(uint64_t source, uint64_t rounds)
-      : std::runtime_error(message(std::to_string(source), rounds)), vertex(source), rounds(rounds) {}
+      : std::runtime_error(message(source == anywhere ? "" : std::to_string(source), rounds)), vertex(source), rounds(rounds) {}
+  // `source` empty: the search started from every vertex.
   static std::string message(const std::string& source, uint64_t rounds) {
-    return "a negative cycle is reachable from vertex " + source + ": distances still fall after " + std::to_string(rounds) +
-           " rounds";
+    return (source.empty() ? "the graph has a negative cycle" : "a negative cycle is reachable from vertex " + source) +
+           ": distances still fall after " + std::to_string(rounds) + " rounds";
   }
-  uint64_t vertex;  // the source of the search
+  uint64_t vertex;  // the source of the search, or anywhere
   uint64_t rounds;
 };
 
 constexpr uint64_t sssp_bytes_per_vertex = 16;  // distances, and the waiting bins' ids at worst
 
 SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& options, RunTrace& trace);
+
+// Every vertex starts at distance 0, as if a virtual source reached each
+// by an edge of weight 0: each vertex's least distance from any vertex
+// (at most 0). With delta infinity these are Johnson's potentials, and a
+// negative cycle anywhere in the graph throws NegativeCycle (networkx's
+// negative_edge_cycle).
+SsspResult sssp_from_every_vertex(engine::Engine& engine, const SsspOptions& options, RunTrace& trace);
 
 }  // namespace sluice::algorithms

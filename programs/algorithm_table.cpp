@@ -470,28 +470,55 @@ Algorithm bc_row() {
   return a;
 }
 
+// sssp --from-every-vertex: one search with every vertex at distance 0.
+PreparedAlgorithm sssp_from_every_vertex(const algorithms::SsspOptions& o) {
+  NamedScalars parameters = {{"from_every_vertex", true}, {"delta", o.delta}};
+  return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+    double seconds = 0;
+    algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp_from_every_vertex(e.out, o, trace); });
+    whole(e, r.distance);
+    uint64_t below = 0;
+    float least = 0;
+    for (float d : r.distance) {
+      below += d < 0;
+      least = std::min(least, d);
+    }
+    AlgorithmResult result{r.rounds, printed("from every vertex: %llu of %zu vertices below 0, least distance %.6g, %llu round(s)",
+                                             (unsigned long long)below, r.distance.size(), double(least), (unsigned long long)r.rounds),
+                           {}, {}, seconds};
+    result.values.emplace_back("distance", std::vector<double>(r.distance.begin(), r.distance.end()));
+    result.counts = {{"reached", r.reached}, {"below_zero", below}, {"buckets", r.buckets}, {"rounds", r.rounds}};
+    return result;
+  }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {
+    return verify_sssp(graph, std::nullopt, values_named<double>(r, "distance"));
+  }};
+}
+
 Algorithm sssp_row() {
   Algorithm a;
   a.name = "sssp";
   a.summary = "single-source shortest paths by delta-stepping (GAPBS's sssp; --delta inf: Bellman-Ford)";
   a.vertex_valued = {"source"};
-  a.usage = "[--source V] [--delta D]";
+  a.usage = "[--source V | --from-every-vertex] [--delta D]";
   a.note = "Unweighted graphs have weight 1; negative weights need --delta inf (Bellman-Ford).";
   a.output_help = "write each vertex's distance (inf: not reached) to this file";
   a.bytes_per_vertex = algorithms::sssp_bytes_per_vertex;
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<std::string>(), source_help)
-      ("delta,d", po::value<double>()->default_value(1, "1"), "bucket width, GAPBS's -d (inf: Bellman-Ford, which also takes negative weights); out of core a width near the largest weight reads far fewer bytes");
+      ("delta,d", po::value<double>()->default_value(1, "1"), "bucket width, GAPBS's -d (inf: Bellman-Ford, which also takes negative weights); out of core a width near the largest weight reads far fewer bytes")
+      ("from-every-vertex", po::bool_switch(), "start every vertex at distance 0 (a virtual source joined to each by weight 0): each vertex's least distance from any vertex, at most 0; with --delta inf, Johnson's potentials, and an error if the graph has a negative cycle anywhere");
   };
   a.transpose = not_needed;
   a.check = [](const po::variables_map& v) {
     if (!(v["delta"].as<double>() > 0)) throw po::error("--delta must be positive (inf: Bellman-Ford)");
+    if (v["from-every-vertex"].as<bool>() && v.count("source")) throw po::error("give --source or --from-every-vertex, not both");
   };
   a.prepare = [](const AlgorithmSetup& s) {
-    const SourcePlan sources(s);
     algorithms::SsspOptions o;
     o.delta = s.values["delta"].as<double>();
+    if (s.values["from-every-vertex"].as<bool>()) return sssp_from_every_vertex(o);
+    const SourcePlan sources(s);
     NamedScalars parameters = {{"source", sources.parameter()}, {"delta", o.delta}};
     return PreparedAlgorithm{std::move(parameters), [sources, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       const uint64_t source = sources.for_trial(trace.trial());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -35,7 +36,8 @@ std::string verify_pagerank(formats::BlockGraph& graph, std::span<const double> 
                             double tolerance, double held_back = 0);
 // Shortest paths: no edge relaxes a distance; every reached vertex but the
 // source has an in-edge that gives its distance.
-std::string verify_sssp(formats::BlockGraph& graph, uint64_t source, std::span<const double> distance);
+// source: nullopt for a search from every vertex (each starts at 0).
+std::string verify_sssp(formats::BlockGraph& graph, std::optional<uint64_t> source, std::span<const double> distance);
 // Coreness: each vertex has at least core[v] neighbours of coreness >=
 // core[v], and not core[v] + 1 neighbours of coreness > core[v].
 std::string verify_kcore(formats::BlockGraph& graph, std::span<const uint64_t> core);

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <set>
 #include <stack>
@@ -141,6 +142,22 @@ inline std::vector<double> reference_sssp(const RefGraph& g, uint64_t source) {
     }
   }
   return distance;
+}
+
+// Bellman-Ford from a virtual source joined to every vertex by weight 0:
+// each vertex's least distance from any vertex (Johnson's potentials), or
+// nothing if a negative cycle keeps them falling after n passes.
+inline std::optional<std::vector<double>> reference_potentials(const RefGraph& g) {
+  std::vector<double> distance(g.n, 0.0);
+  for (uint64_t pass = 0; pass <= g.n; ++pass) {
+    bool fell = false;
+    for (const Edge& e : g.edges) {
+      const double through = distance[e.u] + (g.weighted ? double(e.w) : 1.0);
+      if (through < distance[e.v]) distance[e.v] = through, fell = true;
+    }
+    if (!fell) return distance;
+  }
+  return std::nullopt;
 }
 
 // Coreness by peeling: repeatedly remove a vertex of least remaining

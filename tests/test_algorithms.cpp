@@ -521,6 +521,40 @@ TEST(Algorithms, SsspNegativeWeights) {
   for (const char* piece : {"negative cycle", "vertex 0"}) EXPECT_NE(cycled.find(piece), std::string::npos) << cycled;
 }
 
+// SSSP from every vertex at once: Johnson's potentials where the graph has
+// no negative cycle, else an error saying it has one, on every shape with
+// weights from -2 to 4, from 1 and 2 drives.
+TEST(Algorithms, SsspFromEveryVertexGivesPotentialsOrFindsACycle) {
+  TempDir dir;
+  RunTrace trace("test");
+  uint64_t cyclic = 0, acyclic = 0;
+  for (RefGraph g : graph_shapes(true)) {
+    for (size_t i = 0; i < g.edges.size(); ++i) g.edges[i].w = float(int(i % 7) - 2);
+    const std::optional<std::vector<double>> expected = reference_potentials(g);
+    (expected ? acyclic : cyclic) += 1;
+    for (unsigned drives : {1u, 2u}) {
+      DiskGraph graph(layout_on_drives(dir, g, drives));
+      Engine engine(graph, EngineOptions{});
+      const std::string what = g.name + ", " + std::to_string(drives) + " drive(s)";
+      if (!expected) {
+        try {
+          sssp_from_every_vertex(engine, SsspOptions{INFINITY}, trace);
+          ADD_FAILURE() << what << ": no negative cycle found";
+        } catch (const NegativeCycle& e) {
+          EXPECT_NE(std::string(e.what()).find("the graph has a negative cycle"), std::string::npos) << what << ": " << e.what();
+        }
+        continue;
+      }
+      const SsspResult result = sssp_from_every_vertex(engine, SsspOptions{INFINITY}, trace);
+      ASSERT_EQ(result.distance.size(), expected->size()) << what;
+      for (uint64_t v = 0; v < g.n; ++v) ASSERT_EQ(double(result.distance[v]), (*expected)[v]) << what << " vertex " << v;
+      EXPECT_EQ(result.reached, g.n) << what;
+    }
+  }
+  EXPECT_GT(cyclic, 0u);
+  EXPECT_GT(acyclic, 3u);
+}
+
 // The suite the ThreadSanitizer build runs: every algorithm with 4 threads,
 // both variants, push and pull, on the RMAT shape.
 TEST(AlgorithmThreads, EveryAlgorithmOnRmat) {

@@ -127,7 +127,8 @@ class BcResult(RunResult):
 class SsspResult(RunResult):
     _keyed: ClassVar[str] = "distance"
     distance: np.ndarray  # float64 (summed in float32, as the weights are stored); inf where not reached
-    source: int = 0
+    source: Optional[int] = None  # None: from every vertex
+    from_every_vertex: bool = False
     delta: float = 1.0
     reached: int = 0
     buckets: int = 0
@@ -335,14 +336,27 @@ def bc(
 
 
 def sssp(
-    graph: Union[PathLike, Graph], source: Optional[int] = None, delta: float = 1.0, **options: Any
+    graph: Union[PathLike, Graph],
+    source: Optional[int] = None,
+    delta: float = 1.0,
+    from_every_vertex: bool = False,
+    **options: Any,
 ) -> SsspResult:
     """Single-source shortest paths from ``source`` (default: the vertex of
     highest out-degree) by delta-stepping with bucket width ``delta``
     (GAPBS's sssp); ``delta=float("inf")`` runs Bellman-Ford, which also
-    takes negative weights. Unweighted graphs have weight 1."""
+    takes negative weights. Unweighted graphs have weight 1.
+
+    ``from_every_vertex=True`` starts every vertex at distance 0 instead
+    (a virtual source joined to each by weight 0): each vertex's least
+    distance from any vertex, at most 0. With ``delta=float("inf")`` these
+    are Johnson's potentials, and a negative cycle anywhere in the graph
+    raises ``sluice.Error``."""
+    if from_every_vertex and source is not None:
+        raise _core.UsageError("give source or from_every_vertex=True, not both")
     start = None if source is None else _vertex_id(source, "source")
-    return _result(SsspResult, _run("sssp", graph, {"source": start, "delta": delta}, options))
+    parameters = {"source": start, "delta": delta, "from_every_vertex": from_every_vertex}
+    return _result(SsspResult, _run("sssp", graph, parameters, options))
 
 
 def kcore(graph: Union[PathLike, Graph], **options: Any) -> KcoreResult:

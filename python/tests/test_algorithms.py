@@ -273,6 +273,33 @@ def test_sssp_and_kcore(layouts, shape, tmp_path):
     expected = scipy.sparse.csgraph.dijkstra(weighted, indices=source)
     for delta in (1.0, 7.0, float("inf")):
         np.testing.assert_allclose(sluice.sssp(layout, source=source, delta=delta).distance, expected, rtol=1e-6)
+    # From every vertex: with positive weights every vertex stays at 0;
+    # weights made negative on the edges from lower to higher ids (no
+    # cycle among them) give the least distance from any vertex, which
+    # scipy finds from a virtual source joined to every vertex; a negative
+    # weight back makes a negative cycle.
+    r = sluice.sssp(layout, from_every_vertex=True, delta=float("inf"))
+    np.testing.assert_array_equal(r.distance, np.zeros(n))
+    assert r.from_every_vertex and r.source is None and r.reached == n
+    forward = w.row < w.col
+    if forward.any():
+        falling = scipy.sparse.csr_matrix((-weights[forward], (w.row[forward], w.col[forward])), shape=a.shape)
+        dag = tmp_path / "dag.sluice"
+        sluice.from_scipy(falling, dag, weighted=True)
+        f = falling.tocoo()  # the virtual source n, joined by a weight scipy keeps (it drops explicit zeros)
+        joined = scipy.sparse.csr_matrix((np.append(f.data, np.full(n, 1e-300)), (np.append(f.row, np.full(n, n)), np.append(f.col, np.arange(n)))),
+                                         shape=(n + 1, n + 1))
+        expected = scipy.sparse.csgraph.bellman_ford(joined, indices=n)[:n]
+        np.testing.assert_allclose(sluice.sssp(dag, from_every_vertex=True, delta=float("inf")).distance, expected, rtol=1e-6, atol=1e-9)
+        u, v = w.row[forward][0], w.col[forward][0]
+        cycle = scipy.sparse.csr_matrix((np.append(-weights[forward], -1.0), (np.append(w.row[forward], v), np.append(w.col[forward], u))),
+                                        shape=a.shape)
+        cyclic = tmp_path / "cycle.sluice"
+        sluice.from_scipy(cycle, cyclic, weighted=True)
+        with pytest.raises(sluice.Error, match="the graph has a negative cycle"):
+            sluice.sssp(cyclic, from_every_vertex=True, delta=float("inf"))
+    with pytest.raises(sluice.UsageError, match="not both"):
+        sluice.sssp(layout, source=source, from_every_vertex=True)
     # k-core of the simple undirected graph: networkx's core_number.
     g = nx.Graph(nx.from_scipy_sparse_array(a))
     g.remove_edges_from(nx.selfloop_edges(g))

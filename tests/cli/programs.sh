@@ -179,6 +179,18 @@ printf '0 1 4\n0 2 1\n2 1 -2\n1 3 1\n' > negative.wel
 expect_error 2 "an edge out of vertex 2 has a negative weight: delta-stepping needs" "$tools/sluice-sssp" negative.sluice --source 0
 "$tools/sluice-sssp" negative.sluice --source 0 --delta inf --output negative.txt >/dev/null 2>&1
 [ "$(tr '\n' ' ' < negative.txt)" = "0 -1 1 0 " ] || fail "Bellman-Ford with a negative weight: $(cat negative.txt)"
+# From every vertex at once: each vertex's least distance from any vertex
+# (2 -> 1 -> 3), checked by the verifier too; a negative cycle anywhere,
+# reachable from no chosen source, is an error.
+"$tools/sluice-sssp" negative.sluice --from-every-vertex --delta inf --verify --output potentials.txt > potentials.out 2>&1 ||
+  fail "sssp --from-every-vertex: $(cat potentials.out)"
+[ "$(tr '\n' ' ' < potentials.txt)" = "0 -2 0 -1 " ] || fail "sssp --from-every-vertex: $(cat potentials.txt)"
+grep -q "^sssp negative.sluice: .*from every vertex: 2 of 4 vertices below 0, least distance -2" potentials.out || fail "sssp --from-every-vertex summary: $(cat potentials.out)"
+printf '0 1 1\n2 3 -2\n3 2 1\n' > cycle.wel
+"$tools/sluice" convert cycle.wel cycle.sluice --drives d2 >/dev/null
+expect_error 1 "the graph has a negative cycle: distances still fall after 4 rounds" "$tools/sluice-sssp" cycle.sluice --from-every-vertex --delta inf --output cycle.txt
+[ ! -e cycle.txt ] || fail "a negative cycle left its output"
+expect_error 2 "give --source or --from-every-vertex, not both" "$tools/sluice-sssp" negative.sluice --source 0 --from-every-vertex
 # k-core needs an undirected graph; on one, a coreness per vertex.
 expect_error 2 "kcore needs an undirected graph" "$tools/sluice-kcore" g.sluice
 # ... refused before any edge is loaded.
