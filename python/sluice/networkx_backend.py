@@ -275,6 +275,22 @@ def single_source_bellman_ford_path_length(G, source, weight="weight"):
         raise
 
 
+def negative_edge_cycle(G, weight="weight", heuristic=True):
+    # Bellman-Ford from every vertex at once, as networkx's from a new node
+    # joined to every other: a negative cycle anywhere keeps distances
+    # falling. (networkx's heuristic only stops its own search sooner.)
+    g = _as_layout(G)
+    if len(g) == 0:
+        return False
+    try:
+        _algorithms.sssp(g.path, delta=float("inf"), from_every_vertex=True)
+    except _core.Error as e:
+        if "negative cycle" in str(e):
+            return True
+        raise
+    return False
+
+
 def core_number(G):
     g = _as_layout(G)
     if len(g) == 0:
@@ -354,6 +370,7 @@ _IMPLEMENTED = {
     "shortest_path_length": "BFS, for a source and no target or weight",
     "single_source_dijkstra_path_length": "Bellman-Ford over the frontier, integer weights (exact in float32)",
     "single_source_bellman_ford_path_length": "Bellman-Ford over the frontier, integer weights (exact in float32)",
+    "negative_edge_cycle": "Bellman-Ford from every vertex at once, integer weights (exact in float32)",
     "core_number": "peeling, on undirected graphs",
     "betweenness_centrality": "Brandes from every source or k sampled ones, unweighted, without endpoints",
     "triangles": "oriented lists held in DRAM within a budget, every list streamed past them (undirected graphs)",
@@ -384,11 +401,11 @@ def can_run(name: str, args: tuple, kwargs: dict) -> Any:
     elif name == "shortest_path_length":
         if a["source"] is None or a["target"] is not None or a["weight"] is not None:
             return "only a source's unweighted lengths to every node"
-    elif name in ("single_source_dijkstra_path_length", "single_source_bellman_ford_path_length"):
+    elif name in ("single_source_dijkstra_path_length", "single_source_bellman_ford_path_length", "negative_edge_cycle"):
         if not isinstance(a["weight"], str):
             return "a weight function (sluice reads stored weights)"
         if nx_graph:
-            why = _integer_weights(G, a["weight"], negative=name == "single_source_bellman_ford_path_length")
+            why = _integer_weights(G, a["weight"], negative=name != "single_source_dijkstra_path_length")
             if why:
                 return why
     elif name == "core_number":

@@ -66,6 +66,14 @@ def test_weights_and_multigraphs():
     g.add_weighted_edges_from([("c", "b", -5)])  # b -> c -> b: a negative cycle
     with pytest.raises(nx.NetworkXUnbounded):
         nx.single_source_bellman_ford_path_length(g, "a", backend="sluice")
+    assert nx.negative_edge_cycle(g, backend="sluice") is True
+    g.remove_edge("c", "b")
+    assert nx.negative_edge_cycle(g, backend="sluice") is False
+    h = nx.DiGraph([(1, 2, {"weight": -3}), (3, 4, {"weight": 2}), (4, 3, {"weight": -2})])
+    assert nx.negative_edge_cycle(h, backend="sluice") is False  # 3 -> 4 -> 3 weighs 0
+    h.add_edge(4, 3, weight=-3)
+    assert nx.negative_edge_cycle(h, backend="sluice") is True  # not reachable from 1: found anyway
+    assert nx.negative_edge_cycle(nx.Graph([(1, 2, {"weight": -1})]), backend="sluice") is True  # 1 - 2 - 1
     u = nx.Graph()
     u.add_weighted_edges_from([(1, 2, 4), (2, 3, 1), (1, 3, 6)])
     assert nx.single_source_dijkstra_path_length(u, 1, backend="sluice") == {1: 0, 2: 4, 3: 5}
