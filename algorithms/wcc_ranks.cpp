@@ -8,6 +8,7 @@
 #include "algorithms/afforest.hpp"
 #include "algorithms/union_find.hpp"
 #include "algorithms/wcc.hpp"
+#include "engine/labelled_exchange.hpp"
 
 namespace sluice::algorithms {
 
@@ -17,9 +18,7 @@ using afforest::Link;
 using afforest::sampled_edges;
 
 template <class Id>
-struct Labelled {
-  Id vertex, label;
-};
+using Labelled = engine::LabelledVertex<Id>;
 
 // Joins an own vertex's sampled out-neighbour where this rank owns it or
 // reads it (a mirror: the label agreement covers it, and a hub that many
@@ -131,7 +130,7 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
       ++sent;
     }
     std::vector<uint64_t> from;
-    const std::vector<Labelled<Id>> told = communicator.exchange_pieces(pieces, round == 0 ? &from : nullptr);
+    const std::vector<Labelled<Id>> told = engine::exchange_labelled(communicator, pieces, round == 0 ? &from : nullptr);
     if (round == 0) readers = std::make_unique<LinkedReaders<Id>>(told, from, first, last);
     for (const Labelled<Id>& m : told) {
       Id& l = least[forest.parent(m.vertex)];
@@ -151,7 +150,7 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
       for (size_t r = 0; r < rank_count; ++r) {
         for (uint64_t k = 0; k < from[r]; ++k, ++i) answers[r].push_back(label[told[i].vertex]);
       }
-      const std::vector<Id> answered = communicator.exchange_pieces(answers);
+      const std::vector<Id> answered = engine::exchange_labels(communicator, answers);
       i = 0;
       for (const auto& piece : pieces) {
         for (const Labelled<Id>& m : piece) take(m.vertex, answered[i++]);
@@ -160,7 +159,7 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
       std::vector<std::vector<Labelled<Id>>> fell(rank_count);
       for (uint64_t v : changed) readers->for_each(v - first, [&](size_t r) { fell[r].push_back({Id(v), label[v]}); });
       for (const auto& piece : fell) sent += piece.size();
-      for (const Labelled<Id>& m : communicator.exchange_pieces(fell)) take(m.vertex, m.label);
+      for (const Labelled<Id>& m : engine::exchange_labelled(communicator, fell)) take(m.vertex, m.label);
     }
     out.end_exchange_step();
     trace.record_exchange(out, "sample labels", rounds);
@@ -194,7 +193,7 @@ void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, 
   for (uint64_t u : touched) {
     if (u < first || u >= last) label[u] = giant;
   }
-  for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) label[m.vertex] = m.label;
+  for (const Labelled<Id>& m : engine::exchange_labelled(communicator, pieces)) label[m.vertex] = m.label;
 }
 
 // The ranks' agreement on the final labels, from `label`, labels they
@@ -237,7 +236,7 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
           l = std::min(l, label[v]);
         }
       } else {
-        for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
+        for (const Labelled<Id>& m : engine::exchange_labelled(communicator, pieces)) {
           label[m.vertex] = std::min(label[m.vertex], m.label);
           Id& l = least[forest.parent(m.vertex)];
           l = std::min(l, m.label);
@@ -255,7 +254,7 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
       if (v >= first && v < last) changed.push_back(v);
       else pieces[ranks.owner(v)].push_back({Id(v), l});
     }
-    for (const Labelled<Id>& m : communicator.exchange_pieces(pieces)) {
+    for (const Labelled<Id>& m : engine::exchange_labelled(communicator, pieces)) {
       if (!(m.label < label[m.vertex])) continue;
       label[m.vertex] = m.label;
       changed.push_back(m.vertex);
@@ -353,7 +352,8 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
     trace.record(*own_out, "out-sample", 0);
     std::vector<std::vector<Labelled<Id>>> pieces(size_t(communicator.size()));
     for (uint64_t i = 0; i < count.load(); ++i) pieces[ranks.owner(kept[i].label)].push_back(kept[i]);
-    for (const Labelled<Id>& edge : communicator.exchange_pieces(pieces)) forest.link(edge.vertex, edge.label);
+    for (auto& piece : pieces) std::sort(piece.begin(), piece.end(), [](const Labelled<Id>& a, const Labelled<Id>& b) { return a.vertex < b.vertex; });
+    for (const Labelled<Id>& edge : engine::exchange_labelled(communicator, pieces)) forest.link(edge.vertex, edge.label);
   }
   compress();
   uint64_t rounds = 2;
