@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The programs on MPI ranks (issue 21), on this one machine, one compute
 # thread per rank, each rank's drive files in their own directory:
-#   weak scaling    RMAT scale 20 + log2 R for R = 1, 2, 4 (edge factor 16)
+#   weak scaling    RMAT scale 20 + log2 R for R = 1, 2, 4, 8 (edge factor 16)
 #   strong scaling  RMAT scale 22 for R = 1, 2, 4
 # BFS, PageRank (classic, 10 iterations) and WCC, each run ROUNDS times.
 # Every rank's --stats records (per EDGEMAP: seconds, bytes read, bytes
@@ -9,14 +9,14 @@
 # tagged with the run; experiments/scaling_model.py reads it.
 #
 #   experiments/bench_ranks.sh [WORK] [ROUNDS]    defaults build/ranks 1
-#   RANKS="8" STRONG=0 ONE_RANK=0 experiments/bench_ranks.sh WORK   more rank counts
+#   RANKS="16" STRONG=0 ONE_RANK=0 experiments/bench_ranks.sh WORK  more rank counts
 #   RANKS=none STRONG=0 experiments/bench_ranks.sh WORK               the one-rank comparison alone
 #   (records append to WORK/ranks.jsonl; ranks.jsonl is reset only by a
 #   run of the default set)
 #
 # With 2 cores, 4 ranks share 2 cores: their seconds are not 4 machines'
-# (the model uses their byte counts, which are exact, and the 1- and
-# 2-rank rates). Delete WORK when done: about 4 GB.
+# (the model uses their byte counts, which are exact, and the one-rank
+# rates). Delete WORK when done: about 9 GB.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$root/build/ranks}
@@ -25,7 +25,8 @@ tools=${SLUICE_TOOLS:-$root/build/tools}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$work"
 out=$work/ranks.jsonl
-ranks_list=${RANKS:-1 2 4}
+ranks_list=${RANKS:-1 2 4 8}
+strong_list=${RANKS:-1 2 4}
 [ -n "${RANKS:-}" ] || : > "$out"
 run() {  # KIND SCALE RANKS
   local kind=$1 scale=$2 ranks=$3
@@ -45,12 +46,12 @@ run() {  # KIND SCALE RANKS
   done
 }
 log2() { local n=$1 l=0; while [ "$n" -gt 1 ]; do n=$((n / 2)); l=$((l + 1)); done; echo $l; }
-[ "$ranks_list" = none ] && ranks_list=
+[ "$ranks_list" = none ] && ranks_list= strong_list=
 for ranks in $ranks_list; do
   run weak $((20 + $(log2 "$ranks"))) "$ranks"
 done
 if [ "${STRONG:-1}" = 1 ]; then
-  for ranks in $ranks_list; do
+  for ranks in $strong_list; do
     run strong 22 "$ranks"
   done
 fi

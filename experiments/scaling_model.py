@@ -20,20 +20,31 @@ link each way as the collective's bandwidth-optimal algorithm moves it
 The model (weak scaling: every machine keeps one 2^20-vertex share of the
 graph and the edges into it), per program, from the runs' byte counts
 (exact whatever the machine) and the one-rank run's rates (one rank on an
-uncontended core):
-  compute(P) = (kernel seconds at 1 rank, the median of the rounds run) x work, where work is the most-
-               loaded rank's bytes read at the most ranks run over the one rank's
-               (held for larger P: ranges balance vertices + in-edges);
+uncontended core). Whatever a rank reads, sends or holds per vertex of
+the whole graph (O(V) per rank: a sample file over every vertex, a
+frontier's bitmap, an array over all ids) grows with P, so each is
+extrapolated linearly in P from the two largest rank counts run:
+  compute(P) = (kernel seconds at 1 rank, the median of the rounds run) x work(P), where
+               work is the most-loaded rank's bytes read over the one
+               rank's: the ranks' mean, growing as it grew between those
+               two counts (never falling), times the most-loaded rank's
+               share over the mean at the most ranks run (ranges balance
+               vertices + in-edges);
   messages(P) = the most-loaded rank's bytes over the kernel in its busier
                direction (links are full duplex: 25 Gb/s each way),
-               extrapolated linearly in P from the two largest rank counts
-               run (frontier bitmaps grow with V = P x 2^20; mirrors
-               saturate, so linear is the pessimistic side);
+               extrapolated linearly (frontier bitmaps grow with V = P x
+               2^20; mirrors saturate, so linear is the pessimistic side);
+  memory(P)  = what the first rank's run record says it holds (index,
+               frontiers, bins, IO buffers, pull cache, the algorithm's
+               arrays), extrapolated linearly: the arrays over all ids
+               are O(V) per rank;
   comm(P)    = messages(P) / link bandwidth
                + collectives x ceil(log2 P) x 5 us latency (the collective
                calls counted at the most ranks run);
   T(P) = compute(P) + comm(P), reported as T(P) / T(1).
-No overlap of communication with compute is assumed.
+No overlap of communication with compute is assumed; the last column says
+what T(128) / T(1) on 25 Gb/s would be if every exchange were hidden
+behind compute (max instead of sum), the most an overlap could gain.
 """
 import json
 import math
@@ -57,7 +68,7 @@ def one_rank_seconds(path):
 
 
 def load(path):
-    runs = defaultdict(lambda: {"edgemaps": defaultdict(list), "summary": {}})
+    runs = defaultdict(lambda: {"edgemaps": defaultdict(list), "summary": {}, "held": 0})
     for line in open(path):
         r = json.loads(line)
         if r.get("round", 1) != 1:
@@ -68,6 +79,8 @@ def load(path):
             runs[key]["edgemaps"][rank].append(r)
         elif r["record"] == "summary":
             runs[key]["summary"][rank] = r
+        elif r["record"] == "run" and "memory" in r:
+            runs[key]["held"] = r["memory"]["held"]["total"]
     return runs
 
 
@@ -103,7 +116,7 @@ def kernel_seconds(run):
 def main(path):
     runs = load(path)
     t1_median = one_rank_seconds(path)
-    print("## Measured (one compute thread per rank; 4 ranks share this machine's 2 cores)\n")
+    print("## Measured (one compute thread per rank; several ranks share this machine's 2 cores)\n")
     print("| kind | ranks | program | kernel s | per rank: EDGEMAP s | exchange steps s | bytes read (MB) | message bytes (MB) | largest per step (KB) | comm s | result gather (MB) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for key in sorted(runs, key=lambda k: (k[0], k[2], k[1])):
@@ -129,28 +142,47 @@ def main(path):
     print("\n## Model: weak scaling, T(P) / T(1)\n")
     print("One rank's kernel seconds (median of the rounds): " + ", ".join(f"{p} {t:.3f}" for p, t in sorted(t1_median.items())) + "\n")
     print("| program | largest R run | work at R (bytes read, most-loaded rank / one rank) | messages per rank at R, busier direction (MB) | collectives | " +
-          " | ".join(f"P={p}, {link}" for p in (8, 32, 128) for link in LINKS) + " |")
-    print("| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in range(6)) + " |")
+          " | ".join(f"P={p}, {link}" for p in (8, 32, 128) for link in LINKS) + " | P=128, 25 Gb/s, all overlapped |")
+    print("| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in range(7)) + " |")
+    memory_rows = []
     for program in sorted({k[2] for k in runs if k[0] == "weak"}):
         counts = sorted(r for k, r, p in runs if k == "weak" and p == program)
         if len(counts) < 3 or counts[0] != 1:
             continue
-        one, two, four = (runs[("weak", r, program)] for r in (1, counts[-2], counts[-1]))
+        one, low, high = (runs[("weak", r, program)] for r in (1, counts[-2], counts[-1]))
         lo, hi = counts[-2], counts[-1]
         t1 = t1_median[program]
-        rows4 = per_rank(four)
+        rows_hi = per_rank(high)
         one_read = per_rank(one)[0]["bytes_read"]
-        work = max(r["bytes_read"] for r in rows4) / one_read if one_read else 1.0
-        m2 = max(r["link_bytes"] for r in per_rank(two))
-        m4 = max(r["link_bytes"] for r in rows4)
-        collectives = max(r["collectives"] for r in rows4)
+        mean_lo = statistics.mean(r["bytes_read"] for r in per_rank(low))
+        mean_hi = statistics.mean(r["bytes_read"] for r in rows_hi)
+        read_hi = max(r["bytes_read"] for r in rows_hi)
+        imbalance = read_hi / mean_hi if mean_hi else 1.0
+        work = read_hi / one_read if one_read else 1.0
+        m_lo = max(r["link_bytes"] for r in per_rank(low))
+        m_hi = max(r["link_bytes"] for r in rows_hi)
+        collectives = max(r["collectives"] for r in rows_hi)
         cells = []
         for p in (8, 32, 128):
-            messages = m4 + (m4 - m2) / (hi - lo) * (p - hi)
+            messages = m_hi + (m_hi - m_lo) / (hi - lo) * (p - hi)
+            grown = mean_hi + max(0.0, mean_hi - mean_lo) / (hi - lo) * (p - hi)
+            work_p = imbalance * grown / one_read if one_read else 1.0
             for bandwidth in LINKS.values():
                 comm = messages / bandwidth + collectives * math.ceil(math.log2(p)) * LATENCY
-                cells.append(f"{(t1 * work + comm) / t1:.2f}")
-        print(f"| {program} | {hi} | {work:.2f} | {m4 / 1e6:.1f} | {collectives} | " + " | ".join(cells) + " |")
+                cells.append(f"{(t1 * work_p + comm) / t1:.2f}")
+            if p == 128:
+                comm = messages / LINKS["25 Gb/s"] + collectives * math.ceil(math.log2(p)) * LATENCY
+                overlapped = f"{max(t1 * work_p, comm) / t1:.2f}"
+        print(f"| {program} | {hi} | {work:.2f} | {m_hi / 1e6:.1f} | {collectives} | " + " | ".join(cells) + f" | {overlapped} |")
+        memory_rows.append((program, [runs[("weak", r, program)]["held"] for r in counts], lo, hi))
+
+    print("\n## Model: memory per machine, weak scaling (GB; the first rank's run record)\n")
+    print("| program | " + " | ".join(f"held at R={r}" for r in counts) + " | P=8 | P=32 | P=128 |")
+    print("| --- | " + " | ".join("---" for _ in counts) + " | --- | --- | --- |")
+    for program, held, lo, hi in memory_rows:
+        slope = (held[-1] - held[-2]) / (hi - lo)
+        projected = [held[-1] + slope * (p - hi) for p in (8, 32, 128)]
+        print(f"| {program} | " + " | ".join(f"{h / 1e9:.3f}" for h in held) + " | " + " | ".join(f"{m / 1e9:.2f}" for m in projected) + " |")
 
 
 if __name__ == "__main__":
