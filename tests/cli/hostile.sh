@@ -10,12 +10,6 @@ set -euo pipefail
 tools=$1
 sluice=$tools/sluice
 . "$(dirname "$0")/lib.sh"
-# with_sigint COMMAND...: runs it with SIGINT at its default, as at a
-# terminal (a background job of this script would start with it ignored).
-with_sigint() {
-  exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
-}
-sums() { sha256sum "$@" | awk '{print $1}' | tr '\n' ' '; }
 
 "$sluice" generate rmat --scale 12 --edge-factor 8 --seed 5 -o g.el >/dev/null
 mkdir d0 d1
@@ -94,6 +88,7 @@ fi
 # background job), it stays ignored.
 with_sigint "$tools/sluice-pagerank" g.sluice --method classic --tolerance 0 --iterations 100000000 --output ranks.txt >/dev/null 2>&1 &
 pid=$!
+running $pid sluice-pagerank
 sleep 0.5
 kill -INT $pid
 set +e

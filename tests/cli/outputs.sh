@@ -14,11 +14,6 @@ mpi=${2:-}
 . "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-# with_sigint COMMAND...: SIGINT at its default, as at a terminal.
-with_sigint() {
-  exec python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
-}
-sums() { sha256sum "$@" | awk '{print $1}' | tr '\n' ' '; }
 listing() { find . -path ./out.txt -prune -o -path ./err.txt -prune -o -print | LC_ALL=C sort; }
 no_temporaries() { ! find . -name '*.tmp-*' | grep -q . || fail "$1: temporaries left: $(find . -name '*.tmp-*' | head -3)"; }
 # components LAYOUT: wcc's summary, one process.
