@@ -75,6 +75,8 @@ WindowedRead read_text_edge_list(const base::MappedFile& file, const LoadOptions
 WindowedRead read_matrix_market(const base::MappedFile& file, const LoadOptions& options, const EdgeWindows& windows);
 WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options,
                                    const EdgeWindows& windows);
+// Ligra's adjacency graph with only its offsets held (8 bytes a vertex).
+WindowedRead read_adjacency_graph(const base::MappedFile& file, const LoadOptions& options, const EdgeWindows& windows);
 
 AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options);
 

@@ -305,11 +305,12 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   } else if (format == "adj") {
     base::MappedFile file = input(false);
     if (exceeds(build.memory, 4 * file.size())) {
-      throw base::InputError(file.path(), "", "an adjacency graph is loaded whole (about " + base::byte_count(4 * file.size()) +
-                                                  "), beyond --memory-limit " + base::byte_count(build.memory.limit) +
-                                                  ": convert it once without the limit, or from an edge list");
+      // Its offsets stay held while the edges pass, window by window.
+      build.memory.held_per_vertex += 8;
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_adjacency_graph(file, load, w); }, true);
+    } else {
+      source = rebuilt(in_memory(read_adjacency_graph(file, load), format), build);
     }
-    source = rebuilt(in_memory(read_adjacency_graph(file, load), format), build);
   } else if (format == "sluice") {
     source = rebuilt(open_sluice_layout(path), build);
   } else if (format == "blaze") {

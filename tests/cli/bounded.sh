@@ -18,6 +18,8 @@ export SLUICE_LAYOUT_ID=0123456789abcdef0123456789abcdef
 "$sluice" convert g.el g.bel64 >/dev/null
 "$sluice" convert g.el g.mtx >/dev/null
 "$sluice" convert w.wel w.mtx >/dev/null
+"$sluice" convert g.el g.adj >/dev/null
+"$sluice" convert w.wel w.adj >/dev/null
 gzip -k g.el
 "$sluice" convert g.el s.sluice >/dev/null
 
@@ -50,6 +52,8 @@ same 14m w.wel --transpose --sort
 [ -n "$sanitized" ] || same 14m g.mtx --dedup
 [ -n "$sanitized" ] || same 14m g.bel --transpose --drop-self-loops
 same 14m g.bel64 --transpose --wide-ids
+same 14m g.adj --transpose
+[ -n "$sanitized" ] || same 14m w.adj --symmetrize --sort
 same 14m s.sluice --transpose --dedup
 same 18m g.el --ranks 3 --transpose
 [ -n "$sanitized" ] || same 18m w.wel --ranks 2 --transpose --sort
@@ -63,6 +67,15 @@ for set in out in; do
 done
 cmp <("$sluice" convert ref.sluice - --to el 2>/dev/null) <("$sluice" convert out/g.sluice - --to el 2>/dev/null) ||
   fail "standard input under a limit gives other edges"
+# A damaged adjacency graph: the same error, line included, as in memory.
+{ sed '$d' g.adj; echo 99999999; } > bad.adj
+"$sluice" convert bad.adj out/bad.sluice > /dev/null 2> bad-mem.err && fail "a target beyond the vertex count was taken"
+"$sluice" convert bad.adj out/bad.sluice --memory-limit 14m > /dev/null 2> bad-bounded.err && fail "a target beyond the vertex count was taken under a limit"
+grep -q "bad.adj:line [0-9]*: target id 99999999 is beyond the vertex count" bad-bounded.err || fail "bad adj under a limit: $(cat bad-bounded.err)"
+diff <(grep -o "bad.adj:.*" bad-mem.err) <(grep -o "bad.adj:.*" bad-bounded.err) > /dev/null ||
+  fail "bad adj: $(cat bad-mem.err) against $(cat bad-bounded.err)"
+[ ! -e out/bad.sluice ] || fail "a refused conversion left out/bad.sluice"
+
 # Too small even for the per-vertex arrays: refused, naming what it needs.
 expect_error 1 "needs at least" "$sluice" convert g.el out/h.sluice --memory-limit 4m
 [ ! -e out/h.sluice ] || fail "a refused conversion left out/h.sluice"
