@@ -134,7 +134,9 @@ run_tests() {
   # tables only (-g1): reports still name file and line.
   local sanitized=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1
                    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DBUILD_TESTING=ON)
-  build build-asan "${sanitized[@]}" -DSLUICE_SANITIZE=address,undefined -DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3
+  # The libFuzzer targets are built here too, beside the tests.
+  build build-asan "${sanitized[@]}" -DSLUICE_SANITIZE=address,undefined -DSLUICE_FUZZ=ON \
+    -DSLUICE_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3
   (cd build-asan && LSAN_OPTIONS="suppressions=$PWD/../tests/lsan.supp" "${no_aslr[@]}" \
     ctest -j "$(nproc)" --output-on-failure -LE concurrency)
   # The OpenMP runtime is not instrumented: OpenMP loops run on one thread under TSan,
@@ -143,9 +145,10 @@ run_tests() {
   target=sluice_concurrency_tests build build-tsan "${sanitized[@]}" -DSLUICE_SANITIZE=thread
   (cd build-tsan && OMP_NUM_THREADS=1 TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp" \
     "${no_aslr[@]}" ctest -j "$(nproc)" --output-on-failure -L concurrency)
-  # Every reader under libFuzzer (ASan+UBSan) for a short fixed time;
-  # tests/fuzz/run.sh SECONDS runs them longer.
-  "${no_aslr[@]}" tests/fuzz/run.sh 5
+  # Every reader under libFuzzer (ASan+UBSan) for a short fixed time, from
+  # the sanitizer build; tests/fuzz/run.sh SECONDS runs them longer, in an
+  # optimised build of their own.
+  SLUICE_FUZZ_BUILD=$PWD/build-asan "${no_aslr[@]}" tests/fuzz/run.sh 5
 }
 
 case "${1:-}" in

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz (clang, ASan + UBSan) in
-# build-fuzz, makes seed corpora from small generated graphs in every
-# format and from ../shared/data, and runs each target for SECONDS.
+# build-fuzz, or in the build tree SLUICE_FUZZ_BUILD names (configured with
+# -DSLUICE_FUZZ=ON, as ./run.sh test's sanitizer build is), makes seed
+# corpora from small generated graphs in every format and from
+# ../shared/data, and runs each target for SECONDS.
 # Prints executions, corpus size and crashes per target; exits 1 if any
 # target crashed (its reproducer is left in build-fuzz/artifacts/).
 #
@@ -15,14 +17,15 @@ seconds=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(text_edge_list matrix_market binary_edge_list sluice_layout blaze webgraph_bv)
-fuzz=$root/build-fuzz
+fuzz=${SLUICE_FUZZ_BUILD:-$root/build-fuzz}
 sluice=$root/build/tools/sluice
 [ -x "$sluice" ] || { echo "tests/fuzz/run.sh: build the tools first (./run.sh test or ./run.sh example)" >&2; exit 2; }
 
 if [ ! -f "$fuzz/build.ninja" ]; then
-  CC=clang CXX=clang++ cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSLUICE_FUZZ=ON >/dev/null
+  CC=clang CXX=clang++ cmake -S "$root" -B "$fuzz" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSLUICE_FUZZ=ON \
+    -DBUILD_TESTING=OFF >/dev/null
 fi
-cmake --build "$fuzz" -j "$(nproc)" >/dev/null
+cmake --build "$fuzz" -j "$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
 
 # Seeds: tiny graphs in every format; multi-file inputs are packed as the
 # targets read them (a 32-bit little-endian length before every part but
