@@ -5,22 +5,28 @@
 
 namespace sluice::base {
 
-std::vector<TextChunk> split_into_chunks(const char* text, uint64_t begin, uint64_t end,
-                                         uint64_t first_line, int count, int threads) {
+std::vector<TextChunk> cut_at_lines(const char* text, uint64_t begin, uint64_t end, uint64_t count,
+                                    const std::function<void(uint64_t, uint64_t)>& on_cut) {
   std::vector<TextChunk> chunks;
-  uint64_t length = end - begin;
-  count = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(count, length / 4096 + 1)));
+  const uint64_t length = end - begin;
+  count = std::max<uint64_t>(1, std::min<uint64_t>(count, length / 4096 + 1));
   uint64_t at = begin;
-  for (int i = 0; i < count && at < end; ++i) {
+  for (uint64_t i = 0; i < count && at < end; ++i) {
     uint64_t cut = (i + 1 == count) ? end : std::max(at, begin + length * (i + 1) / count);
     if (cut < end) {
       const void* nl = std::memchr(text + cut, '\n', end - cut);
       cut = nl ? uint64_t(static_cast<const char*>(nl) - text) + 1 : end;
     }
     if (cut > at) chunks.push_back({at, cut, 0, 0, 0});
+    if (on_cut) on_cut(at, cut);
     at = cut;
   }
+  return chunks;
+}
 
+std::vector<TextChunk> split_into_chunks(const char* text, uint64_t begin, uint64_t end,
+                                         uint64_t first_line, int count, int threads) {
+  std::vector<TextChunk> chunks = cut_at_lines(text, begin, end, uint64_t(std::max(count, 1)));
   std::vector<uint64_t> newlines(chunks.size());
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t c = 0; c < chunks.size(); ++c) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace sluice::base {
@@ -17,7 +18,15 @@ struct TextChunk {
   uint64_t first_slot = 0;    // prefix sum of data_lines
 };
 
-// Chunks of [begin, end) of `text`, about `count` of them.
+// About `count` chunks of [begin, end) of `text`, each cut after a
+// newline, with only begin and end set. on_cut(begin, end) is called as
+// each is cut, once the bytes up to its end were looked at (a reader
+// releases those pages).
+std::vector<TextChunk> cut_at_lines(const char* text, uint64_t begin, uint64_t end, uint64_t count,
+                                    const std::function<void(uint64_t, uint64_t)>& on_cut = {});
+
+// Chunks of [begin, end) of `text`, about `count` of them, with their
+// lines counted.
 std::vector<TextChunk> split_into_chunks(const char* text, uint64_t begin, uint64_t end,
                                          uint64_t first_line, int count, int threads);
 

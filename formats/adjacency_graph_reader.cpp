@@ -65,21 +65,8 @@ Layout read_header(const base::MappedFile& file) {
 // `release`, the pages mapped to find a newline are dropped (a fault can
 // map a large folio of the file around it).
 std::vector<base::TextChunk> line_aligned_chunks(const base::MappedFile& file, uint64_t count, bool release) {
-  std::vector<base::TextChunk> chunks;
-  const uint64_t size = file.size();
-  count = std::max<uint64_t>(1, std::min(count, size / 4096 + 1));
-  uint64_t at = 0;
-  for (uint64_t i = 0; i < count && at < size; ++i) {
-    uint64_t cut = i + 1 == count ? size : std::max(at, size * (i + 1) / count);
-    if (cut < size) {
-      const void* newline = std::memchr(file.data() + cut, '\n', size - cut);
-      cut = newline ? uint64_t(static_cast<const char*>(newline) - file.data()) + 1 : size;
-    }
-    if (cut > at) chunks.push_back({at, cut, 0, 0, 0});
-    if (release) file.release(at, cut);
-    at = cut;
-  }
-  return chunks;
+  if (!release) return base::cut_at_lines(file.data(), 0, file.size(), count);
+  return base::cut_at_lines(file.data(), 0, file.size(), count, [&](uint64_t begin, uint64_t end) { file.release(begin, end); });
 }
 
 // The number of each chunk's first number (the last entry: all of them),
