@@ -172,9 +172,11 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
 // Every mirror of this rank takes its owner's label, once the sampled
 // labels are agreed: the largest component's (which every rank knows)
 // unless its owner names another, as (vertex, label) pairs; or every
-// label a rank reads as values alone, where that is fewer bytes.
+// label a rank reads as values alone, where that is fewer bytes
+// (read_pairs: the (vertex, reading rank) pairs of every rank).
 template <class Id>
-void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, const std::vector<uint64_t>& touched) {
+void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, const std::vector<uint64_t>& touched,
+                         uint64_t read_pairs) {
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
@@ -185,7 +187,7 @@ void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, 
     ranks.for_each_reader(v, [&](size_t r) { pieces[r].push_back({Id(v), label[v]}); });
   }
   for (const auto& piece : pieces) pairs += piece.size();
-  if (communicator.sum(pairs) * sizeof(Labelled<Id>) >= communicator.sum(ranks.read_pairs()) * sizeof(Id)) {
+  if (communicator.sum(pairs) * sizeof(Labelled<Id>) >= read_pairs * sizeof(Id)) {
     ranks.source_values(std::span<Id>(label));
     communicator.finish_pending();
     return;
@@ -203,11 +205,12 @@ void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, 
 // fell alone: owners tell the ranks that read a vertex its label, and
 // readers tell the owner of a mirror what its local component has seen,
 // as (vertex, label) pairs or, where fewer bytes, every label read as
-// values alone in the order both sides know (Gemini's mirrors). The
-// rounds cost O(own vertices + mirrors) each, never O(V).
+// values alone in the order both sides know (Gemini's mirrors; read_pairs
+// as learn_mirror_labels takes it). The rounds cost O(own vertices +
+// mirrors) each, never O(V).
 template <class Id>
 std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
-                                RunTrace& trace, uint64_t& rounds, std::vector<Id> label) {
+                                uint64_t read_pairs, RunTrace& trace, uint64_t& rounds, std::vector<Id> label) {
   const uint64_t n = out.graph().vertices();
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
@@ -218,7 +221,6 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
   const size_t rank_count = size_t(communicator.size());
   std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
   std::vector<uint64_t> changed;
-  const uint64_t read_pairs = communicator.sum(ranks.read_pairs());  // (vertex, reading rank) pairs of every rank
   for (uint64_t round = 0;; ++round) {
     // 1. Owners send the labels that changed to the ranks that read them
     //    (none the first round: every mirror has its owner's label).
@@ -361,7 +363,8 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
 
   // 2. The rest of the lists of the vertices outside the largest component.
   const Id giant = largest_component(label, first, last, communicator);
-  learn_mirror_labels(out, label, giant, touched);
+  const uint64_t read_pairs = communicator.sum(ranks.read_pairs());  // (vertex, reading rank) pairs of every rank
+  learn_mirror_labels(out, label, giant, touched, read_pairs);
   std::vector<uint64_t> sources;
   const uint32_t* part_degrees = out.graph().degrees();
   for (uint64_t v : touched) {
@@ -376,7 +379,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
     trace.record(*own_in, "in-edges", 1);
   }
   compress();
-  label = agree_on_labels(out, forest, touched, trace, rounds, std::move(label));
+  label = agree_on_labels(out, forest, touched, read_pairs, trace, rounds, std::move(label));
   result.rounds = rounds;
   result.label = base::Array<uint64_t>(label.size(), "the component labels");
   std::copy(label.begin(), label.end(), result.label.begin());
