@@ -16,6 +16,7 @@
 #include "layout/drive_header.hpp"
 #include "layout/id_map_file.hpp"
 #include "layout/manifest.hpp"
+#include "layout/sampled_targets.hpp"
 
 namespace sluice::formats {
 
@@ -196,10 +197,16 @@ std::vector<uint64_t> rank_boundaries(const std::vector<uint64_t>& in_degrees, u
   std::vector<uint64_t> bounds{0};
   double sum = 0;
   uint64_t v = 0;
+  // On graphs of many pieces, a bound moves to the nearest piece of the
+  // sample file (layout/sampled_targets.hpp): a rank reads its range's
+  // samples by whole pieces, and a range of whole pieces reads none of
+  // its neighbours'. Half a piece shifts a range's weight by little there.
+  constexpr uint64_t piece = layout::SampleFile::piece_vertices;
+  const bool align = n >= uint64_t(ranks) * piece * 8;
   for (unsigned r = 1; r < ranks; ++r) {
     const double target = total * r / ranks;
     while (v < n && sum + (alpha + double(in_degrees[v])) / 2 < target) sum += alpha + double(in_degrees[v++]);
-    bounds.push_back(v);
+    bounds.push_back(align ? std::max(bounds.back(), std::min(n, (v + piece / 2) / piece * piece)) : v);
   }
   bounds.push_back(n);
   return bounds;

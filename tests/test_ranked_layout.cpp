@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "formats/ranked_writer.hpp"
+#include "layout/sampled_targets.hpp"
 #include "test_support.hpp"
 
 namespace sluice::test {
@@ -28,6 +29,20 @@ TEST(RankedLayout, RangesBalanceVerticesAndInEdges) {
     }
   }
   EXPECT_EQ(rank_boundaries({}, 2, 1), (std::vector<uint64_t>{0, 0, 0}));
+}
+
+TEST(RankedLayout, RangesOfLargeGraphsAreWholeSamplePieces) {
+  // A rank then reads its own range's samples and none of its neighbours'.
+  constexpr uint64_t piece = layout::SampleFile::piece_vertices;
+  std::vector<uint64_t> in(3 * 8 * piece + 5, 2);
+  in[12345] = 100000;
+  const std::vector<uint64_t> b = rank_boundaries(in, 3, 2);
+  ASSERT_EQ(b.size(), 4u);
+  EXPECT_EQ(b.back(), in.size());
+  for (unsigned r = 1; r < 3; ++r) {
+    EXPECT_EQ(b[r] % piece, 0u) << "bound " << r << ": " << b[r];
+    EXPECT_LT(b[r - 1], b[r]);
+  }
 }
 
 TEST(RankedLayout, EachPartHoldsTheEdgesIntoItsRange) {
