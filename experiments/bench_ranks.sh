@@ -11,6 +11,9 @@
 #   experiments/bench_ranks.sh [WORK] [ROUNDS]    defaults build/ranks 1
 #   RANKS="16" STRONG=0 ONE_RANK=0 experiments/bench_ranks.sh WORK  more rank counts
 #   RANKS=none STRONG=0 experiments/bench_ranks.sh WORK               the one-rank comparison alone
+#   RANKS=1 STRONG=0 ONE_RANK=0 FIRST_ROUND=2 experiments/bench_ranks.sh WORK 4
+#                   rounds 2-5 of the one-rank weak runs (the model's
+#                   denominator is the median of every round)
 #   (records append to WORK/ranks.jsonl; ranks.jsonl is reset only by a
 #   run of the default set)
 #
@@ -34,7 +37,7 @@ run() {  # KIND SCALE RANKS
   [ -e "$el" ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
   [ -e "$layout" ] || "$tools/sluice" convert "$el" "$layout" --ranks "$ranks" --transpose \
     --drives "$work/drives/rmat$scale-r$ranks/{rank}" > /dev/null 2>&1
-  for round in $(seq "$rounds"); do
+  for round in $(seq "${FIRST_ROUND:-1}" $((${FIRST_ROUND:-1} + rounds - 1))); do
     for program in "bfs" "pagerank --method classic --iterations 10 --tolerance 0" "wcc"; do
       local name=${program%% *}
       # shellcheck disable=SC2086

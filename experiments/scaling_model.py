@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The measured figures of experiments/bench_ranks.sh, and a model on paper
-that projects the weak-scaling runs to 8, 32 and 128 machines.
+that projects the weak-scaling runs to 8, 32 and 128 machines, and the
+strong-scaling runs (one graph, RMAT 22) to 8, 16 and 32.
 
     python3 experiments/scaling_model.py build/ranks/ranks.jsonl
 
@@ -45,6 +46,14 @@ extrapolated linearly in P from the two largest rank counts run:
 No overlap of communication with compute is assumed; the last column says
 what T(128) / T(1) on 25 Gb/s would be if every exchange were hidden
 behind compute (max instead of sum), the most an overlap could gain.
+
+The strong-scaling model (one graph on P machines) is the same sum, from
+the one-rank run of that graph: the ranks' bytes read and their message
+bytes, each summed over the ranks, are extrapolated linearly in P from the
+two largest rank counts run (never falling: more ranks read more pieces
+whole and hold more mirrors), shared out evenly and scaled by the most-
+loaded rank's share at the most ranks run. It reports the speedup
+T(1) / T(P) and the efficiency, speedup / P.
 """
 import json
 import math
@@ -183,6 +192,40 @@ def main(path):
         slope = (held[-1] - held[-2]) / (hi - lo)
         projected = [held[-1] + slope * (p - hi) for p in (8, 32, 128)]
         print(f"| {program} | " + " | ".join(f"{h / 1e9:.3f}" for h in held) + " | " + " | ".join(f"{m / 1e9:.2f}" for m in projected) + " |")
+
+    strong_model(runs)
+
+
+def strong_model(runs):
+    programs = sorted({k[2] for k in runs if k[0] == "strong"})
+    rows = []
+    for program in programs:
+        counts = sorted(r for k, r, p in runs if k == "strong" and p == program)
+        if len(counts) < 3 or counts[0] != 1:
+            continue
+        lo, hi = counts[-2], counts[-1]
+        one, low, high = (per_rank(runs[("strong", r, program)]) for r in (1, lo, hi))
+        t1 = kernel_seconds(runs[("strong", 1, program)])
+        one_read = one[0]["bytes_read"]
+        total = lambda rows, field: sum(r[field] for r in rows)
+        share = lambda rows, field: max(r[field] for r in rows) / statistics.mean(r[field] for r in rows) if total(rows, field) else 1.0
+        cells = []
+        for p in (8, 16, 32):
+            read = total(high, "bytes_read") + max(0.0, total(high, "bytes_read") - total(low, "bytes_read")) / (hi - lo) * (p - hi)
+            sent = total(high, "link_bytes") + max(0.0, total(high, "link_bytes") - total(low, "link_bytes")) / (hi - lo) * (p - hi)
+            compute = t1 * share(high, "bytes_read") * read / p / one_read
+            collectives = max(r["collectives"] for r in high)
+            for bandwidth in LINKS.values():
+                t = compute + share(high, "link_bytes") * sent / p / bandwidth + collectives * math.ceil(math.log2(p)) * LATENCY
+                cells.append(f"{t1 / t:.1f} ({t1 / t / p:.2f})")
+        rows.append(f"| {program} | {t1:.3f} | {hi} | " + " | ".join(cells) + " |")
+    if not rows:
+        return
+    print("\n## Model: strong scaling, speedup T(1) / T(P) (efficiency)\n")
+    print("| program | one rank's kernel s | largest R run | " + " | ".join(f"P={p}, {link}" for p in (8, 16, 32) for link in LINKS) + " |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in range(6)) + " |")
+    for row in rows:
+        print(row)
 
 
 if __name__ == "__main__":
