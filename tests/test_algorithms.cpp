@@ -527,12 +527,14 @@ TEST(Algorithms, SsspNegativeWeights) {
 TEST(Algorithms, SsspFromEveryVertexGivesPotentialsOrFindsACycle) {
   TempDir dir;
   RunTrace trace("test");
-  uint64_t cyclic = 0, acyclic = 0;
+  uint64_t cyclic = 0, acyclic = 0, shape = 0;
   for (RefGraph g : graph_shapes(true)) {
     for (size_t i = 0; i < g.edges.size(); ++i) g.edges[i].w = float(int(i % 7) - 2);
     const std::optional<std::vector<double>> expected = reference_potentials(g);
     (expected ? acyclic : cyclic) += 1;
+    ++shape;
     for (unsigned drives : {1u, 2u}) {
+      if (sanitized && (drives == 2) != (shape % 2 == 0)) continue;  // under the sanitizers one drive count per shape, alternating
       DiskGraph graph(layout_on_drives(dir, g, drives));
       Engine engine(graph, EngineOptions{});
       const std::string what = g.name + ", " + std::to_string(drives) + " drive(s)";
