@@ -94,6 +94,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       {"started", utc_now()}, {"host", host_name()}, {"command_line", invocation()},
       {"vertices", graph.vertices()}, {"edges", graph.edges()}, {"weighted", graph.info().weighted},
       {"drives", graph.drives()}, {"drive_files", graph.drive_paths()}, {"drive_devices", drive_devices(graph)},
+      {"pages", graph.compressed() ? "compressed" : "plain"},
       {"transpose", graph.layout().in() != nullptr}, {"symmetric", symmetric},
       {"symmetric_source", !engines_.symmetry_check.empty() ? "checked: " + engines_.symmetry_check
                                                              : graph.info().symmetric ? std::string("layout") : std::string("no")},

@@ -20,6 +20,11 @@ grep -q "^compression gap-vbyte$" c.sluice || fail "the manifest does not say co
 grep -q "gap-coded (convert --compress), 1\.[0-9]* bytes per edge" info.out || fail "info: $(cat info.out)"
 grep -q "verified" info.out || fail "info --verify: $(cat info.out)"
 "$sluice" info c.sluice --json | grep -q '"compressed":true' || fail "info --json"
+# The run record says which pages a run read.
+"$tools/sluice-bfs" c.sluice --stats c.jsonl > /dev/null
+"$tools/sluice-bfs" plain.sluice --stats plain.jsonl > /dev/null
+head -1 c.jsonl | grep -q '"pages":"compressed"' || fail "run record on compressed pages: $(head -1 c.jsonl)"
+head -1 plain.jsonl | grep -q '"pages":"plain"' || fail "run record on plain pages: $(head -1 plain.jsonl)"
 
 # The same edges back (each list sorted: compare as multisets).
 "$sluice" convert c3.sluice back.el > /dev/null
