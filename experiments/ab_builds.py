@@ -13,7 +13,11 @@ is classic with 10 iterations and no tolerance, pagerank the defaults
 transpose and must be one both builds read. --after-flags and
 --before-flags add flags to one side's runs: one build against itself
 with two settings (--before build/tools --before-flags '--shares double'
---after-flags '--shares float' --programs pagerank10)."""
+--after-flags '--shares float' --programs pagerank10). --before-layout
+runs the older side on another layout of the same graph: one build on two
+layouts (--before build/tools --before-layout rmat22.sluice
+rmat22-degree.sluice: the input's vertex order against --reorder degree;
+sources are named by the input's ids in both)."""
 import argparse
 import re
 import shlex
@@ -53,6 +57,7 @@ def main():
     parser.add_argument("--source", type=int, help="BFS source (default: the program's)")
     parser.add_argument("--after-flags", default="", help="more flags for the newer side's runs")
     parser.add_argument("--before-flags", default="", help="more flags for the older side's runs")
+    parser.add_argument("--before-layout", help="the older side's layout of the same graph (default: the layout)")
     args = parser.parse_args()
     print("| program | io | after s | before s | before / after |")
     print("| --- | --- | --- | --- | --- |")
@@ -60,11 +65,12 @@ def main():
         for io in ("auto", "memory"):
             after, before = [], []
             for r in range(args.rounds):
-                order = [(args.after, args.after_flags, after), (args.before, args.before_flags, before)]
+                order = [(args.after, args.after_flags, args.layout, after),
+                         (args.before, args.before_flags, args.before_layout or args.layout, before)]
                 if r % 2:
                     order.reverse()
-                for tools, flags, into in order:
-                    into.append(seconds(tools, flags, program, args.layout, io, args.threads, args.source))
+                for tools, flags, layout, into in order:
+                    into.append(seconds(tools, flags, program, layout, io, args.threads, args.source))
             a, b = statistics.median(after), statistics.median(before)
             print(f"| {program} | {'disk' if io == 'auto' else 'memory'} | {a:.3f} | {b:.3f} | {b / a:.2f} |", flush=True)
 
