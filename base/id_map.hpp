@@ -30,6 +30,9 @@ class IdMap {
   // without --relabel): files can list values by position, in input order.
   bool permutes() const { return permutes_; }
   const Array<uint64_t>& originals() const { return originals_; }
+  // What the map holds in memory: 8 bytes a vertex, 16 when the order
+  // by original id is kept too.
+  uint64_t memory_bytes() const { return (originals_.size() + by_original_.size()) * sizeof(uint64_t); }
   IdMap copy() const;
 
  private:

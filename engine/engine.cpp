@@ -169,7 +169,8 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   MemoryBudget b;
   const int threads = compute_threads(options.threads);
   const uint64_t n = graph.vertices();
-  b.index = graph.memory_bytes() + graph.pages() / 8;  // plus the planner's page bitmaps
+  // The index, the planner's page bitmaps, and a relabelled layout's id map.
+  b.index = graph.memory_bytes() + graph.pages() / 8 + graph.layout().ids().memory_bytes();
   // A frontier in, one out (both possibly dense), the scratch bitmap and
   // the next frontier's, and pull's destinations.
   b.frontiers = 4 * (n / 8 + 1) + n * 8 / VertexSubset::dense_divisor;
