@@ -87,9 +87,7 @@ expect_error 1 "needs at least" "$sluice" convert g.el out/h.sluice --memory-lim
 mkdir -p gone scratch
 for signal in INT KILL; do
   before=$(find gone scratch -mindepth 1)
-  # SIGINT at its default, as at a terminal (a script's background jobs ignore it).
-  python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
-    "$sluice" convert big.el gone/g.sluice --transpose --memory-limit 20m --temp-dir scratch >/dev/null 2>signal.err &
+  with_sigint "$sluice" convert big.el gone/g.sluice --transpose --memory-limit 20m --temp-dir scratch >/dev/null 2>signal.err &
   pid=$!
   for _ in $(seq 1 3000); do grep -q "building the transpose" signal.err && break; sleep 0.02; done
   grep -q "building the transpose" signal.err || fail "the conversion never reached its transpose: $(cat signal.err)"
