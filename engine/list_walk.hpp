@@ -61,7 +61,7 @@ void Engine::walk_lists(uint64_t members, Plan&& plan_pages, Member&& member, F&
   const double busy_before = push_stream_->busy_seconds();
   const bool weighted = graph_.info().weighted;
   ListAssembly assembly(weighted);
-  FirstError error;
+  base::FirstError error;
   std::atomic<uint64_t> busy_ns{0};
   try {
     push_stream_->start(plan);

@@ -15,7 +15,7 @@
 #include "base/interruption.hpp"
 #include "engine/chunk_planner.hpp"
 #include "engine/disk_graph.hpp"
-#include "engine/first_error.hpp"
+#include "base/first_error.hpp"
 #include "engine/page_walk.hpp"
 #include "engine/resident_pages.hpp"
 #include "io/drive_set.hpp"
@@ -58,7 +58,7 @@ class PageStream {
   // IO error or an exception of visit is captured in `error`; later
   // buffers are then released unread.
   template <class Visit>
-  bool next(FirstError& error, uint64_t& busy_ns, Visit&& visit) {
+  bool next(base::FirstError& error, uint64_t& busy_ns, Visit&& visit) {
     if (resident_) return next_resident(error, busy_ns, visit);
     io::Filled filled;
     for (;;) {
@@ -100,7 +100,7 @@ class PageStream {
     uint64_t first_page, pages;
   };
   template <class Visit>
-  bool next_resident(FirstError& error, uint64_t& busy_ns, Visit& visit) {
+  bool next_resident(base::FirstError& error, uint64_t& busy_ns, Visit& visit) {
     const size_t i = next_piece_.fetch_add(1, std::memory_order_relaxed);
     if (i >= pieces_.size()) return false;
     if (error.failed()) return true;

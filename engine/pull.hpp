@@ -183,7 +183,7 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
   // destination there, the cached ones included.
   constexpr bool walks_cache = !detail::cond_always_true<Functions>();
   constexpr bool builds_cache = detail::builds_pull_cache<Value, Functions>;
-  FirstError error;
+  base::FirstError error;
   std::atomic<uint64_t> busy_ns{0};
   if (walks_cache) cache.begin_walk();
   // dst's in-edges [lo, hi) from the records at `records` (record 0 is

@@ -42,7 +42,7 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
     auto ahead = [&](uint64_t dst) {
       if constexpr (detail::prefetches_destination<Functions>) f.prefetch_destination(dst);
     };
-    over([&](FirstError& error, uint64_t& busy, auto&& on_edge) { return sample.next(error, busy, on_edge, ahead); });
+    over([&](base::FirstError& error, uint64_t& busy, auto&& on_edge) { return sample.next(error, busy, on_edge, ahead); });
     stats_.bytes_read = sample.bytes_read();
     stats_.io_seconds = sample.read_seconds();
     stats_.requests = resident_sample_ ? 0 : sample.pieces_read();
@@ -53,7 +53,7 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
   with_record_format(graph_, [&](auto format) {
     using Format = decltype(format);
     auto walk = [&](auto all_active) {
-      over([&](FirstError& error, uint64_t& busy, auto&& on_edge) {
+      over([&](base::FirstError& error, uint64_t& busy, auto&& on_edge) {
         return push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
           scatter_page<Format, decltype(all_active)::value>(graph_, active, push_stream_->page_check(), first_edges, page, data, on_edge);
         });
@@ -85,7 +85,7 @@ template <class Value, class Functions, class Next>
 void Engine::push_edges(Functions& f, bool output, Next& next) {
   using Block = BinBlock<Value>;
   Bins<Value>& bins = this->bins<Value>();
-  FirstError error;
+  base::FirstError error;
   std::atomic<uint64_t> scatter_ns{0}, gather_ns{0};
   // Applies a list of blocks of one bin on thread t; adds its time to spent.
   auto gatherer = [&](int t, uint64_t& spent) {
@@ -137,7 +137,7 @@ void Engine::push_edges(Functions& f, bool output, Next& next) {
 
 template <class Value, class Functions, class Next>
 void Engine::push_edges_atomic(Functions& f, bool output, Next& next) {
-  FirstError error;
+  base::FirstError error;
   std::atomic<uint64_t> busy_ns{0};
   pool_.run([&](int t) {
     uint64_t busy = 0;

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "base/errors.hpp"
-#include "engine/first_error.hpp"
+#include "base/first_error.hpp"
 #include "engine/page_walk.hpp"
 
 namespace sluice::engine {
@@ -42,7 +42,7 @@ ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) :
     for (uint64_t p = 0; p < graph.pages_on_drive(d); p += per_read) pieces.push_back({d, p, std::min(per_read, graph.pages_on_drive(d) - p)});
   }
   std::atomic<size_t> next{0};
-  FirstError error;
+  base::FirstError error;
   auto work = [&] {
     for (size_t i; !error.failed() && (i = next++) < pieces.size();) {
       const Piece& piece = pieces[i];

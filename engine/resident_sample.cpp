@@ -3,7 +3,7 @@
 #include <atomic>
 #include <chrono>
 
-#include "engine/first_error.hpp"
+#include "base/first_error.hpp"
 
 namespace sluice::engine {
 
@@ -12,7 +12,7 @@ ResidentSample::ResidentSample(const layout::SampleFile& file, WorkerPool& pool)
       piece_stride_(file.piece_bytes(0)) {
   const auto start = std::chrono::steady_clock::now();
   std::atomic<uint64_t> next{0};
-  FirstError error;  // a damaged piece stops every thread at its next piece
+  base::FirstError error;  // a damaged piece stops every thread at its next piece
   pool.run([&](int) {
     try {
       for (uint64_t p; !error.failed() && (p = next.fetch_add(1, std::memory_order_relaxed)) < file.pieces();) {

@@ -15,7 +15,7 @@
 
 #include "base/interruption.hpp"
 #include "engine/disk_graph.hpp"
-#include "engine/first_error.hpp"
+#include "base/first_error.hpp"
 #include "engine/indexed_bitmap.hpp"
 #include "engine/resident_sample.hpp"
 
@@ -48,7 +48,7 @@ class SampleStream {
   // was taken. A failed read or an exception of on_edge is captured in
   // `error` (later pieces are then skipped).
   template <class OnEdge, class Ahead>
-  bool next(FirstError& error, uint64_t& busy_ns, OnEdge&& on_edge, Ahead&& ahead) {
+  bool next(base::FirstError& error, uint64_t& busy_ns, OnEdge&& on_edge, Ahead&& ahead) {
     uint64_t piece;
     do {
       piece = next_piece_.fetch_add(1, std::memory_order_relaxed);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/errors.hpp"
+#include "base/first_error.hpp"
 #include "base/format_names.hpp"
 #include "base/mapped_file.hpp"
 #include "formats/blaze_layout.hpp"
@@ -69,11 +70,10 @@ EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
   const uint64_t step = 1 << 14;
   // An exception may not leave an OpenMP loop: the first is kept and
   // rethrown after it (a damaged page of a layout, a bad BV code).
-  std::exception_ptr error;
-  std::atomic<bool> failed{false};
+  base::FirstError error;
 #pragma omp parallel for num_threads(base::resolve_threads(threads)) schedule(dynamic, 1)
   for (uint64_t v = 0; v < info.vertices; v += step) {
-    if (failed.load(std::memory_order_relaxed)) continue;
+    if (error.failed()) continue;
     try {
       uint64_t end = std::min(info.vertices, v + step);
       source.read_edges(v, end, edges.targets.data() + offsets[v], info.weighted ? edges.weights.data() + offsets[v] : nullptr);
@@ -81,12 +81,10 @@ EdgeList<V> edge_list_of(const GraphSource& source, int threads) {
         std::fill(edges.sources.data() + offsets[u], edges.sources.data() + offsets[u + 1], V(u));
       }
     } catch (...) {
-#pragma omp critical(sluice_edge_list_error)
-      if (!error) error = std::current_exception();
-      failed = true;
+      error.capture();
     }
   }
-  if (error) std::rethrow_exception(error);
+  error.rethrow();
   return edges;
 }
 

@@ -276,7 +276,7 @@ TEST(EngineThreads, ReadsWhilePlanningReadEveryNeededPageOnce) {
       // Every page the stream delivers, counted; false if it fails.
       auto delivered = [&] {
         std::vector<int> seen(g.pages(), 0);
-        FirstError error;
+        base::FirstError error;
         uint64_t busy = 0;
         while (stream.next(error, busy, [&](uint64_t page, const char*) { ++seen[page]; })) {
         }

@@ -6,7 +6,7 @@
 #include <exception>
 #include <mutex>
 
-namespace sluice::engine {
+namespace sluice::base {
 
 class FirstError {
  public:
@@ -26,4 +26,4 @@ class FirstError {
   std::atomic<bool> failed_{false};
 };
 
-}  // namespace sluice::engine
+}  // namespace sluice::base
