@@ -162,9 +162,13 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
       signal_ticket_(std::exchange(other.signal_ticket_, no_ticket)),
       buffer_(std::move(other.buffer_)),
       used_(std::exchange(other.used_, 0)),
+      worker_(std::exchange(other.worker_, nullptr)),
+      spare_(std::move(other.spare_)),
+      writing_(std::exchange(other.writing_, 0)),
       written_(std::exchange(other.written_, 0)) {}
 
 AtomicFile::~AtomicFile() {
+  if (worker_) worker_->wait_quietly(writing_);  // it may still write from spare_ to fd_
   if (fd_ >= 0) {
     ::close(fd_);
     if (!in_place()) {
@@ -174,17 +178,44 @@ AtomicFile::~AtomicFile() {
   }
 }
 
-void AtomicFile::flush() {
+namespace {
+
+void write_all(int fd, const char* data, size_t bytes, const std::string& path) {
   size_t done = 0;
-  while (done < used_) {
-    ssize_t put = ::write(fd_, buffer_.data() + done, used_ - done);
+  while (done < bytes) {
+    ssize_t put = ::write(fd, data + done, bytes - done);
     if (put < 0) {
       if (errno == EINTR) continue;
-      throw_system_error(path_, "write failed");
+      throw_system_error(path, "write failed");
     }
     done += static_cast<size_t>(put);
   }
+}
+
+}  // namespace
+
+void AtomicFile::write_behind(SerialWorker& worker) {
+  worker_ = &worker;
+  spare_.resize(buffer_.size());
+}
+
+// With a worker, the buffer is handed over once the last one handed over
+// is written; without, written now. Either way it is empty after.
+void AtomicFile::flush() {
+  if (used_ == 0) return;
+  if (!worker_) {
+    write_all(fd_, buffer_.data(), used_, path_);
+  } else {
+    worker_->wait(writing_);
+    buffer_.swap(spare_);
+    writing_ = worker_->submit([fd = fd_, data = spare_.data(), bytes = used_, path = path_] { write_all(fd, data, bytes, path); });
+  }
   used_ = 0;
+}
+
+void AtomicFile::wait_for_writes() {
+  flush();
+  if (worker_) worker_->wait(writing_);
 }
 
 void AtomicFile::write(const void* data, size_t length) {
@@ -203,7 +234,7 @@ void AtomicFile::write(const void* data, size_t length) {
 
 void AtomicFile::rewrite(uint64_t offset, const void* data, size_t length) {
   if (in_place() || offset + length > written_) throw std::logic_error("rewrite: " + path_ + " cannot be rewritten there");
-  flush();
+  wait_for_writes();
   const char* bytes = static_cast<const char*>(data);
   for (size_t done = 0; done < length;) {
     const ssize_t put = ::pwrite(fd_, bytes + done, length - done, off_t(offset + done));
@@ -228,10 +259,12 @@ void AtomicFile::write_zeros(size_t length) {
 }
 
 void AtomicFile::finish() {
-  flush();
+  wait_for_writes();
+  worker_ = nullptr;  // nothing is left for it, and it need not outlive this file now
   // A file staged until others are written too (a ranked layout's parts)
   // holds its descriptor and lock, not its buffer.
   std::vector<char>().swap(buffer_);
+  std::vector<char>().swap(spare_);
   // Devices, pipes and terminals cannot be synced, and need not be.
   if (::fsync(fd_) != 0 && !(in_place() && (errno == EINVAL || errno == EROFS))) throw_system_error(path_, "fsync failed");
 }

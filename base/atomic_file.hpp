@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/serial_worker.hpp"
 #include "base/signal_cleanup.hpp"
 
 namespace sluice::base {
@@ -39,6 +40,11 @@ class AtomicFile {
   // are known only at the end); not for files written in place.
   void rewrite(uint64_t offset, const void* data, size_t length);
   uint64_t bytes_written() const { return written_; }
+  // From now on a full buffer is written by `worker` (which outlives this
+  // file) while a second buffer of the same size fills: the copy into the
+  // page cache leaves the writing thread. Errors come at a later write,
+  // rewrite or finish.
+  void write_behind(SerialWorker& worker);
   const std::string& path() const { return path_; }
 
   // Flushes, fsyncs and renames the temporary onto the final path.
@@ -55,6 +61,8 @@ class AtomicFile {
 
  private:
   void flush();
+  // flush(), then wait until the worker wrote it.
+  void wait_for_writes();
 
   std::string path_;
   std::string final_path_;  // where the temporary is renamed: path_, or the file a link names
@@ -63,6 +71,9 @@ class AtomicFile {
   size_t signal_ticket_ = no_ticket;  // the temporary, removed on SIGINT and SIGTERM until published
   std::vector<char> buffer_;
   size_t used_ = 0;
+  SerialWorker* worker_ = nullptr;
+  std::vector<char> spare_;                // being written by the worker
+  SerialWorker::Ticket writing_ = 0;       // that write
   uint64_t written_ = 0;
 };
 

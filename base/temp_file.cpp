@@ -70,23 +70,71 @@ void TempFile::read(void* out, uint64_t bytes, uint64_t offset) const {
   file_.read_exactly(out, bytes, offset, dir_ + " (temporary file of " + what_ + ")");
 }
 
-TempFileAppender::TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at)
-    : file_(&file), buffer_(new char[bytes]), capacity_(bytes), at_(at == UINT64_MAX ? file.size() : at) {}
+TempFileAppender::TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at, SerialWorker* worker)
+    : file_(&file), worker_(worker), capacity_(worker ? std::max<uint64_t>(bytes / 2, 1) : bytes),
+      at_(at == UINT64_MAX ? file.size() : at) {
+  buffer_[0].reset(new char[capacity_]);
+  if (worker_) buffer_[1].reset(new char[capacity_]);
+}
 
 TempFileAppender::~TempFileAppender() noexcept(false) {
-  // Unwinding already: the file is dropped with the error.
+  // Unwinding already: the file is dropped with the error, but the
+  // worker may still be writing from the buffers.
   if (std::uncaught_exceptions() == 0) flush();
+  if (worker_) worker_->wait_quietly(std::max(writing_[0], writing_[1]));
 }
 
 void TempFileAppender::make_room(uint64_t bytes) {
   if (bytes > capacity_) throw std::logic_error("TempFileAppender::reserve: more bytes than the buffer holds");
-  flush();
+  hand_over();
 }
 
-void TempFileAppender::flush() {
+void TempFileAppender::append(const void* data, uint64_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    if (size_ == capacity_) hand_over();
+    const uint64_t part = std::min(bytes, capacity_ - size_);
+    std::memcpy(reserve(part), p, part);
+    p += part, bytes -= part;
+  }
+}
+
+// The full buffer to the file: written now, or by the worker while the
+// other buffer, once its own write is done, fills.
+void TempFileAppender::hand_over() {
   if (size_ == 0) return;
-  file_->write(buffer_.get(), size_, at_);
+  if (!worker_) {
+    file_->write(buffer_[0].get(), size_, at_);
+  } else {
+    TempFile* file = file_;
+    const char* data = buffer_[active_].get();
+    const uint64_t bytes = size_, at = at_;
+    writing_[active_] = worker_->submit([file, data, bytes, at] { file->write(data, bytes, at); });
+    active_ ^= 1;
+    worker_->wait(writing_[active_]);
+  }
   at_ += size_;
   size_ = 0;
 }
+
+void TempFileAppender::flush() {
+  hand_over();
+  if (worker_) worker_->wait(std::max(writing_[0], writing_[1]));
+}
+
+TempFileReader::TempFileReader(const TempFile& file, SerialWorker& worker, uint64_t piece_bytes, uint64_t unit)
+    : file_(&file), worker_(&worker), piece_bytes_(std::max<uint64_t>(piece_bytes / unit, 1) * unit) {
+  piece_[0].reset(new char[piece_bytes_]);
+  piece_[1].reset(new char[piece_bytes_]);
+}
+
+TempFileReader::~TempFileReader() { worker_->wait_quietly(std::max(reading_[0], reading_[1])); }
+
+void TempFileReader::start(int piece, uint64_t at, uint64_t end) {
+  const TempFile* file = file_;
+  char* out = piece_[piece].get();
+  const uint64_t bytes = std::min(piece_bytes_, end - at);
+  reading_[piece] = worker_->submit([file, out, bytes, at] { file->read(out, bytes, at); });
+}
+
 }  // namespace sluice::base

@@ -5,11 +5,13 @@
 // directory and the bytes written, not a crash.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "base/mapped_file.hpp"
+#include "base/serial_worker.hpp"
 
 namespace sluice::base {
 
@@ -41,10 +43,12 @@ class TempFile {
 };
 
 // Writes consecutive bytes from `at` on (by default the end) through a
-// buffer of `bytes`: the writes to a TempFile are few and large.
+// buffer of `bytes`: the writes to a TempFile are few and large. With a
+// worker, the buffer is two of half the size, one filled while the
+// worker writes the other.
 class TempFileAppender {
  public:
-  TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at = UINT64_MAX);
+  TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at = UINT64_MAX, SerialWorker* worker = nullptr);
   ~TempFileAppender() noexcept(false);
   TempFileAppender(const TempFileAppender&) = delete;
   TempFileAppender& operator=(const TempFileAppender&) = delete;
@@ -55,18 +59,60 @@ class TempFileAppender {
   // per record.
   char* reserve(uint64_t bytes) {
     if (size_ + bytes > capacity_) [[unlikely]] make_room(bytes);
-    char* at = buffer_.get() + size_;
+    char* at = buffer_[active_].get() + size_;
     size_ += bytes;
     return at;
   }
+  // Any number of bytes, through the buffer.
+  void append(const void* data, uint64_t bytes);
+  // Returns once every byte appended is in the file.
   void flush();
 
  private:
   void make_room(uint64_t bytes);
+  void hand_over();
 
   TempFile* file_;
-  std::unique_ptr<char[]> buffer_;
+  SerialWorker* worker_;
+  std::unique_ptr<char[]> buffer_[2];
+  SerialWorker::Ticket writing_[2] = {0, 0};  // the worker's write of each buffer
+  int active_ = 0;
   uint64_t capacity_, size_ = 0, at_;
+};
+
+// Reads bytes [begin, end) of a TempFile piece by piece, the next piece
+// read by the worker while the caller walks this one. Pieces are whole
+// multiples of `unit` bytes (a record never straddles two).
+class TempFileReader {
+ public:
+  TempFileReader(const TempFile& file, SerialWorker& worker, uint64_t piece_bytes, uint64_t unit);
+  ~TempFileReader();
+  TempFileReader(const TempFileReader&) = delete;
+  TempFileReader& operator=(const TempFileReader&) = delete;
+
+  // f(data, bytes) for each piece of [begin, end), in order.
+  template <class F>
+  void for_each_piece(uint64_t begin, uint64_t end, F&& f) {
+    int current = 0;
+    if (begin < end) start(current, begin, end);
+    for (uint64_t at = begin; at < end;) {
+      worker_->wait(reading_[current]);
+      const uint64_t bytes = std::min(piece_bytes_, end - at);
+      if (at + bytes < end) start(current ^ 1, at + bytes, end);
+      f(static_cast<const char*>(piece_[current].get()), bytes);
+      at += bytes;
+      current ^= 1;
+    }
+  }
+
+ private:
+  void start(int piece, uint64_t at, uint64_t end);
+
+  const TempFile* file_;
+  SerialWorker* worker_;
+  uint64_t piece_bytes_;
+  std::unique_ptr<char[]> piece_[2];
+  SerialWorker::Ticket reading_[2] = {0, 0};
 };
 
 }  // namespace sluice::base

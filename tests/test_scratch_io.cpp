@@ -1,0 +1,156 @@
+// Scratch files written and read on a worker thread (a bounded
+// conversion's spills): the worker runs tasks in order and hands a
+// task's error to every caller after it; appenders with a worker write
+// exactly what appenders without one write, and readers return the
+// bytes in order, piece boundaries on whole records.
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "base/atomic_file.hpp"
+#include "base/serial_worker.hpp"
+#include "base/temp_file.hpp"
+#include "tests/test_support.hpp"
+
+namespace sluice::test {
+namespace {
+
+TEST(ScratchIo, WorkerRunsTasksInOrderAndWaitsForThem) {
+  base::SerialWorker worker;
+  std::vector<int> order;
+  base::SerialWorker::Ticket last = 0;
+  for (int i = 0; i < 1000; ++i) last = worker.submit([&order, i] { order.push_back(i); });
+  worker.wait(last);
+  ASSERT_EQ(order.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(order[size_t(i)], i);
+  worker.wait(0);  // nothing: returns at once
+  worker.wait_all();
+}
+
+TEST(ScratchIo, ATasksErrorReachesEveryCallerAfterItAndSkipsTheRest) {
+  base::SerialWorker worker;
+  std::atomic<int> ran{0};
+  worker.submit([&] { ++ran; });
+  const auto failing = worker.submit([] { throw std::runtime_error("the disk is full"); });
+  const auto skipped = worker.submit([&] { ++ran; });
+  worker.wait_quietly(skipped);
+  EXPECT_EQ(ran.load(), 1);
+  EXPECT_THROW(worker.wait(failing), std::runtime_error);
+  EXPECT_THROW(worker.wait_all(), std::runtime_error);
+  try {
+    worker.submit([] {});
+    FAIL() << "submit after an error did not throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the disk is full");
+  }
+}
+
+// Records of 12 bytes (not a divisor of any buffer) through reserve and
+// append, into regions of one file, as the spill pass writes them.
+std::vector<char> records(uint64_t count, uint64_t seed) {
+  std::vector<char> bytes(count * 12);
+  for (uint64_t i = 0; i < bytes.size(); ++i) bytes[i] = char((i * 131 + seed * 7) % 251);
+  return bytes;
+}
+
+void write_regions(base::TempFile& file, base::SerialWorker* worker, const std::vector<std::vector<char>>& regions) {
+  std::vector<base::TempFileAppender> appenders;
+  appenders.reserve(regions.size());
+  uint64_t at = 0;
+  for (const auto& r : regions) appenders.emplace_back(file, 4096 + 100, at, worker), at += r.size();
+  // Interleaved, a record at a time, as the spill loop writes them.
+  for (uint64_t i = 0;; ++i) {
+    bool any = false;
+    for (size_t r = 0; r < regions.size(); ++r) {
+      if ((i + 1) * 12 > regions[r].size()) continue;
+      std::memcpy(appenders[r].reserve(12), regions[r].data() + i * 12, 12);
+      any = true;
+    }
+    if (!any) break;
+  }
+  for (auto& a : appenders) a.flush();
+}
+
+TEST(ScratchIo, AppendersAndReadersOnAWorkerMoveTheSameBytes) {
+  TempDir dir;
+  std::vector<std::vector<char>> regions;
+  for (uint64_t r = 0; r < 7; ++r) regions.push_back(records(r * 997 + 1, r));
+  base::TempFile alone(dir.path(), "records"), behind(dir.path(), "records");
+  write_regions(alone, nullptr, regions);
+  base::SerialWorker worker;
+  write_regions(behind, &worker, regions);
+  ASSERT_EQ(alone.size(), behind.size());
+  std::vector<char> a(alone.size()), b(behind.size());
+  alone.read(a.data(), a.size(), 0);
+  behind.read(b.data(), b.size(), 0);
+  EXPECT_EQ(a, b);
+
+  // append() across buffer boundaries, then read back in pieces of whole records.
+  base::TempFile out(dir.path(), "the CSR");
+  std::vector<char> expected;
+  {
+    base::TempFileAppender appender(out, 1000, UINT64_MAX, &worker);
+    for (const auto& r : regions) appender.append(r.data(), r.size()), expected.insert(expected.end(), r.begin(), r.end());
+    appender.flush();
+  }
+  ASSERT_EQ(out.size(), expected.size());
+  base::TempFileReader reader(out, worker, 5000, 12);
+  uint64_t begin = 0;
+  for (const auto& r : regions) {
+    std::vector<char> got;
+    reader.for_each_piece(begin, begin + r.size(), [&](const char* data, uint64_t bytes) {
+      EXPECT_EQ(bytes % 12, 0u);
+      EXPECT_LE(bytes, 5000u);
+      got.insert(got.end(), data, data + bytes);
+    });
+    EXPECT_EQ(got, r);
+    begin += r.size();
+  }
+}
+
+TEST(ScratchIo, AReadPastTheEndIsAnErrorFromTheReader) {
+  TempDir dir;
+  base::TempFile file(dir.path(), "records");
+  const std::vector<char> bytes = records(100, 1);
+  file.append(bytes.data(), bytes.size());
+  base::SerialWorker worker;
+  base::TempFileReader reader(file, worker, 240, 12);
+  EXPECT_THROW(reader.for_each_piece(0, bytes.size() + 1200, [](const char*, uint64_t) {}), std::logic_error);
+}
+
+// A drive file written behind: the same bytes, the header rewritten at
+// the end, and nothing left when it is dropped uncommitted.
+TEST(ScratchIo, AtomicFilesWrittenBehindHoldTheSameBytes) {
+  TempDir dir;
+  const std::vector<char> bytes = records(50000, 3);
+  base::SerialWorker worker;
+  for (bool behind : {false, true}) {
+    const std::string path = dir / (behind ? "behind" : "alone");
+    base::AtomicFile file(path, 4096);
+    if (behind) file.write_behind(worker);
+    file.write_zeros(100);
+    for (uint64_t at = 0; at < bytes.size(); at += 777) file.write(bytes.data() + at, std::min<uint64_t>(777, bytes.size() - at));
+    file.rewrite(0, "header", 6);
+    file.commit();
+  }
+  std::ifstream alone(dir / "alone", std::ios::binary), behind(dir / "behind", std::ios::binary);
+  const std::string a((std::istreambuf_iterator<char>(alone)), {}), b((std::istreambuf_iterator<char>(behind)), {});
+  EXPECT_EQ(a.size(), 100 + bytes.size());
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(b.substr(0, 6), "header");
+  {
+    base::AtomicFile dropped(dir / "dropped", 4096);
+    dropped.write_behind(worker);
+    dropped.write(bytes.data(), bytes.size());
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "dropped"));
+  EXPECT_EQ(dir.files(), (std::vector<std::string>{"alone", "behind"}));
+}
+
+}  // namespace
+}  // namespace sluice::test
