@@ -87,11 +87,15 @@ WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_byt
   const uint64_t declared = base::checked_vertex_count(options.vertices, file.path(), "--vertices");
   const uint64_t per_window = std::max<uint64_t>(1, windows.window_bytes / pair_bytes);
   uint64_t max_id = 0;
+  // One window's arrays for every window (the last may be shorter): fresh
+  // ones each time cost a page fault and a cleared page every 512 ids.
+  EdgeList<uint64_t> list;
   for (uint64_t first = 0; first < pairs; first += per_window) {
     const uint64_t count = std::min(per_window, pairs - first);
-    EdgeList<uint64_t> list;
-    list.sources = base::Array<uint64_t>(count, "edge sources");
-    list.targets = base::Array<uint64_t>(count, "edge targets");
+    if (list.size() != count) {
+      list.sources = base::Array<uint64_t>(count, "edge sources");
+      list.targets = base::Array<uint64_t>(count, "edge targets");
+    }
     const char* data = file.data() + first * pair_bytes;
     for (uint64_t e = 0; e < count; ++e) {
       uint64_t ends[2];

@@ -242,6 +242,9 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
                temp.empty() ? "." : temp.c_str());
   base::Array<uint64_t> counts = base::Array<uint64_t>::zeros(n + 1, "the degrees");
   const Buckets buckets(n);
+  // The scratch files' writes and reads, off this thread (it outlives
+  // every buffer it is handed).
+  base::SerialWorker scratch_io;
   std::vector<uint64_t> bucket_records(buckets.count, 0);
   uint64_t seen = 0;
   base::Progress counting("building CSR in bounded memory: counting", edges.edges, build.progress);
@@ -341,7 +344,7 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     std::vector<base::TempFileAppender> appenders;
     appenders.reserve(ranges);
     const uint64_t buffer = std::max(spill_buffer_bytes, budget / 2 / ranges);
-    for (size_t r = 0; r < ranges; ++r) appenders.emplace_back(*spilled, buffer, region[r]);
+    for (size_t r = 0; r < ranges; ++r) appenders.emplace_back(*spilled, buffer, region[r], &scratch_io);
     base::Progress scattering("building CSR in bounded memory: spilling", edges.edges, build.progress);
     edges.pass([&](const EdgeChunk& c) {
       for (uint64_t e = 0; e < c.size; ++e) {
@@ -363,18 +366,22 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   }
 
   // Pass 3: each range placed in order and appended to the CSR's files.
+  // Scratch bytes in flight while placing: 4 MiB, two pieces read and
+  // two buffers written.
+  constexpr uint64_t in_flight = uint64_t(1) << 20;
   base::TempFile targets_file(temp, "the CSR's targets");
   std::optional<base::TempFile> weights_file;
   if (weighted) weights_file.emplace(temp, "the CSR's weights");
+  std::optional<base::TempFileAppender> targets_out, weights_out;
+  targets_out.emplace(targets_file, in_flight, UINT64_MAX, &scratch_io);
+  if (weighted) weights_out.emplace(*weights_file, in_flight, UINT64_MAX, &scratch_io);
   base::Progress placing("building CSR in bounded memory: placing", records, build.progress);
-  std::vector<char> piece;
-  if (ranges > 1) piece.resize(std::max<uint64_t>(1, (uint64_t(4) << 20) / spilled_bytes) * spilled_bytes);
+  std::optional<base::TempFileReader> spilled_in;
+  if (ranges > 1) spilled_in.emplace(*spilled, scratch_io, in_flight, spilled_bytes);
   // f(owner, other, weight) for each record of range r, from its region.
   auto for_each_spilled = [&](size_t r, auto&& f) {
-    for (uint64_t at = region[r]; at < region[r + 1];) {
-      const uint64_t bytes = std::min<uint64_t>(piece.size(), region[r + 1] - at);
-      spilled->read(piece.data(), bytes, at);
-      for (const char* p = piece.data(); p < piece.data() + bytes; p += spilled_bytes) {
+    spilled_in->for_each_piece(region[r], region[r + 1], [&](const char* piece, uint64_t bytes) {
+      for (const char* p = piece; p < piece + bytes; p += spilled_bytes) {
         V o, t;
         float w = 0.0f;
         std::memcpy(&o, p, sizeof(V));
@@ -382,8 +389,7 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
         if (weighted) std::memcpy(&w, p + 2 * sizeof(V), 4);
         f(o, t, w);
       }
-      at += bytes;
-    }
+    });
   };
   // One set of arrays for every range, sized for the widest and the
   // fullest (the spill buffers are gone: a range may use the whole
@@ -427,10 +433,13 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
       sort_and_deduplicate(local, build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : build.threads);
     }
     for (uint64_t i = 0; i < width; ++i) counts[lo + i] = local.degree(i);
-    targets_file.append(local.targets.data(), local.edges() * sizeof(V));
-    if (weighted) weights_file->append(local.weights.data(), local.edges() * sizeof(float));
+    targets_out->append(local.targets.data(), local.edges() * sizeof(V));
+    if (weighted) weights_out->append(local.weights.data(), local.edges() * sizeof(float));
     placing.advance(total);
   }
+  targets_out->flush();
+  targets_out.reset();
+  if (weighted) weights_out->flush(), weights_out.reset();
   placing.done();
   if (ranges > 1) {
     std::fprintf(stderr, "sluice: %zu vertex ranges placed one at a time: %s of scratch files at most\n", ranges,

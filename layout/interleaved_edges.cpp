@@ -145,7 +145,8 @@ void InterleavedEdgeWriter::open(const std::vector<std::string>& paths, const st
     if (pages_known_) sums_.reserve(pages_);
   }
   for (unsigned d = 0; d < paths.size(); ++d) {
-    files_.emplace_back(paths[d], 4 << 20);
+    files_.emplace_back(paths[d], 2 << 20);
+    files_.back().write_behind(writes_);
     if (!identity) continue;
     if (pages_known_) files_.back().write(header_page(*identity, d, pages_));
     else files_.back().write_zeros(interleaving_.header_bytes);  // written by finish()
@@ -167,6 +168,16 @@ void InterleavedEdgeWriter::write_page(const char* page) {
 void InterleavedEdgeWriter::append(const void* targets, const float* weights, uint64_t count) {
   const unsigned rb = layout_.record_bytes(), ib = layout_.id_bytes;
   const char* ids = static_cast<const char*>(targets);
+  if (!layout_.weighted) {  // records are the ids as they are: a page's worth at a time
+    for (uint64_t i = 0; i < count;) {
+      const uint64_t take = std::min<uint64_t>(count - i, (page_.size() - used_) / rb);
+      std::memcpy(page_.data() + used_, ids + i * ib, take * rb);
+      used_ += take * rb;
+      i += take;
+      if (used_ == page_.size()) flush_page();
+    }
+    return;
+  }
   for (uint64_t i = 0; i < count; ++i) {
     char* record = page_.data() + used_;
     std::memcpy(record, ids + i * ib, ib);

@@ -130,6 +130,9 @@ class InterleavedEdgeWriter {
   void write_page(const char* page);
   std::string header_page(const DriveHeader& identity, unsigned drive, uint64_t pages) const;
 
+  // Writes the drive files' full buffers while the next pages fill
+  // (declared first: it outlives the files it writes).
+  base::SerialWorker writes_;
   std::vector<base::AtomicFile> files_;
   RecordLayout layout_;
   PageInterleaving interleaving_;
