@@ -1,10 +1,10 @@
 // Ligra's adjacency format: a header word, n, m, n offsets, m targets and,
-// for WeightedAdjacencyGraph, m weights, all separated by whitespace. Parsed
-// in two parallel passes: count the numbers in each chunk, then write each
-// number straight to the array its position selects. Under a memory limit
-// only the offsets are held (8 bytes a vertex): the edges are parsed a
-// window at a time, each thread a range of numbers found from the chunks'
-// counts, and the pages read are released.
+// for WeightedAdjacencyGraph, m weights, all separated by whitespace.
+// Parsed in parallel passes: one counts the numbers in each chunk of the
+// file; then the offsets, the targets and the weights are each a range of
+// numbers, which the threads share out from those counts. Under a memory
+// limit only the offsets are held (8 bytes a vertex) and the edges are
+// parsed a window at a time. The pages read are released either way.
 #include <omp.h>
 
 #include <algorithm>
@@ -60,20 +60,21 @@ Layout read_header(const base::MappedFile& file) {
   return layout;
 }
 
-// About `count` chunks of the file, cut after a newline; their first
-// lines are numbered by first_numbers, which reads them anyway. With
-// `release`, the pages mapped to find a newline are dropped (a fault can
-// map a large folio of the file around it).
-std::vector<base::TextChunk> line_aligned_chunks(const base::MappedFile& file, uint64_t count, bool release) {
-  if (!release) return base::cut_at_lines(file.data(), 0, file.size(), count);
+// Chunks of about 1 MiB (a thread of parse_numbers starts that far at
+// most before its first number), cut after a newline; their first lines
+// are numbered by first_numbers, which reads them anyway. The pages
+// mapped to find a newline are dropped (a fault can map a large folio of
+// the file around it).
+std::vector<base::TextChunk> line_aligned_chunks(const base::MappedFile& file, int threads) {
+  const uint64_t count = std::max<uint64_t>(file.size() >> 20, uint64_t(threads) * 8);
   return base::cut_at_lines(file.data(), 0, file.size(), count, [&](uint64_t begin, uint64_t end) { file.release(begin, end); });
 }
 
 // The number of each chunk's first number (the last entry: all of them),
 // checked against what the header declares, and each chunk's first line.
-// With `release`, each chunk's pages are dropped once counted.
+// Each chunk's pages are dropped once counted.
 std::vector<uint64_t> first_numbers(const base::MappedFile& file, const Layout& layout, std::vector<base::TextChunk>& chunks,
-                                    int threads, bool release) {
+                                    int threads) {
   std::vector<uint64_t> tokens(chunks.size() + 1, 0), lines(chunks.size() + 1, 1);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t c = 0; c < chunks.size(); ++c) {
@@ -87,7 +88,7 @@ std::vector<uint64_t> first_numbers(const base::MappedFile& file, const Layout& 
     }
     tokens[c + 1] = count;
     lines[c + 1] = newlines;
-    if (release) file.release(chunks[c].begin, chunks[c].end);
+    file.release(chunks[c].begin, chunks[c].end);
   }
   for (size_t c = 0; c < chunks.size(); ++c) {
     tokens[c + 1] += tokens[c];
@@ -158,66 +159,61 @@ void parse_numbers(const base::MappedFile& file, const std::vector<base::TextChu
   }
 }
 
-template <class V>
-Csr<V> parse_tokens(const base::MappedFile& file, const Layout& layout, const std::vector<base::TextChunk>& chunks,
-                    const std::vector<uint64_t>& first_token, int threads) {
-  const uint64_t n = layout.n, m = layout.m;
-  Csr<V> csr;
-  csr.vertices = n;
-  csr.weighted = layout.weighted;
-  csr.offsets = base::Array<uint64_t>(n + 1, "CSR offsets");
-  csr.targets = base::Array<V>(m, "CSR targets");
-  if (layout.weighted) csr.weights = base::Array<float>(m, "CSR weights");
-  csr.offsets[n] = m;
+// One number of each kind, at p (moved past it): an error message, empty if none.
+std::string parse_offset(const char*& p, const char* end, uint64_t m, uint64_t& value) {
+  if (base::parse_unsigned(p, end, value) != base::ParseStatus::ok) return "expected an offset (unsigned integer)";
+  if (value > m) return "offset " + std::to_string(value) + " exceeds the edge count " + std::to_string(m);
+  return {};
+}
+std::string parse_target(const char*& p, const char* end, uint64_t n, uint64_t& value) {
+  if (base::parse_unsigned(p, end, value) != base::ParseStatus::ok) return "expected a target vertex id";
+  if (value >= n) return "target id " + std::to_string(value) + " is beyond the vertex count " + std::to_string(n);
+  return {};
+}
+std::string parse_edge_weight(const char*& p, const char* end, float& w) {
+  const base::WeightStatus status = base::parse_weight(p, end, w);
+  return status == base::WeightStatus::ok ? std::string() : base::weight_error(status);
+}
 
-  std::vector<std::optional<std::pair<uint64_t, std::string>>> errors(chunks.size());
-  auto parse_chunk = [&](size_t c) {
-    const char* p = file.data() + chunks[c].begin;
-    const char* stop = file.data() + chunks[c].end;
-    uint64_t line = chunks[c].first_line;
-    uint64_t k = first_token[c];
-    auto fail = [&](std::string what) { errors[c].emplace(line, std::move(what)); };
-    while (p < stop) {
-      if (is_space(*p)) {
-        if (*p == '\n') ++line;
-        ++p;
-        continue;
-      }
-      if (k < 3) {  // header word, n and m: parsed already
-        while (p < stop && !is_space(*p)) ++p;
-        ++k;
-        continue;
-      }
-      const uint64_t i = k - 3;
-      if (i >= n + m && layout.weighted) {
-        float w;
-        if (const base::WeightStatus ws = base::parse_weight(p, stop, w); ws != base::WeightStatus::ok) return fail(base::weight_error(ws));
-        csr.weights[i - n - m] = w;
-      } else {
-        uint64_t value;
-        if (base::parse_unsigned(p, stop, value) != base::ParseStatus::ok) {
-          return fail(i < n ? "expected an offset (unsigned integer)" : "expected a target vertex id");
-        }
-        if (i < n) {
-          if (value > m) return fail("offset " + std::to_string(value) + " exceeds the edge count " + std::to_string(m));
-          csr.offsets[i] = value;
-        } else {
-          if (value >= n) {
-            return fail("target id " + std::to_string(value) + " is beyond the vertex count " + std::to_string(n));
-          }
-          csr.targets[i - n] = V(value);
-        }
-      }
-      if (p < stop && !is_space(*p)) return fail("expected whitespace after a number");
-      ++k;
-    }
-  };
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (size_t c = 0; c < chunks.size(); ++c) parse_chunk(c);
-  for (auto& e : errors) {
-    if (e) throw base::InputError(file.path(), base::at_line(e->first), e->second);
-  }
-  check_offsets(file, csr.offsets.data(), n);
+// The offsets, checked: numbers 3 to 3 + n.
+void parse_offsets(const base::MappedFile& file, const Layout& layout, const std::vector<base::TextChunk>& chunks,
+                   const std::vector<uint64_t>& tokens, int threads, uint64_t* offsets) {
+  parse_numbers(file, chunks, tokens, 3, layout.n, threads, [&](uint64_t k, const char*& p, const char* end) {
+    return parse_offset(p, end, layout.m, offsets[k - 3]);
+  });
+  offsets[layout.n] = layout.m;
+  check_offsets(file, offsets, layout.n);
+}
+
+// Edges [first, first + count): their targets and weights (if any).
+template <class V>
+void parse_edges(const base::MappedFile& file, const Layout& layout, const std::vector<base::TextChunk>& chunks,
+                 const std::vector<uint64_t>& tokens, int threads, uint64_t first, uint64_t count, V* targets, float* weights) {
+  const uint64_t targets_at = 3 + layout.n + first;
+  parse_numbers(file, chunks, tokens, targets_at, count, threads, [&](uint64_t k, const char*& p, const char* end) {
+    uint64_t value;
+    std::string error = parse_target(p, end, layout.n, value);
+    targets[k - targets_at] = V(value);
+    return error;
+  });
+  if (!layout.weighted) return;
+  const uint64_t weights_at = 3 + layout.n + layout.m + first;
+  parse_numbers(file, chunks, tokens, weights_at, count, threads, [&](uint64_t k, const char*& p, const char* end) {
+    return parse_edge_weight(p, end, weights[k - weights_at]);
+  });
+}
+
+template <class V>
+Csr<V> parse_csr(const base::MappedFile& file, const Layout& layout, const std::vector<base::TextChunk>& chunks,
+                 const std::vector<uint64_t>& tokens, int threads) {
+  Csr<V> csr;
+  csr.vertices = layout.n;
+  csr.weighted = layout.weighted;
+  csr.offsets = base::Array<uint64_t>(layout.n + 1, "CSR offsets");
+  csr.targets = base::Array<V>(layout.m, "CSR targets");
+  if (layout.weighted) csr.weights = base::Array<float>(layout.m, "CSR weights");
+  parse_offsets(file, layout, chunks, tokens, threads, csr.offsets.data());
+  parse_edges(file, layout, chunks, tokens, threads, 0, layout.m, csr.targets.data(), layout.weighted ? csr.weights.data() : nullptr);
   return csr;
 }
 
@@ -226,29 +222,20 @@ Csr<V> parse_tokens(const base::MappedFile& file, const Layout& layout, const st
 AnyCsr read_adjacency_graph(const base::MappedFile& file, const LoadOptions& options) {
   const int threads = base::resolve_threads(options.threads);
   const Layout layout = read_header(file);
-  std::vector<base::TextChunk> chunks = line_aligned_chunks(file, uint64_t(threads) * 8, false);
-  const std::vector<uint64_t> tokens = first_numbers(file, layout, chunks, threads, false);
-  if (options.id_bytes != 8 && layout.n <= (uint64_t(1) << 32)) return parse_tokens<uint32_t>(file, layout, chunks, tokens, threads);
-  return parse_tokens<uint64_t>(file, layout, chunks, tokens, threads);
+  std::vector<base::TextChunk> chunks = line_aligned_chunks(file, threads);
+  const std::vector<uint64_t> tokens = first_numbers(file, layout, chunks, threads);
+  if (options.id_bytes != 8 && layout.n <= (uint64_t(1) << 32)) return parse_csr<uint32_t>(file, layout, chunks, tokens, threads);
+  return parse_csr<uint64_t>(file, layout, chunks, tokens, threads);
 }
 
 WindowedRead read_adjacency_graph(const base::MappedFile& file, const LoadOptions& options, const EdgeWindows& windows) {
   const int threads = base::resolve_threads(options.threads);
   const Layout layout = read_header(file);
   const uint64_t n = layout.n, m = layout.m;
-  // Chunks of about 1 MiB: a thread starts that far at most before its numbers.
-  std::vector<base::TextChunk> chunks = line_aligned_chunks(file, std::max<uint64_t>(file.size() >> 20, uint64_t(threads) * 8), true);
-  const std::vector<uint64_t> tokens = first_numbers(file, layout, chunks, threads, true);
+  std::vector<base::TextChunk> chunks = line_aligned_chunks(file, threads);
+  const std::vector<uint64_t> tokens = first_numbers(file, layout, chunks, threads);
   base::Array<uint64_t> offsets(n + 1, "the adjacency graph's offsets");
-  offsets[n] = m;
-  parse_numbers(file, chunks, tokens, 3, n, threads, [&](uint64_t k, const char*& p, const char* end) -> std::string {
-    uint64_t value;
-    if (base::parse_unsigned(p, end, value) != base::ParseStatus::ok) return "expected an offset (unsigned integer)";
-    if (value > m) return "offset " + std::to_string(value) + " exceeds the edge count " + std::to_string(m);
-    offsets[k - 3] = value;
-    return {};
-  });
-  check_offsets(file, offsets.data(), n);
+  parse_offsets(file, layout, chunks, tokens, threads, offsets.data());
   const uint64_t per_window = std::max<uint64_t>(1, windows.window_bytes / (layout.weighted ? 20 : 16));
   for (uint64_t first = 0; first < m; first += per_window) {
     const uint64_t count = std::min(per_window, m - first);
@@ -257,24 +244,9 @@ WindowedRead read_adjacency_graph(const base::MappedFile& file, const LoadOption
     window.weighted = layout.weighted;
     window.sources = base::Array<uint64_t>(count, "a window of edges");
     window.targets = base::Array<uint64_t>(count, "a window of edges");
-    const uint64_t targets_at = 3 + n + first;
-    parse_numbers(file, chunks, tokens, targets_at, count, threads, [&](uint64_t k, const char*& p, const char* end) -> std::string {
-      uint64_t value;
-      if (base::parse_unsigned(p, end, value) != base::ParseStatus::ok) return "expected a target vertex id";
-      if (value >= n) return "target id " + std::to_string(value) + " is beyond the vertex count " + std::to_string(n);
-      window.targets[k - targets_at] = value;
-      return {};
-    });
-    if (layout.weighted) {
-      window.weights = base::Array<float>(count, "a window of edges");
-      const uint64_t weights_at = 3 + n + m + first;
-      parse_numbers(file, chunks, tokens, weights_at, count, threads, [&](uint64_t k, const char*& p, const char* end) -> std::string {
-        float w;
-        if (const base::WeightStatus ws = base::parse_weight(p, end, w); ws != base::WeightStatus::ok) return base::weight_error(ws);
-        window.weights[k - weights_at] = w;
-        return {};
-      });
-    }
+    if (layout.weighted) window.weights = base::Array<float>(count, "a window of edges");
+    parse_edges(file, layout, chunks, tokens, threads, first, count, window.targets.data(),
+                layout.weighted ? window.weights.data() : nullptr);
     // Each edge's source: the vertex whose offsets hold its number.
     uint64_t v = uint64_t(std::upper_bound(offsets.begin(), offsets.end(), first) - offsets.begin()) - 1;
     for (uint64_t e = 0; e < count; ++e) {
