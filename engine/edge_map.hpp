@@ -69,10 +69,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   // one requested while pages stream in ends it at the next buffer.
   base::throw_if_interrupted();
   const auto start = std::chrono::steady_clock::now();
-  stats_ = {};
-  stats_.vertex_seconds = vertex_seconds_;
-  vertex_seconds_ = 0;
-  stats_.active_vertices = frontier.size();
+  start_stats(frontier.size());
   if (frontier.empty()) {
     values_needed();
     count_communication();
@@ -82,14 +79,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 
   constexpr bool pullable = has_gather && !detail::declines_pull<Functions>();
   Route route = this->route(frontier, f, pullable, first_edges, open);
-  stats_.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  stats_.direction = route.direction;
-  const DiskGraph& graph = route.direction == Direction::pull ? *pull_graph_ : graph_;
-  stats_.full_scan = route.plan.full_scan;
-  stats_.active_pages = route.plan.active_pages;
-  stats_.requests = route.plan.requests();
-  stats_.bytes_read = route.plan.read_pages * graph.page_bytes();
-  stats_.bytes_skipped = (graph.pages() - route.plan.read_pages) * graph.page_bytes();
+  record_plan(route.plan, route.direction == Direction::pull ? *pull_graph_ : graph_, route.direction, start);
   PageStream& stream = route.direction == Direction::pull ? *pull_stream_ : *push_stream_;
   const double busy_before = stream.busy_seconds();
   try {

@@ -123,12 +123,28 @@ void Engine::release_bitmap(const VertexSubset& frontier) {
 
 void Engine::end_exchange_step() {
   const auto now = std::chrono::steady_clock::now();
-  stats_ = {};
+  start_stats(0);
   stats_.seconds = std::chrono::duration<double>(now - step_end_).count();
-  stats_.vertex_seconds = vertex_seconds_;
-  vertex_seconds_ = 0;
   count_communication();
   step_end_ = now;
+}
+
+void Engine::start_stats(uint64_t active_vertices) {
+  stats_ = {};
+  stats_.vertex_seconds = vertex_seconds_;
+  vertex_seconds_ = 0;
+  stats_.active_vertices = active_vertices;
+}
+
+void Engine::record_plan(const ChunkPlan& plan, const DiskGraph& graph, Direction direction,
+                         std::chrono::steady_clock::time_point start) {
+  stats_.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.direction = direction;
+  stats_.full_scan = plan.full_scan;
+  stats_.active_pages = plan.active_pages;
+  stats_.requests = plan.requests();
+  stats_.bytes_read = plan.read_pages * graph.page_bytes();
+  stats_.bytes_skipped = (graph.pages() - plan.read_pages) * graph.page_bytes();
 }
 
 void Engine::count_communication() {

@@ -444,6 +444,11 @@ class Engine {
   };
   // Distributed: what was exchanged since the previous EDGEMAP, into stats_.
   void count_communication();
+  // A step's record, begun with the vertex work done since the last one.
+  void start_stats(uint64_t active_vertices);
+  // What `plan` reads of `graph`, and the planning's time since `start`.
+  void record_plan(const ChunkPlan& plan, const DiskGraph& graph, Direction direction,
+                   std::chrono::steady_clock::time_point start);
   // Completes the value exchanges the algorithm started (RankExchange):
   // called once the EDGEMAP's reads are queued, before any scatter.
   void values_needed() { exchange_->communicator().finish_pending(); }

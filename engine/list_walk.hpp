@@ -46,18 +46,9 @@ void Engine::walk_lists(uint64_t members, Plan&& plan_pages, Member&& member, F&
   }
   base::throw_if_interrupted();
   const auto start = std::chrono::steady_clock::now();
-  stats_ = {};
-  stats_.vertex_seconds = vertex_seconds_;
-  vertex_seconds_ = 0;
-  stats_.active_vertices = members;
+  start_stats(members);
   const ChunkPlan plan = plan_pages();
-  stats_.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  stats_.direction = Direction::push;
-  stats_.full_scan = plan.full_scan;
-  stats_.active_pages = plan.active_pages;
-  stats_.requests = plan.requests();
-  stats_.bytes_read = plan.read_pages * graph_.page_bytes();
-  stats_.bytes_skipped = (graph_.pages() - plan.read_pages) * graph_.page_bytes();
+  record_plan(plan, graph_, Direction::push, start);
   const double busy_before = push_stream_->busy_seconds();
   const bool weighted = graph_.info().weighted;
   ListAssembly assembly(weighted);
