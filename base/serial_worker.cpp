@@ -29,12 +29,6 @@ void SerialWorker::wait(Ticket ticket) {
   rethrow(lock);
 }
 
-void SerialWorker::wait_all() {
-  std::unique_lock lock(mutex_);
-  wait_for(submitted_, lock);
-  rethrow(lock);
-}
-
 void SerialWorker::wait_quietly(Ticket ticket) noexcept {
   std::unique_lock lock(mutex_);
   wait_for(ticket, lock);

@@ -34,7 +34,6 @@ class SerialWorker {
   // Returns once task `ticket` and every one before it has run; throws
   // the first error a task raised.
   void wait(Ticket ticket);
-  void wait_all();
   // The same wait, never throwing: for destructors and unwinding.
   void wait_quietly(Ticket ticket) noexcept;
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -29,19 +30,25 @@ TEST(ScratchIo, WorkerRunsTasksInOrderAndWaitsForThem) {
   ASSERT_EQ(order.size(), 1000u);
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(order[size_t(i)], i);
   worker.wait(0);  // nothing: returns at once
-  worker.wait_all();
 }
 
 TEST(ScratchIo, ATasksErrorReachesEveryCallerAfterItAndSkipsTheRest) {
   base::SerialWorker worker;
   std::atomic<int> ran{0};
-  worker.submit([&] { ++ran; });
+  // The worker is held in the first task until all three are queued: a
+  // submit after the error has happened throws it.
+  std::promise<void> queued;
+  worker.submit([&, all_queued = queued.get_future().share()] {
+    all_queued.wait();
+    ++ran;
+  });
   const auto failing = worker.submit([] { throw std::runtime_error("the disk is full"); });
   const auto skipped = worker.submit([&] { ++ran; });
+  queued.set_value();
   worker.wait_quietly(skipped);
   EXPECT_EQ(ran.load(), 1);
   EXPECT_THROW(worker.wait(failing), std::runtime_error);
-  EXPECT_THROW(worker.wait_all(), std::runtime_error);
+  EXPECT_THROW(worker.wait(skipped), std::runtime_error);
   try {
     worker.submit([] {});
     FAIL() << "submit after an error did not throw";
