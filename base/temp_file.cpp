@@ -73,15 +73,15 @@ void TempFile::read(void* out, uint64_t bytes, uint64_t offset) const {
 TempFileAppender::TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at, SerialWorker* worker)
     : file_(&file), worker_(worker), capacity_(worker ? std::max<uint64_t>(bytes / 2, 1) : bytes),
       at_(at == UINT64_MAX ? file.size() : at) {
-  buffer_[0].reset(new char[capacity_]);
-  if (worker_) buffer_[1].reset(new char[capacity_]);
+  buffer_.reset(new char[capacity_]);
+  if (worker_) spare_.reset(new char[capacity_]);
 }
 
 TempFileAppender::~TempFileAppender() noexcept(false) {
   // Unwinding already: the file is dropped with the error, but the
   // worker may still be writing from the buffers.
   if (std::uncaught_exceptions() == 0) flush();
-  if (worker_) worker_->wait_quietly(std::max(writing_[0], writing_[1]));
+  if (worker_) worker_->wait_quietly(writing_);
 }
 
 void TempFileAppender::make_room(uint64_t bytes) {
@@ -99,19 +99,16 @@ void TempFileAppender::append(const void* data, uint64_t bytes) {
   }
 }
 
-// The full buffer to the file: written now, or by the worker while the
-// other buffer, once its own write is done, fills.
+// The full buffer to the file: written now, or, once the last buffer
+// handed over is written, by the worker while the other buffer fills.
 void TempFileAppender::hand_over() {
   if (size_ == 0) return;
   if (!worker_) {
-    file_->write(buffer_[0].get(), size_, at_);
+    file_->write(buffer_.get(), size_, at_);
   } else {
-    TempFile* file = file_;
-    const char* data = buffer_[active_].get();
-    const uint64_t bytes = size_, at = at_;
-    writing_[active_] = worker_->submit([file, data, bytes, at] { file->write(data, bytes, at); });
-    active_ ^= 1;
-    worker_->wait(writing_[active_]);
+    worker_->wait(writing_);
+    buffer_.swap(spare_);
+    writing_ = worker_->submit([file = file_, data = spare_.get(), bytes = size_, at = at_] { file->write(data, bytes, at); });
   }
   at_ += size_;
   size_ = 0;
@@ -119,7 +116,7 @@ void TempFileAppender::hand_over() {
 
 void TempFileAppender::flush() {
   hand_over();
-  if (worker_) worker_->wait(std::max(writing_[0], writing_[1]));
+  if (worker_) worker_->wait(writing_);
 }
 
 TempFileReader::TempFileReader(const TempFile& file, SerialWorker& worker, uint64_t piece_bytes, uint64_t unit)

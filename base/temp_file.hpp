@@ -45,7 +45,7 @@ class TempFile {
 // Writes consecutive bytes from `at` on (by default the end) through a
 // buffer of `bytes`: the writes to a TempFile are few and large. With a
 // worker, the buffer is two of half the size, one filled while the
-// worker writes the other.
+// worker writes the other (as AtomicFile::write_behind does).
 class TempFileAppender {
  public:
   TempFileAppender(TempFile& file, uint64_t bytes, uint64_t at = UINT64_MAX, SerialWorker* worker = nullptr);
@@ -59,7 +59,7 @@ class TempFileAppender {
   // per record.
   char* reserve(uint64_t bytes) {
     if (size_ + bytes > capacity_) [[unlikely]] make_room(bytes);
-    char* at = buffer_[active_].get() + size_;
+    char* at = buffer_.get() + size_;
     size_ += bytes;
     return at;
   }
@@ -74,9 +74,9 @@ class TempFileAppender {
 
   TempFile* file_;
   SerialWorker* worker_;
-  std::unique_ptr<char[]> buffer_[2];
-  SerialWorker::Ticket writing_[2] = {0, 0};  // the worker's write of each buffer
-  int active_ = 0;
+  std::unique_ptr<char[]> buffer_;
+  std::unique_ptr<char[]> spare_;     // with a worker: being written by it
+  SerialWorker::Ticket writing_ = 0;  // that write
   uint64_t capacity_, size_ = 0, at_;
 };
 

@@ -366,8 +366,9 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   }
 
   // Pass 3: each range placed in order and appended to the CSR's files.
-  // Scratch bytes in flight while placing: 4 MiB, two pieces read and
-  // two buffers written.
+  // Scratch bytes in flight while placing: two pieces of this read, and
+  // this much of buffers each for the targets and the weights written
+  // (4 MiB at most).
   constexpr uint64_t in_flight = uint64_t(1) << 20;
   base::TempFile targets_file(temp, "the CSR's targets");
   std::optional<base::TempFile> weights_file;
