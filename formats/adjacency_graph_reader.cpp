@@ -191,7 +191,7 @@ void parse_edges(const base::MappedFile& file, const Layout& layout, const std::
                  const std::vector<uint64_t>& tokens, int threads, uint64_t first, uint64_t count, V* targets, float* weights) {
   const uint64_t targets_at = 3 + layout.n + first;
   parse_numbers(file, chunks, tokens, targets_at, count, threads, [&](uint64_t k, const char*& p, const char* end) {
-    uint64_t value;
+    uint64_t value = 0;  // stored even when the number is bad: the error ends the parse
     std::string error = parse_target(p, end, layout.n, value);
     targets[k - targets_at] = V(value);
     return error;
