@@ -58,6 +58,9 @@ class AtomicFile {
   void publish();
   // Written in place (see above) rather than through a temporary.
   bool in_place() const { return temp_path_.empty(); }
+  // Where the bytes go until commit() (empty when written in place):
+  // other writers of the same file (MPI ranks) open it by this name.
+  const std::string& temp_path() const { return temp_path_; }
 
  private:
   void flush();

@@ -278,4 +278,60 @@ void MpiCommunicator::max(std::span<uint64_t> values) { all_reduce(values, MPI_U
 void MpiCommunicator::min(std::span<uint64_t> values) { all_reduce(values, MPI_UINT64_T, MPI_MIN, size_, counters_); }
 void MpiCommunicator::merge_components(std::span<uint64_t> labels) { merge(labels, MPI_UINT64_T, size_, counters_); }
 
+uint64_t MpiCommunicator::sum_before(uint64_t mine) {
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t before = 0;
+  check(MPI_Exscan(&mine, &before, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Exscan");
+  ++counters_.collectives;
+  counters_.sent_bytes += sizeof(uint64_t);
+  counters_.received_bytes += sizeof(uint64_t);
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return rank_ == 0 ? 0 : before;  // undefined on the first rank
+}
+
+namespace {
+
+// Left open when an error ends the job: closing is collective, and
+// MPI_Abort follows.
+class MpiSharedFile final : public engine::SharedFile {
+ public:
+  explicit MpiSharedFile(const std::string& path) : path_(path) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int code = MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_WRONLY, MPI_INFO_NULL, &file_);
+    if (code != MPI_SUCCESS) {
+      file_ = MPI_FILE_NULL;
+      check(code, (path + ": cannot be opened for writing on rank " + std::to_string(rank) +
+                   " (every rank writes its share of the output: it must be on a file system every machine of the job sees)").c_str());
+    }
+  }
+  void write_at(uint64_t offset, std::span<const char> bytes) override {
+    for (uint64_t at = 0; at < bytes.size(); at += piece) {
+      const int count = int(std::min<uint64_t>(piece, bytes.size() - at));
+      MPI_Status status;
+      check(MPI_File_write_at(file_, MPI_Offset(offset + at), bytes.data() + at, count, MPI_BYTE, &status),
+            (path_ + ": MPI_File_write_at").c_str());
+      int written = 0;
+      MPI_Get_count(&status, MPI_BYTE, &written);
+      if (written != count) {
+        throw std::runtime_error(path_ + ": MPI_File_write_at wrote " + std::to_string(written) + " of " + std::to_string(count) + " bytes");
+      }
+    }
+  }
+  void close() override {
+    check(MPI_File_sync(file_), (path_ + ": MPI_File_sync").c_str());
+    check(MPI_File_close(&file_), (path_ + ": MPI_File_close").c_str());
+  }
+
+ private:
+  std::string path_;
+  MPI_File file_ = MPI_FILE_NULL;
+};
+
+}  // namespace
+
+std::unique_ptr<engine::SharedFile> MpiCommunicator::open_shared(const std::string& path) {
+  return std::make_unique<MpiSharedFile>(path);
+}
+
 }  // namespace sluice::cluster

@@ -7,7 +7,8 @@
 // Bytes are counted as engine/communicator.hpp says: what crosses this
 // rank's link each way as the collective's bandwidth-optimal algorithm
 // moves it. Nonblocking all-to-alls are MPI_Ialltoallv, waited for by
-// the same thread.
+// the same thread. A shared file is MPI-IO's: opened and closed by every
+// rank together, each rank writing its pieces with MPI_File_write_at.
 #pragma once
 
 #include "engine/communicator.hpp"
@@ -29,6 +30,8 @@ class MpiCommunicator final : public engine::Communicator {
   void max(std::span<uint64_t> values) override;
   void min(std::span<uint64_t> values) override;
   void merge_components(std::span<uint64_t> labels) override;
+  uint64_t sum_before(uint64_t mine) override;
+  std::unique_ptr<engine::SharedFile> open_shared(const std::string& path) override;
   using engine::Communicator::sum;
 
  protected:

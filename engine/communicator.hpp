@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace sluice::engine {
@@ -27,6 +28,18 @@ struct CommunicationCounters {
   uint64_t sent_bytes = 0, received_bytes = 0;
   uint64_t collectives = 0;  // collective calls (each a round of latency)
   double seconds = 0;
+};
+
+// One file that every rank writes pieces of, at offsets that do not
+// overlap (MPI-IO on ranks): the ranks' outputs, each rank its share.
+class SharedFile {
+ public:
+  virtual ~SharedFile() = default;
+  // This rank's piece; other ranks need not write at the same time.
+  virtual void write_at(uint64_t offset, std::span<const char> bytes) = 0;
+  // Every rank together: once it returns, what every rank wrote is on
+  // the file's storage.
+  virtual void close() = 0;
 };
 
 class Communicator {
@@ -56,6 +69,11 @@ class Communicator {
   // union-find with the smaller id as root leaves them): in place, the
   // labels of the union of every rank's partition of the vertices.
   virtual void merge_components(std::span<uint64_t> labels) = 0;
+  // The sum of `mine` over the ranks before this one; 0 on the first
+  // (MPI's exclusive scan): where this rank's piece of a file begins.
+  virtual uint64_t sum_before(uint64_t mine) = 0;
+  // `path`, a file that exists, opened for writing by every rank together.
+  virtual std::unique_ptr<SharedFile> open_shared(const std::string& path) = 0;
 
   const CommunicationCounters& counters() const { return counters_; }
   // What was exchanged since the last call, by any engine of the run: each
@@ -197,6 +215,9 @@ class SingleProcess final : public Communicator {
   void max(std::span<uint64_t>) override {}
   void min(std::span<uint64_t>) override {}
   void merge_components(std::span<uint64_t>) override {}
+  uint64_t sum_before(uint64_t) override { return 0; }
+  // The file written with pwrite, synced at close.
+  std::unique_ptr<SharedFile> open_shared(const std::string& path) override;
   using Communicator::sum;
 };
 

@@ -66,7 +66,6 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       outputs_(v, layout::sluice_layout_files(path_)),
       stats_path_(v["stats"].as<std::string>()),
       values_(v) {
-  if (!leader()) outputs_.leave_to_another_rank();
   trials_ = v["trials"].as<unsigned>();
   if (trials_ == 0) throw po::error("--trials must be at least 1");
   auto opened = [&](const engine::DiskGraph& graph, const uint32_t* out_degrees) {
@@ -81,6 +80,8 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator, reads_samples, opened);
   const engine::DiskGraph& graph = *engines_.out_graph;
   outputs_.name_vertices_by(&graph.layout().ids());
+  // Each rank writes the share of every output its own range spans.
+  if (distributed()) outputs_.write_by_ranks(*communicator, out().ranks().owned_begin(), out().ranks().owned_end());
   const engine::EngineOptions& options = engines_.options;
   const std::string& skip_source = engines_.skip_source;
   const bool symmetric = engines_.symmetric;

@@ -1,7 +1,8 @@
 #include "programs/program_outputs.hpp"
 
+#include <algorithm>
 #include <charconv>
-
+#include <memory>
 #include <vector>
 
 namespace sluice::programs {
@@ -38,30 +39,56 @@ void ProgramOutputs::expect(const po::variables_map& v, const char* option) {
   writes_stdout_ = writes_stdout_ || path == "-";
 }
 
+void ProgramOutputs::write_by_ranks(engine::Communicator& ranks, uint64_t begin, uint64_t end) {
+  ranks_ = &ranks;
+  begin_ = begin;
+  end_ = end;
+}
+
 template <class T>
 void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
-  if (path.empty() || !writing_) return;
+  if (path.empty()) return;
+  if (ranks_) return shares(path, data);
   base::AtomicFile& file = files_.emplace_back(path);
-  if (ids_ && !ids_->empty()) return named_values(file, data);  // in input order, with ids unless they are positions
-  if (format_ == "binary") {
-    file.write(data.data(), data.size_bytes());
+  records(data, 0, data.size(), [&](const char* bytes, size_t length) { file.write(bytes, length); });
+}
+
+template <class T>
+void ProgramOutputs::shares(const std::string& path, std::span<const T> data) {
+  // The first rank's temporary, by name, to every rank.
+  std::string temporary;
+  if (leads()) temporary = files_.emplace_back(path).temp_path();
+  const std::vector<char> named = ranks_->all_gather(std::span<const char>(temporary.data(), leads() ? temporary.size() : 0));
+  temporary.assign(named.begin(), named.end());
+  if (temporary.empty()) {  // written in place: by the first rank alone
+    if (leads()) records(data, 0, data.size(), [&](const char* bytes, size_t length) { files_.back().write(bytes, length); });
     return;
   }
-  char line[64];
-  for (const T& value : data) {
-    auto [end, ec] = std::to_chars(line, line + sizeof(line) - 1, value);
-    *end++ = '\n';
-    file.write(line, size_t(end - line));
-  }
+  const uint64_t begin = std::min<uint64_t>(begin_, data.size()), end = std::min<uint64_t>(end_, data.size());
+  uint64_t length = 0;
+  records(data, begin, end, [&](const char*, size_t n) { length += n; });
+  uint64_t at = ranks_->sum_before(length);
+  std::unique_ptr<engine::SharedFile> file = ranks_->open_shared(temporary);
+  records(data, begin, end, [&](const char* bytes, size_t n) {
+    file->write_at(at, std::span<const char>(bytes, n));
+    at += n;
+  });
+  file->close();
 }
-template <class T>
-void ProgramOutputs::named_values(base::AtomicFile& file, std::span<const T> data) {
+
+template <class T, class Sink>
+void ProgramOutputs::records(std::span<const T> data, uint64_t begin, uint64_t end, Sink&& sink) const {
+  const bool named = ids_ && !ids_->empty();  // in input order, with ids unless they are positions
+  if (!named && format_ == "binary") {
+    sink(reinterpret_cast<const char*>(data.data() + begin), size_t(end - begin) * sizeof(T));
+    return;
+  }
+  const bool with_id = named && !ids_->permutes();  // a reordering's ids are the line numbers
   std::vector<char> buffer;
   buffer.reserve(1 << 16);
-  const bool with_id = !ids_->permutes();  // a reordering's ids are the line numbers
-  for (uint64_t i = 0; i < data.size(); ++i) {
-    const uint64_t v = ids_->in_original_order(i);
-    const uint64_t id = ids_->original(v);
+  for (uint64_t i = begin; i < end; ++i) {
+    const uint64_t v = named ? ids_->in_original_order(i) : i;
+    const uint64_t id = named ? ids_->original(v) : v;
     if (format_ == "binary") {
       const char* bytes = reinterpret_cast<const char*>(&id);
       if (with_id) buffer.insert(buffer.end(), bytes, bytes + 8);
@@ -69,21 +96,21 @@ void ProgramOutputs::named_values(base::AtomicFile& file, std::span<const T> dat
       buffer.insert(buffer.end(), bytes, bytes + sizeof(T));
     } else {
       char line[96];
-      char* end = line;
+      char* at = line;
       if (with_id) {
-        end = std::to_chars(line, line + 32, id).ptr;
-        *end++ = ' ';
+        at = std::to_chars(line, line + 32, id).ptr;
+        *at++ = ' ';
       }
-      end = std::to_chars(end, line + sizeof(line) - 1, data[v]).ptr;
-      *end++ = '\n';
-      buffer.insert(buffer.end(), line, end);
+      at = std::to_chars(at, line + sizeof(line) - 1, data[v]).ptr;
+      *at++ = '\n';
+      buffer.insert(buffer.end(), line, at);
     }
     if (buffer.size() > (1 << 16) - 128) {
-      file.write(buffer.data(), buffer.size());
+      sink(buffer.data(), buffer.size());
       buffer.clear();
     }
   }
-  file.write(buffer.data(), buffer.size());
+  if (!buffer.empty()) sink(buffer.data(), buffer.size());
 }
 
 template void ProgramOutputs::values(const std::string&, std::span<const int64_t>);
@@ -94,11 +121,14 @@ template void ProgramOutputs::values(const std::string&, std::span<const uint32_
 template void ProgramOutputs::values(const std::string&, std::span<const float>);
 
 void ProgramOutputs::text(const std::string& path, const std::string& text) {
-  if (path.empty() || !writing_) return;
+  if (path.empty() || !leads()) return;
   files_.emplace_back(path).write(text);
 }
 
 void ProgramOutputs::commit() {
+  // Every rank has closed its shares (synced) before the first renames
+  // them into place.
+  if (ranks_) ranks_->sum(uint64_t(0));
   base::commit_all(files_);
   files_.clear();
 }

@@ -1,5 +1,6 @@
 // The files a program writes (--output, --stats, --parents, ...), guarded
-// against its inputs and committed together.
+// against its inputs and committed together; on ranks, each value file
+// written by every rank, its own share.
 #pragma once
 
 #include <span>
@@ -9,6 +10,7 @@
 #include "base/atomic_file.hpp"
 #include "base/id_map.hpp"
 #include "base/output_guard.hpp"
+#include "engine/communicator.hpp"
 #include "programs/command_line.hpp"
 
 namespace sluice::programs {
@@ -38,22 +40,32 @@ class ProgramOutputs {
   void commit();
   // Whether an output is standard output (summaries then go to stderr).
   bool writes_stdout() const { return writes_stdout_; }
-  // From now on values, text and commit write nothing: every rank but the
-  // first of a distributed run, whose first rank writes every output.
-  void leave_to_another_rank() { writing_ = false; }
+  // On ranks (every rank calls values, text and commit in the same order,
+  // with the whole of each array): this rank writes the records at
+  // positions [begin, end) of each value file's order, at its offset
+  // (MPI-IO; text records' offsets from an exclusive scan of their
+  // lengths); the first rank creates each file, writes the text files
+  // alone, and commits them all once every rank has written its share.
+  // Standard output, a device or a FIFO is written by the first rank alone.
+  void write_by_ranks(engine::Communicator& ranks, uint64_t begin, uint64_t end);
   // The layout's id map (empty: values are written by position alone).
   void name_vertices_by(const base::IdMap* ids) { ids_ = ids; }
 
  private:
+  // Hands `sink` the bytes of the records at positions [begin, end), in pieces.
+  template <class T, class Sink>
+  void records(std::span<const T> data, uint64_t begin, uint64_t end, Sink&& sink) const;
   template <class T>
-  void named_values(base::AtomicFile& file, std::span<const T> data);
+  void shares(const std::string& path, std::span<const T> data);
+  bool leads() const { return !ranks_ || ranks_->rank() == 0; }
 
   std::string format_;
   base::OutputGuard guard_;
   std::vector<base::AtomicFile> files_;
   bool writes_stdout_ = false;
-  bool writing_ = true;
   const base::IdMap* ids_ = nullptr;
+  engine::Communicator* ranks_ = nullptr;  // null: one process writes everything
+  uint64_t begin_ = 0, end_ = 0;           // this rank's positions
 };
 
 // --output FILE and --output-format text|binary (add_program_options adds

@@ -124,6 +124,28 @@ same_results lopsided lopsided.el 3
 "$tools/sluice" convert forest.el forest-r3.sluice --transpose --ranks 3 --drives 'drives/forest/{rank}' > /dev/null
 mpi 3 "$tools/sluice-wcc" forest-r3.sluice --output many.wcc > /dev/null 2>&1
 cmp -s "$(one wcc forest.sluice)" many.wcc || fail "a forest of small components, 3 ranks: wcc labels differ"
+# Every rank writes its share of each output (MPI-IO), text or binary,
+# in the input's ids and order on a relabelled or reordered layout: the
+# file one process writes, byte for byte. Standard output is written by
+# the first rank alone.
+for order in "" "--relabel" "--reorder degree"; do
+  "$tools/sluice" convert rmat.el shares.sluice --transpose $order > /dev/null
+  "$tools/sluice" convert rmat.el shares-r3.sluice --transpose --ranks 3 $order --drives 'drives/shares/{rank}' > /dev/null
+  for format in text binary; do
+    "$tools/sluice-bfs" shares.sluice --output-format $format --output one.depth --parents one.parent > /dev/null 2>&1
+    mpi 3 "$tools/sluice-bfs" shares-r3.sluice --output-format $format --output many.depth --parents many.parent > /dev/null 2>&1
+    cmp -s one.depth many.depth || fail "3 ranks $order, --output-format $format: bfs depths differ"
+    cmp -s one.parent many.parent || fail "3 ranks $order, --output-format $format: bfs parents differ"
+    "$tools/sluice-wcc" shares.sluice --output-format $format --output one.wcc > /dev/null 2>&1
+    mpi 3 "$tools/sluice-wcc" shares-r3.sluice --output-format $format --output many.wcc > /dev/null 2>&1
+    cmp -s one.wcc many.wcc || fail "3 ranks $order, --output-format $format: wcc labels differ"
+  done
+  ls | grep -q '\.tmp-' && fail "3 ranks $order: temporaries left: $(ls | grep '\.tmp-')"
+  mpi 3 "$tools/sluice-bfs" shares-r3.sluice --output - 2> /dev/null > many.depth
+  "$tools/sluice-bfs" shares.sluice --output - 2> /dev/null > one.depth
+  cmp -s one.depth many.depth || fail "3 ranks $order: bfs depths on standard output differ"
+  rm -rf shares* drives/shares
+done
 "$tools/sluice" info lopsided-r3.sluice > info.txt
 grep -q "^part 2      vertices \[[0-9]*, 300), 0 edges" info.txt || fail "the lopsided graph's last rank should own no edge: $(cat info.txt)"
 # What the machine of rank 1 needs: `info --rank 1 --files` lists the top
