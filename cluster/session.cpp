@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <unistd.h>
 
 #ifdef SLUICE_WITH_MPI
 #include <mpi.h>
@@ -43,7 +44,11 @@ int Session::run(const std::string& program, const std::function<int()>& body) {
   try {
     return body();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: rank %d of %d: error: %s\n", program.c_str(), communicator_->rank(), communicator_->size(), e.what());
+    // The machine too: a missing part is missing there.
+    char host[256] = {};
+    if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+    std::fprintf(stderr, "%s: rank %d of %d on %s: error: %s\n", program.c_str(), communicator_->rank(), communicator_->size(),
+                 host[0] ? host : "an unnamed host", e.what());
     std::fflush(stderr);
   }
 #ifdef SLUICE_WITH_MPI

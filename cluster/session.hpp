@@ -27,7 +27,7 @@ class Session {
   engine::Communicator* communicator() { return communicator_.get(); }
 
   // Runs `body`. Alone, its exceptions pass through. In a job, an
-  // exception is printed as "PROGRAM: rank R of N: error: ..." and ends
+  // exception is printed as "PROGRAM: rank R of N on HOST: error: ..." and ends
   // every rank with exit status 1.
   int run(const std::string& program, const std::function<int()>& body);
 

@@ -233,10 +233,10 @@ expect_error 1 "bc needs the transpose's parts: .*was split without the transpos
 expect_error 1 "wcc needs the transpose's parts: .*was split without the transpose's parts: convert it again with --transpose" \
   mpirun -np 2 "$tools/sluice-wcc" rmat-push-only.sluice
 mv rmat-r3.part2.sluice aside.sluice
-expect_error 1 "rank 2 of 3: error: rmat-r3.part2.sluice: cannot open" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
+expect_error 1 "rank 2 of 3 on $(hostname): error: rmat-r3.part2.sluice: cannot open" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
 [ -e rmat-r4.part2.sluice ] || "$tools/sluice" convert rmat.el rmat-r4.sluice --transpose --ranks 4 --drives 'drives/rmat/{rank}/a' > /dev/null
 cp rmat-r4.part2.sluice rmat-r3.part2.sluice
-expect_error 1 "rank 2 of 3: error: rmat-r3.part2.sluice: is not a part of rmat-r3.sluice" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
+expect_error 1 "rank 2 of 3 on $(hostname): error: rmat-r3.part2.sluice: is not a part of rmat-r3.sluice" mpirun -np 3 "$tools/sluice-bfs" rmat-r3.sluice
 mv aside.sluice rmat-r3.part2.sluice
 
 # A rank killed mid-run ends the whole job, with an error, within 30 s.
