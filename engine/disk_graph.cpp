@@ -18,11 +18,10 @@ DiskGraph::DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpos
   if (compressed_) {
     page_starts_ = set_->page_starts().data();
     page_starts_size_ = set_->page_starts().size();
-    max_edges_per_page_ = layout::compressed_page_capacity(page_bytes());
-    // Buckets no longer than the fewest edges a full page can hold (every
-    // value 4 bytes, its control bits and a page's unused tail), so that a
-    // bucket's edges span at most two pages.
-    const uint64_t fewest = (page_bytes() - layout::compressed_page_header_bytes) * 4 / 18;
+    max_edges_per_page_ = layout::compressed_page_capacity(page_bytes(), info().weighted);
+    // Buckets no longer than the fewest edges a full page can hold, so
+    // that a bucket's edges span at most two pages.
+    const uint64_t fewest = layout::compressed_page_fewest(page_bytes(), info().weighted);
     page_shift_ = unsigned(std::bit_width(fewest) - 1);
     page_of_bucket_.resize((edges() >> page_shift_) + 1);
     uint64_t p = 0;

@@ -193,8 +193,8 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   // From the drives, IO buffers; in memory, the drive files themselves.
   const bool resident = options.io.backend == io::BackendKind::memory;
   auto edge_bytes = [&](const DiskGraph& g) {
-    // Compressed pages are held decoded, 4 bytes an edge (resident_pages.hpp).
-    const uint64_t held = g.compressed() ? g.edges() * 4 : g.pages() * g.page_bytes();
+    // Compressed pages are held decoded, a record an edge (resident_pages.hpp).
+    const uint64_t held = g.compressed() ? g.edges() * g.record_bytes() : g.pages() * g.page_bytes();
     return resident ? held : uint64_t(io_buffers_for(g, options.io)) * options.io.max_request_bytes;
   };
   b.io_buffers = edge_bytes(graph);

@@ -1,5 +1,6 @@
 #include "engine/page_walk.hpp"
 
+#include <cstring>
 #include <vector>
 
 #include "base/sanitizers.hpp"
@@ -34,9 +35,9 @@ SLUICE_CPU_CLONES("avx2", "default") uint64_t largest_id(const uint64_t* ids, ui
 }
 
 const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
-  thread_local std::vector<uint32_t> scratch;
-  scratch.resize(graph.max_edges_per_page());
-  decode_compressed_page(graph, page, data, check, scratch.data());
+  thread_local std::vector<uint32_t> scratch;  // uint32_t: aligned as the records' ids
+  scratch.resize(graph.max_edges_per_page() * graph.record_bytes() / 4);
+  decode_compressed_page(graph, page, data, check, reinterpret_cast<char*>(scratch.data()));
   return reinterpret_cast<const char*>(scratch.data());
 }
 
@@ -44,13 +45,27 @@ const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const cha
 
 namespace sluice::engine {
 
-void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, uint32_t* out) {
+void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, char* out) {
   if (check == PageCheck::everything && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] {
     throw DamagedPageError(graph, page);
   }
   // Decoded targets are always checked: the decode needs the page's
   // structure to hold anyway, and the largest target falls out of it.
-  graph.edge_set().decode_page(page, data, out);
+  if (!graph.info().weighted) {
+    graph.edge_set().decode_page(page, data, reinterpret_cast<uint32_t*>(out), nullptr);
+    return;
+  }
+  // Targets and weights decode apart (each four at a time), then pair up
+  // as the walks' (target, weight) records.
+  thread_local std::vector<uint32_t> targets;
+  thread_local std::vector<float> weights;
+  targets.resize(graph.max_edges_per_page());
+  weights.resize(graph.max_edges_per_page());
+  const uint64_t count = graph.edge_set().decode_page(page, data, targets.data(), weights.data());
+  for (uint64_t i = 0; i < count; ++i) {
+    std::memcpy(out + 8 * i, &targets[i], 4);
+    std::memcpy(out + 8 * i + 4, &weights[i], 4);
+  }
 }
 
 }  // namespace sluice::engine

@@ -100,10 +100,11 @@ void check_page(const DiskGraph& graph, uint64_t page, const char* data, PageChe
   }
 }
 
-// A compressed page's targets decoded into `out` (room for
-// max_edges_per_page) and checked, its checksum too with
-// PageCheck::everything. Throws DamagedPageError or InputError.
-void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, uint32_t* out);
+// A compressed page's edges decoded into `out` as the graph's records
+// (room for max_edges_per_page of them: 4-byte targets, or target and
+// weight) and checked, its checksum too with PageCheck::everything.
+// Throws DamagedPageError or InputError.
+void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, char* out);
 
 namespace detail {
 // The same into the calling thread's scratch, valid until its next call.
@@ -112,7 +113,8 @@ const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const cha
 
 // The records the walks read for `page`, whose bytes are at `data`: the
 // page itself, checked as check_page does; or, for compressed pages, its
-// targets decoded (as 4-byte records) and checked.
+// edges decoded (as 4-byte targets, or 8-byte target and weight records)
+// and checked.
 template <class Format>
 const char* page_records(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {
   if (!graph.compressed()) [[likely]] {

@@ -24,8 +24,9 @@ ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) :
   const std::vector<int> descriptors = graph.drive_descriptors();
   const uint64_t header = graph.interleaving().header_bytes;
   const bool decode = graph.compressed();
-  base::require_memory(graph.pages() * page_bytes_ + (decode ? graph.edges() * 4 : 0), "the drive files held in memory (--io memory)");
-  if (decode) decoded_.emplace(std::max<uint64_t>(graph.edges() * 4, 4), graph.drive_paths()[0]);
+  const uint64_t record = graph.record_bytes();
+  base::require_memory(graph.pages() * page_bytes_ + (decode ? graph.edges() * record : 0), "the drive files held in memory (--io memory)");
+  if (decode) decoded_.emplace(std::max<uint64_t>(graph.edges() * record, record), graph.drive_paths()[0]);
   regions_.reserve(graph.drives());
   for (unsigned d = 0; d < graph.drives(); ++d) {
     regions_.emplace_back(std::max<uint64_t>(graph.pages_on_drive(d) * page_bytes_, page_bytes_), graph.drive_paths()[d]);
@@ -60,7 +61,7 @@ ResidentPages::ResidentPages(const DiskGraph& graph, int threads, bool verify) :
           for (uint64_t k = 0; k < piece.pages; ++k) {
             const uint64_t p = (piece.first_page + k) * graph.drives() + piece.drive;
             decode_compressed_page(graph, p, into + k * page_bytes_, verify ? PageCheck::everything : PageCheck::targets,
-                                   reinterpret_cast<uint32_t*>(decoded_->data + graph.first_edge_of_page(p) * 4));
+                                   decoded_->data + graph.first_edge_of_page(p) * record);
           }
           continue;
         }

@@ -26,7 +26,7 @@ class ResidentPages {
   // Drive-local page `page` of drive `drive`: its bytes, or for compressed
   // pages its decoded records.
   const char* page(unsigned drive, uint64_t page) const {
-    if (decoded_) return decoded_->data + graph_.first_edge_of_page(page * graph_.drives() + drive) * 4;
+    if (decoded_) return decoded_->data + graph_.first_edge_of_page(page * graph_.drives() + drive) * graph_.record_bytes();
     return regions_[drive].data + page * page_bytes_;
   }
   uint64_t bytes() const;
@@ -47,7 +47,7 @@ class ResidentPages {
   };
   const DiskGraph& graph_;
   std::vector<Region> regions_;
-  std::optional<Region> decoded_;  // compressed pages: every target, by edge number
+  std::optional<Region> decoded_;  // compressed pages: every edge's record, by edge number
   uint64_t page_bytes_;
   double load_seconds_ = 0;
 };

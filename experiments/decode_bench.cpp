@@ -33,7 +33,9 @@ int main(int argc, char** argv) {
   const uint64_t page_bytes = set.edges().interleaving().page_bytes, pages = set.edges().pages();
   std::vector<char> data(pages * page_bytes);
   set.edges().read_pages(0, pages, data.data());
-  std::vector<uint32_t> out(layout::compressed_page_capacity(page_bytes));
+  const bool weighted = graph.info().weighted;
+  std::vector<uint32_t> out(layout::compressed_page_capacity(page_bytes, weighted));
+  std::vector<float> weights(weighted ? out.size() : 0);
   const uint64_t edges = graph.info().edges;
 
   auto run = [&](bool simd) {
@@ -41,9 +43,10 @@ int main(int argc, char** argv) {
     uint64_t check = 0;
     for (uint64_t p = 0; p < pages; ++p) {
       const char* page = data.data() + p * page_bytes;
-      const uint64_t largest = layout::decode_page(page, page_bytes, out.data(), simd);
+      const uint64_t largest = layout::decode_page(page, page_bytes, out.data(), weighted ? weights.data() : nullptr, simd);
       if (largest == UINT64_MAX) std::abort();
-      check += largest + out[layout::CompressedPageHeader::of(page).edges - 1];
+      const uint32_t last = layout::CompressedPageHeader::of(page, weighted).edges - 1;
+      check += largest + out[last] + (weighted ? uint64_t(weights[last]) : 0);
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::pair(s, check);

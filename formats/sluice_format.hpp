@@ -35,8 +35,8 @@ struct SluiceWriteOptions {
   // files_to_write: whether the graph has an id map (convert --relabel),
   // written as NAME.ids (write_sluice_layout asks the graph itself).
   bool with_ids = false;
-  // Gap-coded edge pages (layout/compressed_pages.hpp): unweighted graphs
-  // with 32-bit ids only.
+  // Gap-coded edge pages (layout/compressed_pages.hpp), weights beside the
+  // gaps: graphs with 32-bit ids only.
   bool compress = false;
   // Each vertex's first targets in a side file per edge set (layout/
   // sampled_targets.hpp), for Afforest's sampling; 0: none. Unweighted

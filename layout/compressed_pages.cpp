@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -58,7 +59,38 @@ bool decode_scalar(const uint8_t* control, uint64_t from, uint64_t count, const 
   return true;
 }
 
+// Decodes integer weights [from, count) one at a time; false when data
+// would pass end. (As the vector path converts them: signed 32-bit.)
+bool decode_weights_scalar(const uint8_t* control, uint64_t from, uint64_t count, const uint8_t*& data, const uint8_t* end,
+                           float* out) {
+  for (uint64_t i = from; i < count; ++i) {
+    const unsigned bytes = ((control[i / 4] >> (2 * (i % 4))) & 3) + 1;
+    if (data + bytes > end) return false;
+    out[i] = float(int32_t(read_value(data, bytes)));
+    data += bytes;
+  }
+  return true;
+}
+
 #if defined(__x86_64__)
+// Four integer weights per control byte, while a 16-byte load stays
+// inside the page: one shuffle spreads them over the lanes, one
+// conversion makes them floats. Returns how many it decoded.
+__attribute__((target("sse4.1"))) uint64_t decode_weights_sse41(const uint8_t* control, uint64_t count, const uint8_t*& data,
+                                                                const uint8_t* end, float* out) {
+  uint64_t i = 0;
+  const uint8_t* at = data;
+  for (; i + 4 <= count && at + 16 <= end; i += 4) {
+    const uint8_t c = control[i / 4];
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    const __m128i mask = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.shuffle[c].data()));
+    _mm_storeu_ps(out + i, _mm_cvtepi32_ps(_mm_shuffle_epi8(bytes, mask)));
+    at += tables.length[c];
+  }
+  data = at;
+  return i;
+}
+
 // Four targets per control byte, while a 16-byte load stays inside the
 // page: one shuffle spreads the values over the lanes, then they are
 // unzigzagged, summed within the vector (two shifted adds) and added to
@@ -102,23 +134,49 @@ bool has_sse41() {
 }
 #endif
 
+// Whether a weight is stored as an integer (a page's weights are raw floats if one is not).
+bool integer_weight(float w) { return w >= 0.0f && w < compressed_integer_weight_limit && w == float(uint32_t(w)) && !std::signbit(w); }
+
+// `values` (with `lengths`) as control bytes, then data bytes, at `control`; returns the end.
+uint8_t* put_values(uint8_t* control, const uint32_t* values, const uint8_t* lengths, size_t count) {
+  uint8_t* data = control + (count + 3) / 4;
+  for (size_t i = 0; i < count; ++i) {
+    control[i / 4] |= uint8_t((lengths[i] - 1) << (2 * (i % 4)));
+    std::memcpy(data, &values[i], lengths[i]);
+    data += lengths[i];
+  }
+  return data;
+}
+
 }  // namespace
 
-CompressedPageHeader CompressedPageHeader::of(const char* page) {
+CompressedPageHeader CompressedPageHeader::of(const char* page, bool weighted) {
   CompressedPageHeader h;
   std::memcpy(&h.edges, page, 4);
   std::memcpy(&h.first_vertex, page + 4, 4);
+  if (weighted) {
+    h.raw_weights = (h.edges & compressed_raw_weights) != 0;
+    h.edges &= ~compressed_raw_weights;
+  }
   return h;
 }
 
-CompressedPageEncoder::CompressedPageEncoder(uint64_t page_bytes, Emit emit)
-    : page_bytes_(page_bytes), emit_(std::move(emit)), page_(page_bytes) {
-  values_.reserve(compressed_page_capacity(page_bytes));
-  lengths_.reserve(compressed_page_capacity(page_bytes));
+CompressedPageEncoder::CompressedPageEncoder(uint64_t page_bytes, bool weighted, Emit emit)
+    : page_bytes_(page_bytes), weighted_(weighted), emit_(std::move(emit)), page_(page_bytes) {
+  values_.reserve(compressed_page_capacity(page_bytes, weighted));
+  lengths_.reserve(compressed_page_capacity(page_bytes, weighted));
+  if (weighted) weights_.reserve(compressed_page_capacity(page_bytes, weighted));
 }
 
-void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, uint64_t count) {
+uint64_t CompressedPageEncoder::page_size(uint64_t edges, uint64_t data_bytes, bool raw, uint64_t weight_bytes) const {
+  const uint64_t targets = compressed_page_header_bytes + (edges + 3) / 4 + data_bytes;
+  if (!weighted_) return targets;
+  return targets + (raw ? 4 * edges : (edges + 3) / 4 + weight_bytes);
+}
+
+void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, uint64_t count, const float* weights) {
   if (source >= compressed_max_vertices) throw std::invalid_argument("compressed pages hold sources below 2^31");
+  if (weighted_ != (weights != nullptr) && count) throw std::invalid_argument("a weighted layout's lists need their weights, and only its");
   for (uint64_t i = 0; i < count; ++i) {
     if (targets[i] >= compressed_max_vertices) throw std::invalid_argument("compressed pages hold targets below 2^31");
     // Every value is the difference to the target before it in the page
@@ -127,8 +185,10 @@ void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, u
     if (values_.empty()) previous_ = source;
     uint32_t value = zigzag(int64_t(targets[i]) - int64_t(previous_));
     unsigned bytes = value_bytes(value);
+    const bool integer = !weighted_ || integer_weight(weights[i]);
+    const unsigned weight_bytes = integer && weighted_ ? value_bytes(uint32_t(weights[i])) : 0;
     const uint64_t n = values_.size() + 1;
-    if (compressed_page_header_bytes + (n + 3) / 4 + data_bytes_ + bytes > page_bytes_) {
+    if (page_size(n, data_bytes_ + bytes, raw_weights_ || !integer, weight_bytes_ + weight_bytes) > page_bytes_) {
       emit_page();
       previous_ = source;
       value = zigzag(int64_t(targets[i]) - int64_t(source));
@@ -141,6 +201,11 @@ void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, u
     values_.push_back(value);
     lengths_.push_back(uint8_t(bytes));
     data_bytes_ += bytes;
+    if (weighted_) {
+      weights_.push_back(weights[i]);
+      raw_weights_ = raw_weights_ || !integer;
+      weight_bytes_ += weight_bytes;
+    }
     previous_ = targets[i];
     ++next_edge_;
   }
@@ -148,31 +213,40 @@ void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, u
 
 void CompressedPageEncoder::emit_page() {
   std::memset(page_.data(), 0, page_.size());
-  const uint32_t count = uint32_t(values_.size()), first = uint32_t(first_vertex_);
+  const uint32_t count = uint32_t(values_.size()) | (raw_weights_ ? compressed_raw_weights : 0), first = uint32_t(first_vertex_);
   std::memcpy(page_.data(), &count, 4);
   std::memcpy(page_.data() + 4, &first, 4);
-  uint8_t* control = reinterpret_cast<uint8_t*>(page_.data() + compressed_page_header_bytes);
-  uint8_t* data = control + (values_.size() + 3) / 4;
-  for (size_t i = 0; i < values_.size(); ++i) {
-    control[i / 4] |= uint8_t((lengths_[i] - 1) << (2 * (i % 4)));
-    std::memcpy(data, &values_[i], lengths_[i]);
-    data += lengths_[i];
+  uint8_t* end = put_values(reinterpret_cast<uint8_t*>(page_.data() + compressed_page_header_bytes), values_.data(), lengths_.data(),
+                            values_.size());
+  if (weighted_ && raw_weights_) {
+    std::memcpy(end, weights_.data(), weights_.size() * sizeof(float));
+  } else if (weighted_) {
+    std::vector<uint32_t>& integers = values_;  // the targets are on the page: their room holds the weights now
+    for (size_t i = 0; i < weights_.size(); ++i) {
+      integers[i] = uint32_t(weights_[i]);
+      lengths_[i] = uint8_t(value_bytes(integers[i]));
+    }
+    put_values(end, integers.data(), lengths_.data(), integers.size());
   }
   emit_(page_.data(), first_edge_);
   ++pages_;
   values_.clear();
   lengths_.clear();
+  weights_.clear();
   data_bytes_ = 0;
+  raw_weights_ = false;
+  weight_bytes_ = 0;
 }
 
 void CompressedPageEncoder::finish() {
   if (!values_.empty()) emit_page();
 }
 
-uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, bool simd) {
-  const CompressedPageHeader header = CompressedPageHeader::of(page);
+uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float* weights, bool simd) {
+  const bool weighted = weights != nullptr;
+  const CompressedPageHeader header = CompressedPageHeader::of(page, weighted);
   const uint64_t count = header.edges;
-  if (count > compressed_page_capacity(page_bytes) || header.first_vertex >= compressed_max_vertices) return UINT64_MAX;
+  if (count > compressed_page_capacity(page_bytes, weighted) || header.first_vertex >= compressed_max_vertices) return UINT64_MAX;
   const uint8_t* control = reinterpret_cast<const uint8_t*>(page + compressed_page_header_bytes);
   const uint8_t* data = control + (count + 3) / 4;
   const uint8_t* end = reinterpret_cast<const uint8_t*>(page + page_bytes);
@@ -184,6 +258,20 @@ uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, bool 
   (void)simd;
 #endif
   if (!decode_scalar(control, done, count, data, end, out, previous, largest)) return UINT64_MAX;
+  if (!weighted) return largest;
+  if (header.raw_weights) {
+    if (data + 4 * count > end) return UINT64_MAX;
+    std::memcpy(weights, data, 4 * count);
+    return largest;
+  }
+  const uint8_t* weight_control = data;
+  data += (count + 3) / 4;
+  if (data > end) return UINT64_MAX;
+  done = 0;
+#if defined(__x86_64__)
+  if (simd && has_sse41()) done = decode_weights_sse41(weight_control, count, data, end, weights);
+#endif
+  if (!decode_weights_scalar(weight_control, done, count, data, end, weights)) return UINT64_MAX;
   return largest;
 }
 

@@ -2,22 +2,30 @@
 // edges [first, first + count) of the edge set, as whole or partial
 // neighbour lists, and decodes on its own:
 //
-//   u32 count        edges in the page
+//   u32 count        edges in the page; in a weighted layout, bit 31 set
+//                    when the page's weights are raw floats
 //   u32 first vertex the source of the page's first edge
 //   control bytes    2 bits per value (its length in bytes, less one), ceil(count / 4) of them
 //   data bytes       each value in 1 to 4 little-endian bytes
+//   weights          weighted layouts only: when every weight of the page
+//                    is an integer below 2^24 (bit 31 clear), control
+//                    bytes and data bytes as above, each weight a value;
+//                    otherwise count raw little-endian floats
 //   zeros            to the end of the page
 //
-// Every value is zigzag(target - the target before it in the page); the
-// page's first is against its first vertex. So a page decodes as one
-// prefix sum, four values per shuffle (stream-vbyte's arrangement:
+// Every target's value is zigzag(target - the target before it in the
+// page); the page's first is against its first vertex. So a page decodes
+// as one prefix sum, four values per shuffle (stream-vbyte's arrangement:
 // controls apart from data), without the lists' boundaries and without
-// the page before. Lists are written sorted, so that most differences
-// are small gaps. Where each list starts follows from the first vertex and
-// the layout's degrees (the index every reader holds).
+// the page before. Lists are written sorted (a weighted list by target,
+// then weight), so that most differences are small gaps. Where each list
+// starts follows from the first vertex and the layout's degrees (the
+// index every reader holds). Weights sit beside the targets in the same
+// page, so a page is still whole in itself: integer weights of 1 to 255,
+// the common case, cost one byte and two bits an edge.
 //
-// Compressed layouts are unweighted with 32-bit ids and fewer than 2^31
-// vertices (so a zigzagged difference fits 32 bits).
+// Compressed layouts have 32-bit ids and fewer than 2^31 vertices (so a
+// zigzagged difference fits 32 bits).
 #pragma once
 
 #include <cstdint>
@@ -29,17 +37,27 @@ namespace sluice::layout {
 
 inline constexpr uint64_t compressed_page_header_bytes = 8;
 inline constexpr uint64_t compressed_max_vertices = uint64_t(1) << 31;
+// Bit 31 of a weighted page's count: its weights are raw floats.
+inline constexpr uint32_t compressed_raw_weights = uint32_t(1) << 31;
+// Weights below this, whole and not negative, are stored as integers.
+inline constexpr float compressed_integer_weight_limit = 16777216.0f;  // 2^24: exact in a float
 
 // The most edges one page can hold (every value one byte).
-inline uint64_t compressed_page_capacity(uint64_t page_bytes) {
-  return (page_bytes - compressed_page_header_bytes) * 4 / 5;
+inline uint64_t compressed_page_capacity(uint64_t page_bytes, bool weighted) {
+  return (page_bytes - compressed_page_header_bytes) * 4 / (weighted ? 10 : 5);
+}
+// The fewest edges a full page holds: every value 4 bytes with its
+// control bits (a raw weight 4 more), and a page's unused tail.
+inline uint64_t compressed_page_fewest(uint64_t page_bytes, bool weighted) {
+  return (page_bytes - compressed_page_header_bytes) * 4 / (weighted ? 34 : 18);
 }
 
 // What a compressed page's header says.
 struct CompressedPageHeader {
   uint32_t edges = 0;
   uint32_t first_vertex = 0;
-  static CompressedPageHeader of(const char* page);
+  bool raw_weights = false;  // of a weighted page: bit 31 of the count
+  static CompressedPageHeader of(const char* page, bool weighted);
 };
 
 // Builds pages from lists given in source order; hands each full page to
@@ -47,9 +65,10 @@ struct CompressedPageHeader {
 class CompressedPageEncoder {
  public:
   using Emit = std::function<void(const char* page, uint64_t first_edge)>;
-  CompressedPageEncoder(uint64_t page_bytes, Emit emit);
-  // Appends source's list (best sorted ascending; may be empty).
-  void add_list(uint64_t source, const uint32_t* targets, uint64_t count);
+  CompressedPageEncoder(uint64_t page_bytes, bool weighted, Emit emit);
+  // Appends source's list (best sorted ascending; may be empty), and in a
+  // weighted layout its weights.
+  void add_list(uint64_t source, const uint32_t* targets, uint64_t count, const float* weights = nullptr);
   // Emits the last, partly filled page.
   void finish();
   uint64_t pages() const { return pages_; }
@@ -57,11 +76,19 @@ class CompressedPageEncoder {
  private:
   void emit_page();
 
+  // The page's bytes with `edges` edges, `data_bytes` of target values,
+  // and weights either raw or `weight_bytes` of integers.
+  uint64_t page_size(uint64_t edges, uint64_t data_bytes, bool raw, uint64_t weight_bytes) const;
+
   uint64_t page_bytes_;
+  bool weighted_;
   Emit emit_;
   std::vector<uint32_t> values_;  // of the page being filled
   std::vector<uint8_t> lengths_;
   uint64_t data_bytes_ = 0;
+  std::vector<float> weights_;  // of the page being filled (weighted)
+  bool raw_weights_ = false;    // one of them is not an integer below 2^24
+  uint64_t weight_bytes_ = 0;   // their data bytes as integers
   uint64_t first_vertex_ = 0;
   uint64_t previous_ = 0;  // the last target put in the page
   uint64_t first_edge_ = 0, next_edge_ = 0;
@@ -70,10 +97,11 @@ class CompressedPageEncoder {
 };
 
 // Decodes a page's targets into out (room for compressed_page_capacity)
-// and returns the largest; UINT64_MAX when the page is malformed (more
+// and, given `weights` (a weighted layout's page), its weights, and
+// returns the largest target; UINT64_MAX when the page is malformed (more
 // edges than it can hold, or control bytes claiming data past its end).
 // `simd`: four values per shuffle where the CPU has SSE4.1 (false: one at
 // a time, for comparison).
-uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, bool simd = true);
+uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float* weights = nullptr, bool simd = true);
 
 }  // namespace sluice::layout

@@ -234,9 +234,10 @@ TEST(Algorithms, MatchSimpleImplementationsOnEveryShape) {
   }
 }
 
-// The same on gap-coded pages (convert --compress), every shape made
-// unweighted plus one list spanning several pages, through every backend,
-// on 1 or 3 drives.
+// The same on gap-coded pages (convert --compress), every shape by turns
+// unweighted, with integer weights (coded beside the gaps) and with its
+// fractional weights (raw floats beside them), plus one list spanning
+// several pages, through every backend, on 1 or 3 drives.
 TEST(Algorithms, MatchOnCompressedPages) {
   TempDir dir;
   std::vector<RefGraph> shapes = algorithm_shapes();
@@ -250,11 +251,16 @@ TEST(Algorithms, MatchOnCompressedPages) {
   int round = 0, shape = 0;
   for (RefGraph g : shapes) {
     ++shape;
-    g.weighted = false;
-    for (Edge& e : g.edges) e.w = 1;
+    if (shape % 2 == 0) {
+      g.weighted = false;
+      for (Edge& e : g.edges) e.w = 1;
+    } else if (shape % 4 == 1 && g.weighted) {
+      for (Edge& e : g.edges) e.w = std::floor(e.w * 4);
+    }
     for (unsigned drives : {1u + 2 * (round % 2)}) {  // 1 and 3 drives, shape by shape
       const std::string layout = layout_on_drives(dir, g, drives, true, true);
       ASSERT_TRUE(DiskGraph(layout).compressed());
+      ASSERT_EQ(DiskGraph(layout).info().weighted, g.weighted);
       int kind = 0;
       for (Direction direction : {Direction::push, Direction::pull, Direction::automatic}) {
         if (sanitized && kind++ == (shape % 3)) continue;  // two of the three directions, rotating

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -39,60 +40,115 @@ std::vector<std::vector<uint32_t>> random_lists(uint64_t vertices, uint64_t seed
 
 }  // namespace
 
+// Weights as a layout may hold them: none, small integers (1 to 4 bytes
+// a value), or integers with here and there a fraction, a negative, -0 or
+// one of 2^24 and above (the pages that hold one keep raw floats).
+enum class Weights { none, integers, mixed };
+
+float weight_for(Weights kind, std::mt19937_64& random) {
+  const float integer = float(random() % 4 == 0 ? random() % (1u << 24) : 1 + random() % 255);
+  if (kind == Weights::integers || random() % 200) return integer;
+  const float odd[] = {0.5f, -3.0f, -0.0f, 16777216.0f, 1e30f};
+  return odd[random() % 5];
+}
+
 TEST(CompressedPages, DecodeToTheListsEncoded) {
-  for (uint64_t page_bytes : {512u, 4096u}) {
-    // Targets below and far above their sources: first values of every length.
-    const uint64_t vertices = 600;
-    const auto lists = random_lists(vertices, page_bytes);
-    std::vector<Page> pages;
-    layout::CompressedPageEncoder encoder(page_bytes, [&](const char* page, uint64_t first_edge) {
-      pages.push_back({std::vector<char>(page, page + page_bytes), first_edge});
-    });
-    std::vector<uint32_t> all;
-    for (uint64_t v = 0; v < vertices; ++v) {
-      encoder.add_list(v, lists[v].data(), lists[v].size());
-      all.insert(all.end(), lists[v].begin(), lists[v].end());
-    }
-    encoder.finish();
-    ASSERT_EQ(encoder.pages(), pages.size());
-    ASSERT_GT(pages.size(), 3u);
-    std::vector<uint32_t> decoded(layout::compressed_page_capacity(page_bytes)), scalar(decoded.size());
-    uint64_t next = 0;
-    for (size_t p = 0; p < pages.size(); ++p) {
-      const layout::CompressedPageHeader header = layout::CompressedPageHeader::of(pages[p].bytes.data());
-      ASSERT_EQ(pages[p].first_edge, next);
-      ASSERT_GT(header.edges, 0u);
-      const uint64_t largest = layout::decode_page(pages[p].bytes.data(), page_bytes, decoded.data());
-      ASSERT_EQ(layout::decode_page(pages[p].bytes.data(), page_bytes, scalar.data(), false), largest);
-      ASSERT_EQ(largest, *std::max_element(all.begin() + int64_t(next), all.begin() + int64_t(next + header.edges)));
-      for (uint64_t i = 0; i < header.edges; ++i) {
-        ASSERT_EQ(decoded[i], all[next + i]) << "page " << p << " edge " << i;
-        ASSERT_EQ(scalar[i], all[next + i]) << "page " << p << " edge " << i;
+  for (Weights kind : {Weights::none, Weights::integers, Weights::mixed}) {
+    for (uint64_t page_bytes : {512u, 4096u}) {
+      const bool weighted = kind != Weights::none;
+      // Targets below and far above their sources: first values of every length.
+      const uint64_t vertices = 600;
+      const auto lists = random_lists(vertices, page_bytes);
+      std::mt19937_64 random(page_bytes + 7);
+      std::vector<Page> pages;
+      layout::CompressedPageEncoder encoder(page_bytes, weighted, [&](const char* page, uint64_t first_edge) {
+        pages.push_back({std::vector<char>(page, page + page_bytes), first_edge});
+      });
+      std::vector<uint32_t> all;
+      std::vector<float> all_weights;
+      for (uint64_t v = 0; v < vertices; ++v) {
+        std::vector<float> weights(lists[v].size());
+        for (float& w : weights) w = weight_for(kind, random);
+        encoder.add_list(v, lists[v].data(), lists[v].size(), weighted ? weights.data() : nullptr);
+        all.insert(all.end(), lists[v].begin(), lists[v].end());
+        all_weights.insert(all_weights.end(), weights.begin(), weights.end());
       }
-      next += header.edges;
+      encoder.finish();
+      ASSERT_EQ(encoder.pages(), pages.size());
+      ASSERT_GT(pages.size(), 3u);
+      std::vector<uint32_t> decoded(layout::compressed_page_capacity(page_bytes, weighted)), scalar(decoded.size());
+      std::vector<float> decoded_weights(decoded.size()), scalar_weights(decoded.size());
+      float* weights_out = weighted ? decoded_weights.data() : nullptr;
+      float* scalar_weights_out = weighted ? scalar_weights.data() : nullptr;
+      uint64_t next = 0, raw_pages = 0;
+      for (size_t p = 0; p < pages.size(); ++p) {
+        const layout::CompressedPageHeader header = layout::CompressedPageHeader::of(pages[p].bytes.data(), weighted);
+        raw_pages += header.raw_weights;
+        ASSERT_EQ(pages[p].first_edge, next);
+        ASSERT_GT(header.edges, 0u);
+        const uint64_t largest = layout::decode_page(pages[p].bytes.data(), page_bytes, decoded.data(), weights_out);
+        ASSERT_EQ(layout::decode_page(pages[p].bytes.data(), page_bytes, scalar.data(), scalar_weights_out, false), largest);
+        ASSERT_EQ(largest, *std::max_element(all.begin() + int64_t(next), all.begin() + int64_t(next + header.edges)));
+        for (uint64_t i = 0; i < header.edges; ++i) {
+          ASSERT_EQ(decoded[i], all[next + i]) << "page " << p << " edge " << i;
+          ASSERT_EQ(scalar[i], all[next + i]) << "page " << p << " edge " << i;
+          if (!weighted) continue;
+          // Bit for bit: -0 stays -0.
+          ASSERT_EQ(std::bit_cast<uint32_t>(decoded_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i;
+          ASSERT_EQ(std::bit_cast<uint32_t>(scalar_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i;
+        }
+        next += header.edges;
+      }
+      EXPECT_EQ(next, all.size());
+      // Raw floats only where a page holds a weight that is not a small integer.
+      if (kind == Weights::mixed) {
+        EXPECT_GT(raw_pages, 0u);
+        EXPECT_LT(raw_pages, pages.size());
+      } else {
+        EXPECT_EQ(raw_pages, 0u);
+      }
     }
-    EXPECT_EQ(next, all.size());
   }
 }
 
 TEST(CompressedPages, RefuseWhatCannotBeAPage) {
   const uint64_t page_bytes = 512;
-  std::vector<char> page(page_bytes, 0);
-  std::vector<uint32_t> out(layout::compressed_page_capacity(page_bytes));
-  // More edges than a page holds.
-  uint32_t count = uint32_t(layout::compressed_page_capacity(page_bytes) + 1);
-  std::memcpy(page.data(), &count, 4);
-  EXPECT_EQ(layout::decode_page(page.data(), page_bytes, out.data()), UINT64_MAX);
-  // Control bytes claiming four bytes a value: past the page's end.
-  count = 200;
-  std::memcpy(page.data(), &count, 4);
-  std::memset(page.data() + 8, 0xff, 50);
-  EXPECT_EQ(layout::decode_page(page.data(), page_bytes, out.data()), UINT64_MAX);
-  // Ids from 2^31 up are refused when encoding.
-  layout::CompressedPageEncoder encoder(page_bytes, [](const char*, uint64_t) {});
+  for (bool weighted : {false, true}) {
+    std::vector<char> page(page_bytes, 0);
+    std::vector<uint32_t> out(layout::compressed_page_capacity(page_bytes, false));
+    std::vector<float> weights(out.size());
+    float* weights_out = weighted ? weights.data() : nullptr;
+    // More edges than a page holds.
+    uint32_t count = uint32_t(layout::compressed_page_capacity(page_bytes, weighted) + 1);
+    std::memcpy(page.data(), &count, 4);
+    EXPECT_EQ(layout::decode_page(page.data(), page_bytes, out.data(), weights_out), UINT64_MAX);
+    // Control bytes claiming four bytes a value: past the page's end.
+    count = 150;
+    std::memcpy(page.data(), &count, 4);
+    std::memset(page.data() + 8, 0xff, 38);
+    EXPECT_EQ(layout::decode_page(page.data(), page_bytes, out.data(), weights_out), UINT64_MAX);
+    // One byte a target, but the weights' control bytes claim four bytes a weight.
+    count = 100;
+    std::memcpy(page.data(), &count, 4);
+    std::memset(page.data() + 8, 0, 38);
+    std::memset(page.data() + 8 + 25 + 100, 0xff, 25);
+    EXPECT_EQ(layout::decode_page(page.data(), page_bytes, out.data(), weights_out), weighted ? UINT64_MAX : 0u);
+    // Raw weights up to the page's end, then past it (bit 31: an unweighted page cannot have it).
+    count = 80 | layout::compressed_raw_weights;
+    std::memcpy(page.data(), &count, 4);
+    std::memset(page.data() + 8, 0, page_bytes - 8);
+    EXPECT_EQ(layout::decode_page(page.data(), page_bytes, out.data(), weights_out), weighted ? 0u : UINT64_MAX);
+    count = 120 | layout::compressed_raw_weights;
+    std::memcpy(page.data(), &count, 4);
+    EXPECT_EQ(layout::decode_page(page.data(), page_bytes, out.data(), weights_out), UINT64_MAX);
+  }
+  // Ids from 2^31 up are refused when encoding; so are lists without the weights of a weighted layout.
+  layout::CompressedPageEncoder encoder(page_bytes, false, [](const char*, uint64_t) {});
   const uint32_t big[] = {5, uint32_t(layout::compressed_max_vertices)};
   EXPECT_THROW(encoder.add_list(layout::compressed_max_vertices, big, 1), std::invalid_argument);
   EXPECT_THROW(encoder.add_list(0, big, 2), std::invalid_argument);
+  layout::CompressedPageEncoder weighted(page_bytes, true, [](const char*, uint64_t) {});
+  EXPECT_THROW(weighted.add_list(0, big, 1), std::invalid_argument);
 }
 
 // A layout written with --compress reads back through the block API as
@@ -139,7 +195,7 @@ TEST(CompressedPages, LayoutRoundTripAndDamage) {
     f.seekg(std::streamoff(at));
     f.read(page.data(), 4096);
   }
-  std::vector<uint32_t> out(layout::compressed_page_capacity(4096));
-  expect_error_with([&] { damaged.out().decode_page(1, page.data(), out.data()); }, {drive, "byte " + std::to_string(at), "does not decode"});
+  std::vector<uint32_t> out(layout::compressed_page_capacity(4096, false));
+  expect_error_with([&] { damaged.out().decode_page(1, page.data(), out.data(), nullptr); }, {drive, "byte " + std::to_string(at), "does not decode"});
   expect_error_with([&] { damaged.verify(); }, {drive, "checksum"});
 }
