@@ -18,10 +18,10 @@ DiskGraph::DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpos
   if (compressed_) {
     page_starts_ = set_->page_starts().data();
     page_starts_size_ = set_->page_starts().size();
-    max_edges_per_page_ = layout::compressed_page_capacity(page_bytes(), info().weighted);
+    max_edges_per_page_ = set_->page_capacity();
     // Buckets no longer than the fewest edges a full page can hold, so
     // that a bucket's edges span at most two pages.
-    const uint64_t fewest = layout::compressed_page_fewest(page_bytes(), info().weighted);
+    const uint64_t fewest = layout::compressed_page_fewest(page_bytes(), info().weighted, info().id_bytes == 8);
     page_shift_ = unsigned(std::bit_width(fewest) - 1);
     page_of_bucket_.resize((edges() >> page_shift_) + 1);
     uint64_t p = 0;

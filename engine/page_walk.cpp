@@ -52,19 +52,21 @@ void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* d
   // Decoded targets are always checked: the decode needs the page's
   // structure to hold anyway, and the largest target falls out of it.
   if (!graph.info().weighted) {
-    graph.edge_set().decode_page(page, data, reinterpret_cast<uint32_t*>(out), nullptr);
+    graph.edge_set().decode_page(page, data, out, nullptr);  // targets are the records
     return;
   }
-  // Targets and weights decode apart (each four at a time), then pair up
-  // as the walks' (target, weight) records.
-  thread_local std::vector<uint32_t> targets;
+  // Targets and weights decode apart, then pair up as the walks' records:
+  // (target, weight) in 8 bytes, or with 64-bit ids in 16 (RecordFormat).
+  thread_local std::vector<uint64_t> targets;  // ids of either width
   thread_local std::vector<float> weights;
   targets.resize(graph.max_edges_per_page());
   weights.resize(graph.max_edges_per_page());
   const uint64_t count = graph.edge_set().decode_page(page, data, targets.data(), weights.data());
+  const unsigned id_bytes = graph.info().id_bytes, record = graph.record_bytes();
+  const char* ids = reinterpret_cast<const char*>(targets.data());
   for (uint64_t i = 0; i < count; ++i) {
-    std::memcpy(out + 8 * i, &targets[i], 4);
-    std::memcpy(out + 8 * i + 4, &weights[i], 4);
+    std::memcpy(out + record * i, ids + id_bytes * i, id_bytes);
+    std::memcpy(out + record * i + id_bytes, &weights[i], 4);
   }
 }
 

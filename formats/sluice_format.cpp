@@ -112,35 +112,43 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
     layout::CompressedPageEncoder encoder(options.page_bytes, info.weighted, [&](const char* page, uint64_t first_edge) {
       writer->append_page(page);
       page_starts.push_back(first_edge);
-    });
-    std::vector<uint32_t> list;
-    std::vector<float> weights;
-    std::vector<uint64_t> pairs;  // (target, weight's bits) of a weighted list, sorted as one key
-    for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
-      const uint32_t* targets = static_cast<const uint32_t*>(block.targets);
-      for (uint64_t v = block.begin; v < block.end; ++v) {
-        const uint64_t begin = block.offsets[v - block.begin] - block.first_edge(), end = block.offsets[v - block.begin + 1] - block.first_edge();
-        // Gaps need sorted lists; a weighted list by target, then weight,
-        // so that equal targets come in one order whatever the input's.
-        if (!info.weighted) {
-          list.assign(targets + begin, targets + end);
-          std::sort(list.begin(), list.end());
-        } else {
-          pairs.resize(end - begin);
-          for (uint64_t i = begin; i < end; ++i) pairs[i - begin] = uint64_t(targets[i]) << 32 | std::bit_cast<uint32_t>(block.weights[i]);
-          std::sort(pairs.begin(), pairs.end());
-          list.resize(pairs.size());
-          weights.resize(pairs.size());
-          for (size_t i = 0; i < pairs.size(); ++i) {
-            list[i] = uint32_t(pairs[i] >> 32);
-            weights[i] = std::bit_cast<float>(uint32_t(pairs[i]));
+    }, info.id_bytes == 8);
+    auto encode = [&]<class Id>(const Id*) {
+      std::vector<Id> list;
+      std::vector<float> weights;
+      std::vector<std::pair<Id, uint32_t>> pairs;  // (target, weight's bits) of a weighted list
+      for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+        const Id* targets = static_cast<const Id*>(block.targets);
+        for (uint64_t v = block.begin; v < block.end; ++v) {
+          const uint64_t begin = block.offsets[v - block.begin] - block.first_edge(), end = block.offsets[v - block.begin + 1] - block.first_edge();
+          // Gaps need sorted lists; a weighted list by target, then by the
+          // weight's bits, so that equal targets come in one order whatever
+          // the input's.
+          if (!info.weighted) {
+            list.assign(targets + begin, targets + end);
+            std::sort(list.begin(), list.end());
+          } else {
+            pairs.resize(end - begin);
+            for (uint64_t i = begin; i < end; ++i) pairs[i - begin] = {targets[i], std::bit_cast<uint32_t>(block.weights[i])};
+            std::sort(pairs.begin(), pairs.end());
+            list.resize(pairs.size());
+            weights.resize(pairs.size());
+            for (size_t i = 0; i < pairs.size(); ++i) {
+              list[i] = pairs[i].first;
+              weights[i] = std::bit_cast<float>(pairs[i].second);
+            }
           }
+          encoder.add_list(v, list.data(), list.size(), info.weighted ? weights.data() : nullptr);
+          if (sample) sample->add(v, list.data(), list.size());
         }
-        encoder.add_list(v, list.data(), list.size(), info.weighted ? weights.data() : nullptr);
-        if (sample) sample->add(v, list.data(), list.size());
-      }
-      progress.advance(block.edges);
-    });
+        progress.advance(block.edges);
+      });
+    };
+    if (info.id_bytes == 8) {
+      encode(static_cast<const uint64_t*>(nullptr));
+    } else {
+      encode(static_cast<const uint32_t*>(nullptr));
+    }
     encoder.finish();
     files.pages = encoder.pages();
   } else {
@@ -257,9 +265,9 @@ StagedLayout stage_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const
   }
   if (options.compress) {
     const base::GraphInfo& info = graph.info();
-    if (info.id_bytes != 4 || info.vertices > layout::compressed_max_vertices) {
-      throw std::runtime_error("--compress needs 32-bit ids and fewer than 2^31 vertices (" + std::to_string(info.vertices) +
-                               " vertices, " + std::to_string(info.id_bytes) + "-byte ids): convert without it");
+    if (info.id_bytes == 4 && info.vertices > layout::compressed_max_vertices) {
+      throw std::runtime_error("--compress with 32-bit ids holds fewer than 2^31 vertices (" + std::to_string(info.vertices) +
+                               "): convert with --wide-ids, or without --compress");
     }
   }
   StagedLayout staged{{}, layout::LayoutReplacement(manifest_path, options.drive_dirs, options.force),

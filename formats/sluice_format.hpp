@@ -36,7 +36,7 @@ struct SluiceWriteOptions {
   // written as NAME.ids (write_sluice_layout asks the graph itself).
   bool with_ids = false;
   // Gap-coded edge pages (layout/compressed_pages.hpp), weights beside the
-  // gaps: graphs with 32-bit ids only.
+  // gaps; with 32-bit ids, fewer than 2^31 vertices.
   bool compress = false;
   // Each vertex's first targets in a side file per edge set (layout/
   // sampled_targets.hpp), for Afforest's sampling; 0: none. Unweighted

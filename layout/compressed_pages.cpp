@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -15,9 +16,13 @@ namespace sluice::layout {
 namespace {
 
 unsigned value_bytes(uint32_t v) { return v < (1u << 8) ? 1 : v < (1u << 16) ? 2 : v < (1u << 24) ? 3 : 4; }
+// 64-bit ids: 1, 2, 4 or 8 bytes (the control bits say which power of two).
+unsigned wide_value_bytes(uint64_t v) { return v < (1u << 8) ? 1 : v < (1u << 16) ? 2 : v < (uint64_t(1) << 32) ? 4 : 8; }
+unsigned wide_control(unsigned bytes) { return unsigned(std::countr_zero(bytes)); }
 
-uint32_t zigzag(int64_t d) { return uint32_t((uint64_t(d) << 1) ^ uint64_t(d >> 63)); }
+uint64_t zigzag(int64_t d) { return (uint64_t(d) << 1) ^ uint64_t(d >> 63); }
 int64_t unzigzag(uint32_t z) { return int64_t(z >> 1) ^ -int64_t(z & 1); }
+int64_t unzigzag_wide(uint64_t z) { return int64_t(z >> 1) ^ -int64_t(z & 1); }
 
 // For each control byte: its four values' total length, and the shuffle
 // that spreads their bytes over four 32-bit lanes (0x80: a zero byte).
@@ -137,11 +142,12 @@ bool has_sse41() {
 // Whether a weight is stored as an integer (a page's weights are raw floats if one is not).
 bool integer_weight(float w) { return w >= 0.0f && w < compressed_integer_weight_limit && w == float(uint32_t(w)) && !std::signbit(w); }
 
-// `values` (with `lengths`) as control bytes, then data bytes, at `control`; returns the end.
-uint8_t* put_values(uint8_t* control, const uint32_t* values, const uint8_t* lengths, size_t count) {
+// `values` (with `lengths`) as control bytes, then data bytes, at
+// `control`; returns the end. `wide`: 64-bit ids' controls (log2 of the length).
+uint8_t* put_values(uint8_t* control, const uint64_t* values, const uint8_t* lengths, size_t count, bool wide) {
   uint8_t* data = control + (count + 3) / 4;
   for (size_t i = 0; i < count; ++i) {
-    control[i / 4] |= uint8_t((lengths[i] - 1) << (2 * (i % 4)));
+    control[i / 4] |= uint8_t((wide ? wide_control(lengths[i]) : lengths[i] - 1u) << (2 * (i % 4)));
     std::memcpy(data, &values[i], lengths[i]);
     data += lengths[i];
   }
@@ -150,10 +156,16 @@ uint8_t* put_values(uint8_t* control, const uint32_t* values, const uint8_t* len
 
 }  // namespace
 
-CompressedPageHeader CompressedPageHeader::of(const char* page, bool weighted) {
+CompressedPageHeader CompressedPageHeader::of(const char* page, bool weighted, bool wide) {
   CompressedPageHeader h;
   std::memcpy(&h.edges, page, 4);
-  std::memcpy(&h.first_vertex, page + 4, 4);
+  if (wide) {
+    std::memcpy(&h.first_vertex, page + 8, 8);
+  } else {
+    uint32_t first = 0;
+    std::memcpy(&first, page + 4, 4);
+    h.first_vertex = first;
+  }
   if (weighted) {
     h.raw_weights = (h.edges & compressed_raw_weights) != 0;
     h.edges &= ~compressed_raw_weights;
@@ -161,30 +173,44 @@ CompressedPageHeader CompressedPageHeader::of(const char* page, bool weighted) {
   return h;
 }
 
-CompressedPageEncoder::CompressedPageEncoder(uint64_t page_bytes, bool weighted, Emit emit)
-    : page_bytes_(page_bytes), weighted_(weighted), emit_(std::move(emit)), page_(page_bytes) {
+CompressedPageEncoder::CompressedPageEncoder(uint64_t page_bytes, bool weighted, Emit emit, bool wide)
+    : page_bytes_(page_bytes), weighted_(weighted), wide_(wide), emit_(std::move(emit)), page_(page_bytes) {
   values_.reserve(compressed_page_capacity(page_bytes, weighted));
   lengths_.reserve(compressed_page_capacity(page_bytes, weighted));
   if (weighted) weights_.reserve(compressed_page_capacity(page_bytes, weighted));
 }
 
 uint64_t CompressedPageEncoder::page_size(uint64_t edges, uint64_t data_bytes, bool raw, uint64_t weight_bytes) const {
-  const uint64_t targets = compressed_page_header_bytes + (edges + 3) / 4 + data_bytes;
+  const uint64_t targets = compressed_header_bytes(wide_) + (edges + 3) / 4 + data_bytes;
   if (!weighted_) return targets;
   return targets + (raw ? 4 * edges : (edges + 3) / 4 + weight_bytes);
 }
 
 void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, uint64_t count, const float* weights) {
-  if (source >= compressed_max_vertices) throw std::invalid_argument("compressed pages hold sources below 2^31");
+  if (wide_) throw std::invalid_argument("a layout of 64-bit ids takes 64-bit targets");
+  add(source, targets, count, weights);
+}
+
+void CompressedPageEncoder::add_list(uint64_t source, const uint64_t* targets, uint64_t count, const float* weights) {
+  if (!wide_) throw std::invalid_argument("a layout of 32-bit ids takes 32-bit targets");
+  add(source, targets, count, weights);
+}
+
+template <class Id>
+void CompressedPageEncoder::add(uint64_t source, const Id* targets, uint64_t count, const float* weights) {
+  const uint64_t limit = wide_ ? compressed_max_wide_vertices : compressed_max_vertices;
+  const char* below = wide_ ? "compressed pages hold ids below 2^63" : "compressed pages of 32-bit ids hold ids below 2^31";
+  if (source >= limit) throw std::invalid_argument(below);
   if (weighted_ != (weights != nullptr) && count) throw std::invalid_argument("a weighted layout's lists need their weights, and only its");
+  auto length = [&](uint64_t value) { return wide_ ? wide_value_bytes(value) : value_bytes(uint32_t(value)); };
   for (uint64_t i = 0; i < count; ++i) {
-    if (targets[i] >= compressed_max_vertices) throw std::invalid_argument("compressed pages hold targets below 2^31");
+    if (targets[i] >= limit) throw std::invalid_argument(below);
     // Every value is the difference to the target before it in the page
     // (the page's first: to its source), so the page decodes as one
     // prefix sum, without the lists' boundaries and without the page before.
     if (values_.empty()) previous_ = source;
-    uint32_t value = zigzag(int64_t(targets[i]) - int64_t(previous_));
-    unsigned bytes = value_bytes(value);
+    uint64_t value = zigzag(int64_t(targets[i]) - int64_t(previous_));
+    unsigned bytes = length(value);
     const bool integer = !weighted_ || integer_weight(weights[i]);
     const unsigned weight_bytes = integer && weighted_ ? value_bytes(uint32_t(weights[i])) : 0;
     const uint64_t n = values_.size() + 1;
@@ -192,7 +218,7 @@ void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, u
       emit_page();
       previous_ = source;
       value = zigzag(int64_t(targets[i]) - int64_t(source));
-      bytes = value_bytes(value);
+      bytes = length(value);
     }
     if (values_.empty()) {
       first_vertex_ = source;
@@ -213,20 +239,25 @@ void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, u
 
 void CompressedPageEncoder::emit_page() {
   std::memset(page_.data(), 0, page_.size());
-  const uint32_t count = uint32_t(values_.size()) | (raw_weights_ ? compressed_raw_weights : 0), first = uint32_t(first_vertex_);
+  const uint32_t count = uint32_t(values_.size()) | (raw_weights_ ? compressed_raw_weights : 0);
   std::memcpy(page_.data(), &count, 4);
-  std::memcpy(page_.data() + 4, &first, 4);
-  uint8_t* end = put_values(reinterpret_cast<uint8_t*>(page_.data() + compressed_page_header_bytes), values_.data(), lengths_.data(),
-                            values_.size());
+  if (wide_) {
+    std::memcpy(page_.data() + 8, &first_vertex_, 8);
+  } else {
+    const uint32_t first = uint32_t(first_vertex_);
+    std::memcpy(page_.data() + 4, &first, 4);
+  }
+  uint8_t* end = put_values(reinterpret_cast<uint8_t*>(page_.data() + compressed_header_bytes(wide_)), values_.data(), lengths_.data(),
+                            values_.size(), wide_);
   if (weighted_ && raw_weights_) {
     std::memcpy(end, weights_.data(), weights_.size() * sizeof(float));
   } else if (weighted_) {
-    std::vector<uint32_t>& integers = values_;  // the targets are on the page: their room holds the weights now
+    std::vector<uint64_t>& integers = values_;  // the targets are on the page: their room holds the weights now
     for (size_t i = 0; i < weights_.size(); ++i) {
       integers[i] = uint32_t(weights_[i]);
-      lengths_[i] = uint8_t(value_bytes(integers[i]));
+      lengths_[i] = uint8_t(value_bytes(uint32_t(integers[i])));
     }
-    put_values(end, integers.data(), lengths_.data(), integers.size());
+    put_values(end, integers.data(), lengths_.data(), integers.size(), false);  // weights: 1 to 4 bytes, whatever the ids
   }
   emit_(page_.data(), first_edge_);
   ++pages_;
@@ -242,6 +273,31 @@ void CompressedPageEncoder::finish() {
   if (!values_.empty()) emit_page();
 }
 
+namespace {
+
+// The weights after a page's targets (their data ends at `data`); false
+// when they would pass `end`.
+bool decode_weights(const CompressedPageHeader& header, const uint8_t* data, const uint8_t* end, float* weights, bool simd) {
+  const uint64_t count = header.edges;
+  if (header.raw_weights) {
+    if (data + 4 * count > end) return false;
+    std::memcpy(weights, data, 4 * count);
+    return true;
+  }
+  const uint8_t* control = data;
+  data += (count + 3) / 4;
+  if (data > end) return false;
+  uint64_t done = 0;
+#if defined(__x86_64__)
+  if (simd && has_sse41()) done = decode_weights_sse41(control, count, data, end, weights);
+#else
+  (void)simd;
+#endif
+  return decode_weights_scalar(control, done, count, data, end, weights);
+}
+
+}  // namespace
+
 uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float* weights, bool simd) {
   const bool weighted = weights != nullptr;
   const CompressedPageHeader header = CompressedPageHeader::of(page, weighted);
@@ -251,28 +307,38 @@ uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float
   const uint8_t* data = control + (count + 3) / 4;
   const uint8_t* end = reinterpret_cast<const uint8_t*>(page + page_bytes);
   uint64_t done = 0;
-  uint32_t previous = header.first_vertex, largest = 0;
+  uint32_t previous = uint32_t(header.first_vertex), largest = 0;
 #if defined(__x86_64__)
   if (simd && has_sse41()) done = decode_sse41(control, count, data, end, out, previous, largest);
-#else
-  (void)simd;
 #endif
   if (!decode_scalar(control, done, count, data, end, out, previous, largest)) return UINT64_MAX;
-  if (!weighted) return largest;
-  if (header.raw_weights) {
-    if (data + 4 * count > end) return UINT64_MAX;
-    std::memcpy(weights, data, 4 * count);
-    return largest;
-  }
-  const uint8_t* weight_control = data;
-  data += (count + 3) / 4;
-  if (data > end) return UINT64_MAX;
-  done = 0;
-#if defined(__x86_64__)
-  if (simd && has_sse41()) done = decode_weights_sse41(weight_control, count, data, end, weights);
-#endif
-  if (!decode_weights_scalar(weight_control, done, count, data, end, weights)) return UINT64_MAX;
+  if (weighted && !decode_weights(header, data, end, weights, simd)) return UINT64_MAX;
   return largest;
+}
+
+uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights) {
+  const bool weighted = weights != nullptr;
+  const CompressedPageHeader header = CompressedPageHeader::of(page, weighted, true);
+  const uint64_t count = header.edges;
+  if (count > compressed_page_capacity(page_bytes, weighted, true) || header.first_vertex >= compressed_max_wide_vertices) return UINT64_MAX;
+  const uint8_t* control = reinterpret_cast<const uint8_t*>(page + compressed_wide_page_header_bytes);
+  const uint8_t* data = control + (count + 3) / 4;
+  const uint8_t* end = reinterpret_cast<const uint8_t*>(page + page_bytes);
+  uint64_t previous = header.first_vertex, largest = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const unsigned bytes = 1u << ((control[i / 4] >> (2 * (i % 4))) & 3);
+    if (data + bytes > end) return UINT64_MAX;
+    uint64_t value = 0;
+    std::memcpy(&value, data, bytes);  // little-endian hosts only (the layout's byte order)
+    previous = uint64_t(int64_t(previous) + unzigzag_wide(value));  // modulo 2^64: checked by the caller
+    out[i] = previous;
+    largest = std::max(largest, previous);
+    data += bytes;
+  }
+  if (weighted && !decode_weights(header, data, end, weights, true)) return UINT64_MAX;
+  // A target from 2^63 up is no vertex: returned as it is, the caller
+  // refuses it (UINT64_MAX alone says malformed).
+  return std::min(largest, UINT64_MAX - 1);
 }
 
 }  // namespace sluice::layout

@@ -218,7 +218,6 @@ Manifest Manifest::read(const std::string& path) {
       throw base::InputError(path, "", "compression '" + p.text("compression") + "' is not known (sluice " SLUICE_VERSION
                                        " reads gap-vbyte): use a newer sluice to read it");
     }
-    if (m.info.id_bytes != 4) throw base::InputError(path, "", "compressed layouts have 32-bit ids");
     m.compressed = true;
   }
   if (p.has("sample_edges")) {

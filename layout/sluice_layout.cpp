@@ -43,15 +43,16 @@ DriveHeader drive_identity(const Manifest& manifest, const std::string& manifest
 EdgeSet::EdgeSet(const std::string& manifest_path, const Manifest& m, const std::string& name, const EdgeSetFiles& files)
     : compressed_(m.compressed),
       weighted_(m.info.weighted),
+      wide_(m.info.id_bytes == 8),
       seed_(page_checksum_seed(m.layout_id)),
       edges_(paths_in_layout(manifest_path, files.drives), RecordLayout{m.info.id_bytes, m.info.weighted},
              PageInterleaving{m.page_bytes, unsigned(files.drives.size()), m.page_bytes}, m.info.edges, m.info.vertices,
              drive_identity(m, manifest_path, name), m.compressed ? std::optional<uint64_t>(files.pages) : std::nullopt) {
-  if (compressed_ && m.info.vertices > compressed_max_vertices) {
-    throw base::InputError(manifest_path, "", "a compressed layout holds fewer than 2^31 vertices");
+  if (compressed_ && !wide_ && m.info.vertices > compressed_max_vertices) {
+    throw base::InputError(manifest_path, "", "a compressed layout of 32-bit ids holds fewer than 2^31 vertices");
   }
   IndexFile loaded = read_index_file(path_in_layout(manifest_path, files.index), m.info, edges_.pages(), files.index_checksum,
-                                     compressed_, compressed_page_capacity(m.page_bytes, m.info.weighted));
+                                     compressed_, compressed_page_capacity(m.page_bytes, m.info.weighted, m.info.id_bytes == 8));
   index_ = std::move(loaded.index);
   sums_ = std::move(loaded.page_sums);
   page_starts_ = std::move(loaded.page_starts);
@@ -64,8 +65,10 @@ EdgeSet::EdgeSet(const std::string& manifest_path, const Manifest& m, const std:
   }
 }
 
-uint64_t EdgeSet::decode_page(uint64_t page, const char* data, uint32_t* out, float* weights) const {
-  const CompressedPageHeader header = CompressedPageHeader::of(data, weighted_);
+uint64_t EdgeSet::page_capacity() const { return compressed_page_capacity(edges_.interleaving().page_bytes, weighted_, wide_); }
+
+uint64_t EdgeSet::decode_page(uint64_t page, const char* data, void* out, float* weights) const {
+  const CompressedPageHeader header = CompressedPageHeader::of(data, weighted_, wide_);
   const uint64_t first = page_starts_[page], count = page_end(page) - first;
   const uint64_t vertex = header.first_vertex;
   const bool fits = header.edges == count && vertex < index_.vertices() && index_.offset(vertex) <= first &&
@@ -76,7 +79,10 @@ uint64_t EdgeSet::decode_page(uint64_t page, const char* data, uint32_t* out, fl
                             "compressed page " + std::to_string(page) + " " + what +
                                 " (the drive file is damaged or belongs to another graph)");
   };
-  const uint64_t largest = fits ? layout::decode_page(data, edges_.interleaving().page_bytes, out, weights) : UINT64_MAX;
+  const uint64_t page_bytes = edges_.interleaving().page_bytes;
+  const uint64_t largest = !fits ? UINT64_MAX
+                           : wide_ ? layout::decode_wide_page(data, page_bytes, static_cast<uint64_t*>(out), weights)
+                                   : layout::decode_page(data, page_bytes, static_cast<uint32_t*>(out), weights);
   if (largest == UINT64_MAX) {
     throw damaged("does not decode to edges [" + std::to_string(first) + ", " + std::to_string(first + count) + ")");
   }
@@ -97,13 +103,14 @@ void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* w
   uint64_t page = page_of(first);
   const uint64_t last = page_of(first + count - 1);
   thread_local std::vector<char> data;
-  thread_local std::vector<uint32_t> decoded;
+  thread_local std::vector<uint64_t> decoded;  // ids of either width
   thread_local std::vector<float> decoded_weights;
   const uint64_t run = 64;  // pages per read
+  const unsigned id_bytes = wide_ ? 8 : 4;
   data.resize(run * page_bytes);
-  decoded.resize(compressed_page_capacity(page_bytes, weighted_));
+  decoded.resize(page_capacity());
   decoded_weights.resize(weighted_ ? decoded.size() : 0);
-  uint32_t* out = static_cast<uint32_t*>(targets);
+  char* out = static_cast<char*>(targets);
   for (uint64_t done = 0; done < count;) {
     const uint64_t pages = std::min(run, last + 1 - page);  // no page past the range's last
     edges_.read_pages(page, pages, data.data());
@@ -111,7 +118,7 @@ void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* w
       const uint64_t n = decode_page(page, data.data() + k * page_bytes, decoded.data(), weighted_ ? decoded_weights.data() : nullptr);
       const uint64_t from = first + done - page_starts_[page];
       const uint64_t take = std::min(n - from, count - done);
-      std::memcpy(out + done, decoded.data() + from, take * 4);
+      std::memcpy(out + done * id_bytes, reinterpret_cast<const char*>(decoded.data()) + from * id_bytes, take * id_bytes);
       if (weights && weighted_) std::memcpy(weights + done, decoded_weights.data() + from, take * 4);
       done += take;
     }
@@ -123,7 +130,7 @@ void EdgeSet::verify() const {
   const uint64_t run = 1024;  // pages per read
   const uint64_t page_bytes = edges_.interleaving().page_bytes;
   std::vector<char> buffer(run * page_bytes);
-  std::vector<uint32_t> decoded(compressed_ ? compressed_page_capacity(page_bytes, weighted_) : 0);
+  std::vector<uint64_t> decoded(compressed_ ? page_capacity() : 0);  // ids of either width
   std::vector<float> decoded_weights(weighted_ ? decoded.size() : 0);
   for (uint64_t first = 0; first < edges_.pages(); first += run) {
     const uint64_t pages = std::min(run, edges_.pages() - first);

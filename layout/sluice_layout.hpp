@@ -49,11 +49,14 @@ class EdgeSet {
   const base::Array<uint64_t>& page_starts() const { return page_starts_; }
   uint64_t page_end(uint64_t page) const { return page + 1 < page_starts_.size() ? page_starts_[page + 1] : index_.edges(); }
   // Decodes compressed page `page` (its bytes at `data`) into `out` (room
-  // for compressed_page_capacity ids) and, in a weighted layout, its
-  // weights into `weights` (as much room), and returns its edge count; a
-  // page that disagrees with the index, or a target that is not a vertex,
-  // is an InputError naming the drive file and byte.
-  uint64_t decode_page(uint64_t page, const char* data, uint32_t* out, float* weights) const;
+  // for compressed_page_capacity ids, of the layout's width) and, in a
+  // weighted layout, its weights into `weights` (as much room), and
+  // returns its edge count; a page that disagrees with the index, or a
+  // target that is not a vertex, is an InputError naming the drive file
+  // and byte.
+  uint64_t decode_page(uint64_t page, const char* data, void* out, float* weights) const;
+  // The most edges a compressed page of this set holds.
+  uint64_t page_capacity() const;
   bool weighted() const { return weighted_; }
 
   // Targets per vertex in the edge set's sample file (layout/
@@ -69,6 +72,7 @@ class EdgeSet {
   base::Array<uint64_t> page_starts_;
   bool compressed_ = false;
   bool weighted_ = false;
+  bool wide_ = false;  // 64-bit ids
   std::optional<SampleFile> sample_;
   uint64_t seed_ = 0;
   InterleavedEdgeReader edges_;

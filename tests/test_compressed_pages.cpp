@@ -111,6 +111,68 @@ TEST(CompressedPages, DecodeToTheListsEncoded) {
   }
 }
 
+// 64-bit ids: differences of 1, 2, 4 and 8 bytes, targets far above 2^32,
+// with and without weights, decoded one value at a time.
+TEST(CompressedPages, WidePagesDecodeToTheListsEncoded) {
+  for (Weights kind : {Weights::none, Weights::integers, Weights::mixed}) {
+    const bool weighted = kind != Weights::none;
+    const uint64_t page_bytes = 4096, vertices = 500;
+    std::mt19937_64 random(17);
+    std::vector<Page> pages;
+    layout::CompressedPageEncoder encoder(page_bytes, weighted, [&](const char* page, uint64_t first_edge) {
+      pages.push_back({std::vector<char>(page, page + page_bytes), first_edge});
+    }, true);
+    std::vector<uint64_t> all;
+    std::vector<float> all_weights;
+    for (uint64_t v = 0; v < vertices; ++v) {
+      const uint64_t source = (uint64_t(1) << 40) + v * 1000003;
+      const uint64_t length = random() % 5 == 0 ? 0 : random() % 60;
+      const unsigned shift = unsigned(random() % 62);  // spreads from 2 to 2^62
+      std::vector<uint64_t> list(length);
+      for (uint64_t& t : list) t = random() % (uint64_t(2) << shift);
+      std::sort(list.begin(), list.end());
+      std::vector<float> weights(length);
+      for (float& w : weights) w = weight_for(kind, random);
+      encoder.add_list(source, list.data(), list.size(), weighted ? weights.data() : nullptr);
+      all.insert(all.end(), list.begin(), list.end());
+      all_weights.insert(all_weights.end(), weights.begin(), weights.end());
+    }
+    encoder.finish();
+    ASSERT_GT(pages.size(), 3u);
+    std::vector<uint64_t> decoded(layout::compressed_page_capacity(page_bytes, weighted, true));
+    std::vector<float> decoded_weights(decoded.size());
+    uint64_t next = 0;
+    for (size_t p = 0; p < pages.size(); ++p) {
+      const layout::CompressedPageHeader header = layout::CompressedPageHeader::of(pages[p].bytes.data(), weighted, true);
+      ASSERT_EQ(pages[p].first_edge, next);
+      const uint64_t largest = layout::decode_wide_page(pages[p].bytes.data(), page_bytes, decoded.data(), weighted ? decoded_weights.data() : nullptr);
+      ASSERT_EQ(largest, *std::max_element(all.begin() + int64_t(next), all.begin() + int64_t(next + header.edges)));
+      for (uint64_t i = 0; i < header.edges; ++i) {
+        ASSERT_EQ(decoded[i], all[next + i]) << "page " << p << " edge " << i;
+        if (weighted) {
+          ASSERT_EQ(std::bit_cast<uint32_t>(decoded_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i]));
+        }
+      }
+      next += header.edges;
+    }
+    EXPECT_EQ(next, all.size());
+  }
+  // Each encoder takes ids of its own width.
+  layout::CompressedPageEncoder narrow(4096, false, [](const char*, uint64_t) {});
+  layout::CompressedPageEncoder wide(4096, false, [](const char*, uint64_t) {}, true);
+  const uint32_t small[] = {1};
+  const uint64_t large[] = {1};
+  EXPECT_THROW(narrow.add_list(0, large, 1), std::invalid_argument);
+  EXPECT_THROW(wide.add_list(0, small, 1), std::invalid_argument);
+  // Controls claiming 8 bytes a value run past the page's end.
+  std::vector<char> page(512, 0);
+  const uint32_t count = 100;
+  std::memcpy(page.data(), &count, 4);
+  std::memset(page.data() + 16, 0xff, 25);
+  std::vector<uint64_t> out(layout::compressed_page_capacity(512, false, true));
+  EXPECT_EQ(layout::decode_wide_page(page.data(), 512, out.data()), UINT64_MAX);
+}
+
 TEST(CompressedPages, RefuseWhatCannotBeAPage) {
   const uint64_t page_bytes = 512;
   for (bool weighted : {false, true}) {

@@ -27,7 +27,7 @@ def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
     to (the output format; default from DST's extension), drives (a list of
     directories, one per drive: sluice and Blaze layouts), transpose,
     compress (gap-coded edge pages, weights beside the gaps: fewer bytes to
-    read; 32-bit ids), sample_edges (each vertex's first targets kept
+    read), sample_edges (each vertex's first targets kept
     beside the index for WCC's sampling; 2 by default, 0 for none), force,
     and the read and rebuild options of
     :func:`sluice.open`.
