@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import scipy.sparse
 
 _WRITE_OPTIONS = ("to", "drives", "transpose", "compress", "sample_edges", "force", "threads")
-_ARRAY_OPTIONS = ("to", "drives", "transpose", "force", "threads", "symmetric")
+_ARRAY_OPTIONS = ("to", "drives", "transpose", "compress", "force", "threads", "symmetric")
 
 
 def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
@@ -76,7 +76,8 @@ def from_arrays(
     ``path`` in any format sluice writes (a layout with drives=[...]).
     Vertex v's edges go to indices[indptr[v]:indptr[v + 1]]. The arrays are
     read in place when they are uint64 / uint32-or-uint64 / float32 and
-    contiguous. Options: to, drives, transpose, force, threads, and
+    contiguous. Options: to, drives, transpose, compress (gap-coded edge
+    pages, as ``sluice convert --compress``), force, threads, and
     symmetric=True when every edge is stored both ways (an undirected
     graph): a layout records it, and the algorithms then need no transpose."""
     check_names("from_arrays", options, _ARRAY_OPTIONS)

@@ -52,6 +52,30 @@ def test_every_format(tmp_path, weighted_graph, fmt):
         same_graph(g, a, weighted)
 
 
+@pytest.mark.parametrize("weighted", [True, False])
+def test_compressed_layout(tmp_path, weighted_graph, weighted):
+    # Gap-coded pages, the weights beside the gaps: the same graph back
+    # (each list sorted, as the fixture's are), and SSSP's distances as on
+    # plain pages.
+    a = weighted_graph
+    sluice.from_scipy(a, tmp_path / "c.sluice", weighted=weighted, compress=True, transpose=True)
+    sluice.from_scipy(a, tmp_path / "p.sluice", weighted=weighted, transpose=True)
+    # Repeated targets come by weight (positive here: their bits' order).
+    stored = a.copy()
+    for v in range(a.shape[0]):
+        row = slice(a.indptr[v], a.indptr[v + 1])
+        order = np.lexsort((a.data[row], a.indices[row]))
+        stored.indices[row], stored.data[row] = a.indices[row][order], a.data[row][order]
+    with sluice.open(tmp_path / "c.sluice") as g:
+        same_graph(g, stored, weighted)
+    assert "compression gap-vbyte" in (tmp_path / "c.sluice").read_text()
+    plain = sluice.sssp(tmp_path / "p.sluice", source=0)
+    packed = sluice.sssp(tmp_path / "c.sluice", source=0)
+    np.testing.assert_array_equal(plain.distance, packed.distance)
+    with pytest.raises(sluice.UsageError, match="compress applies to sluice's layout only"):
+        sluice.from_scipy(a, tmp_path / "c.el", compress=True)
+
+
 def test_compressed_text(tmp_path, weighted_graph):
     a = weighted_graph
     sluice.from_scipy(a, tmp_path / "g.el", weighted=False)
