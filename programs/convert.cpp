@@ -29,7 +29,7 @@ int convert_command(int argc, char** argv) {
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
-    ("compress", po::bool_switch(), "gap-code the edge pages (sluice layout; unweighted, 32-bit ids): fewer bytes to read")
+    ("compress", po::bool_switch(), "gap-code the edge pages, weights beside the gaps (sluice layout): fewer bytes to read")
     ("sample-edges", po::value<uint32_t>()->default_value(2), "store each vertex's first K targets beside the index (sluice layout, unweighted; 0: none): WCC's sampling reads them instead of every page")
     ("memory-limit", byte_size_value("0"), "bytes the conversion may hold in DRAM, e.g. 2g (0: half the memory available, "
                                            "within a cgroup's limit); a graph whose build would not fit is built on scratch files")
