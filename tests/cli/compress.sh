@@ -156,6 +156,29 @@ expect_error 1 "wdamaged.out.0:byte 12288: compressed page 2 does not decode" "$
 cp wdamaged.whole wdamaged.out.0
 truncate -s -4096 wdamaged.out.0
 expect_error 1 "wdamaged.out.0" "$tools/sluice-sssp" wdamaged.sluice
+# 64-bit ids, weighted: a page count past what a page holds, found by the
+# checksum and, checksums off, by the decode; a flipped byte; truncation.
+"$sluice" convert w.wel xdamaged.sluice --transpose --compress --wide-ids > /dev/null
+cp xdamaged.out.0 xdamaged.whole
+"$python" - <<'PY'
+with open("xdamaged.out.0", "r+b") as f:
+    f.seek(4096 + 4096 * 2)
+    f.write((4000).to_bytes(4, "little"))
+PY
+expect_error 1 "xdamaged.out.0:byte 12288: page 2 fails its checksum" "$tools/sluice-sssp" xdamaged.sluice --direction push
+expect_error 1 "xdamaged.out.0:byte 12288: compressed page 2 does not decode" "$tools/sluice-sssp" xdamaged.sluice --direction push --no-verify-reads
+cp xdamaged.whole xdamaged.out.0
+"$python" - <<'PY'
+with open("xdamaged.out.0", "r+b") as f:
+    f.seek(4096 + 4096 * 2 + 100)
+    byte = f.read(1)
+    f.seek(4096 + 4096 * 2 + 100)
+    f.write(bytes([byte[0] ^ 0x40]))
+PY
+expect_error 1 "xdamaged.out.0:byte 12288: page 2 fails its checksum" "$tools/sluice-sssp" xdamaged.sluice --direction push
+cp xdamaged.whole xdamaged.out.0
+truncate -s -4096 xdamaged.out.0
+expect_error 1 "xdamaged.out.0" "$tools/sluice-sssp" xdamaged.sluice
 
 # Ranked: every part compressed, the same results on 2 ranks.
 if [ "${2:-}" = mpi ]; then
