@@ -113,7 +113,7 @@ const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const cha
 
 // The records the walks read for `page`, whose bytes are at `data`: the
 // page itself, checked as check_page does; or, for compressed pages, its
-// edges decoded (as 4-byte targets, or 8-byte target and weight records)
+// edges decoded (as the graph's records: targets, or targets and weights)
 // and checked.
 template <class Format>
 const char* page_records(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check) {

@@ -21,8 +21,7 @@ unsigned wide_value_bytes(uint64_t v) { return v < (1u << 8) ? 1 : v < (1u << 16
 unsigned wide_control(unsigned bytes) { return unsigned(std::countr_zero(bytes)); }
 
 uint64_t zigzag(int64_t d) { return (uint64_t(d) << 1) ^ uint64_t(d >> 63); }
-int64_t unzigzag(uint32_t z) { return int64_t(z >> 1) ^ -int64_t(z & 1); }
-int64_t unzigzag_wide(uint64_t z) { return int64_t(z >> 1) ^ -int64_t(z & 1); }
+int64_t unzigzag(uint64_t z) { return int64_t(z >> 1) ^ -int64_t(z & 1); }
 
 // For each control byte: its four values' total length, and the shuffle
 // that spreads their bytes over four 32-bit lanes (0x80: a zero byte).
@@ -330,7 +329,7 @@ uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, 
     if (data + bytes > end) return UINT64_MAX;
     uint64_t value = 0;
     std::memcpy(&value, data, bytes);  // little-endian hosts only (the layout's byte order)
-    previous = uint64_t(int64_t(previous) + unzigzag_wide(value));  // modulo 2^64: checked by the caller
+    previous = uint64_t(int64_t(previous) + unzigzag(value));  // modulo 2^64: checked by the caller
     out[i] = previous;
     largest = std::max(largest, previous);
     data += bytes;

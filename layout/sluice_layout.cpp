@@ -52,7 +52,7 @@ EdgeSet::EdgeSet(const std::string& manifest_path, const Manifest& m, const std:
     throw base::InputError(manifest_path, "", "a compressed layout of 32-bit ids holds fewer than 2^31 vertices");
   }
   IndexFile loaded = read_index_file(path_in_layout(manifest_path, files.index), m.info, edges_.pages(), files.index_checksum,
-                                     compressed_, compressed_page_capacity(m.page_bytes, m.info.weighted, m.info.id_bytes == 8));
+                                     compressed_, page_capacity());
   index_ = std::move(loaded.index);
   sums_ = std::move(loaded.page_sums);
   page_starts_ = std::move(loaded.page_starts);
