@@ -1,5 +1,7 @@
 #include "base/launcher.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <initializer_list>
 
@@ -10,6 +12,11 @@ int launched_ranks() {
     if (const char* value = std::getenv(name)) return std::atoi(value);
   }
   return 0;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof(name) - 1) == 0 ? name : "";
 }
 
 }  // namespace sluice::base

@@ -3,9 +3,15 @@
 // launcher such as MPICH's), so that a process alone never touches MPI.
 #pragma once
 
+#include <string>
+
 namespace sluice::base {
 
 // The job's size; 0 when no launcher started this process.
 int launched_ranks();
+
+// The machine this process runs on ("" if it has no name): the run
+// record's host, and the machine a rank's error names.
+std::string host_name();
 
 }  // namespace sluice::base

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
-#include <unistd.h>
 
 #ifdef SLUICE_WITH_MPI
 #include <mpi.h>
@@ -45,10 +44,9 @@ int Session::run(const std::string& program, const std::function<int()>& body) {
     return body();
   } catch (const std::exception& e) {
     // The machine too: a missing part is missing there.
-    char host[256] = {};
-    if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+    const std::string host = base::host_name();
     std::fprintf(stderr, "%s: rank %d of %d on %s: error: %s\n", program.c_str(), communicator_->rank(), communicator_->size(),
-                 host[0] ? host : "an unnamed host", e.what());
+                 host.empty() ? "an unnamed host" : host.c_str(), e.what());
     std::fflush(stderr);
   }
 #ifdef SLUICE_WITH_MPI

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <ctime>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
+#include "base/launcher.hpp"
 #include "io/drive_set.hpp"
 #include "layout/manifest.hpp"
 
@@ -39,11 +39,6 @@ std::string utc_now() {
   char text[32];
   std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
-}
-
-std::string host_name() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof(name) - 1) == 0 ? name : "";
 }
 
 // The device (MAJOR:MINOR of its file system) of every drive file.
@@ -92,7 +87,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   // --stats, so that a stats file found later says where it came from.
   nlohmann::ordered_json run = {
       {"record", "run"}, {"sluice", SLUICE_VERSION}, {"algorithm", name}, {"graph", path_},
-      {"started", utc_now()}, {"host", host_name()}, {"command_line", invocation()},
+      {"started", utc_now()}, {"host", base::host_name()}, {"command_line", invocation()},
       {"vertices", graph.vertices()}, {"edges", graph.edges()}, {"weighted", graph.info().weighted},
       {"drives", graph.drives()}, {"drive_files", graph.drive_paths()}, {"drive_devices", drive_devices(graph)},
       {"pages", graph.compressed() ? "compressed" : "plain"},
