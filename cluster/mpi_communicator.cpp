@@ -295,9 +295,7 @@ namespace {
 // MPI_Abort follows.
 class MpiSharedFile final : public engine::SharedFile {
  public:
-  explicit MpiSharedFile(const std::string& path) : path_(path) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MpiSharedFile(const std::string& path, int rank) : path_(path) {
     const int code = MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_WRONLY, MPI_INFO_NULL, &file_);
     if (code != MPI_SUCCESS) {
       file_ = MPI_FILE_NULL;
@@ -331,7 +329,7 @@ class MpiSharedFile final : public engine::SharedFile {
 }  // namespace
 
 std::unique_ptr<engine::SharedFile> MpiCommunicator::open_shared(const std::string& path) {
-  return std::make_unique<MpiSharedFile>(path);
+  return std::make_unique<MpiSharedFile>(path, rank_);
 }
 
 }  // namespace sluice::cluster
