@@ -15,9 +15,8 @@ JtccResult run(formats::BlockGraph& graph, uint64_t seed, engine::Communicator& 
   const uint64_t n = graph.info().vertices;
   ConcurrentForest<Id, RandomRank> forest(n, RandomRank{seed});
   std::atomic<uint64_t> edges{0};
-  const uint64_t share_begin = n * uint64_t(ranks.rank()) / uint64_t(ranks.size());
-  const uint64_t share_end = n * uint64_t(ranks.rank() + 1) / uint64_t(ranks.size());
-  auto id = graph.request(share_begin, share_end, [&](const formats::EdgeBlock& block) {
+  const VertexShare share = jtcc_share(n, ranks);
+  auto id = graph.request(share.begin, share.end, [&](const formats::EdgeBlock& block) {
     if (base::interruption_requested()) {
       graph.release(block);
       throw base::Interrupted();
@@ -56,6 +55,11 @@ JtccResult run(formats::BlockGraph& graph, uint64_t seed, engine::Communicator& 
 }
 
 }  // namespace
+
+VertexShare jtcc_share(uint64_t vertices, const engine::Communicator& ranks) {
+  const uint64_t r = uint64_t(ranks.rank()), size = uint64_t(ranks.size());
+  return {vertices * r / size, vertices * (r + 1) / size};
+}
 
 JtccResult jtcc(formats::BlockGraph& graph, uint64_t seed, engine::Communicator* communicator) {
   engine::SingleProcess alone;

@@ -22,6 +22,12 @@ struct JtccResult : ComponentsResult {
 
 constexpr uint64_t jtcc_bytes_per_vertex = 16;
 
+// Rank r's share of `vertices`: [begin, end), the r-th of even shares.
+struct VertexShare {
+  uint64_t begin, end;
+};
+VertexShare jtcc_share(uint64_t vertices, const engine::Communicator& ranks);
+
 // Labels are the smallest vertex id of each component, as wcc() gives.
 // With a communicator of several ranks, rank r reads the r-th share of
 // the vertices' blocks (every rank opens the same graph), and one allreduce

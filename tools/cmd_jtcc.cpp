@@ -44,9 +44,9 @@ int run_jtcc(const po::variables_map& v, engine::Communicator* communicator) {
   const formats::OpenOptions open_options = open_options_from(v);
   ProgramOutputs outputs(v, formats::graph_files(path, open_options));  // checked before the run, not after it
   auto graph = formats::BlockGraph::open(path, open_options);
-  if (communicator && communicator->size() > 1) {  // each rank writes an even share of the labels
-    const uint64_t n = graph->info().vertices, r = uint64_t(communicator->rank()), ranks = uint64_t(communicator->size());
-    outputs.write_by_ranks(*communicator, n * r / ranks, n * (r + 1) / ranks);
+  if (communicator && communicator->size() > 1) {  // each rank writes the labels of the share it read
+    const algorithms::VertexShare share = algorithms::jtcc_share(graph->info().vertices, *communicator);
+    outputs.write_by_ranks(*communicator, share.begin, share.end);
   }
   base::require_memory(graph->info().vertices * algorithms::jtcc_bytes_per_vertex, "the union-find's parent and label arrays");
   auto start = std::chrono::steady_clock::now();
