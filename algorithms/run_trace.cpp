@@ -11,6 +11,8 @@ void add_exchange_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats
   line["rank"] = s.rank;
   line["sent_bytes"] = s.sent_bytes;
   line["received_bytes"] = s.received_bytes;
+  line["frontier_sent_bytes"] = s.frontier_sent_bytes;
+  line["frontier_received_bytes"] = s.frontier_received_bytes;
   line["comm_seconds"] = s.comm_seconds;
   line["collectives"] = s.collectives;
 }

@@ -26,6 +26,10 @@ namespace sluice::engine {
 // b bytes 2 (P - 1) / P x b each way (reduce-scatter, then all-gather).
 struct CommunicationCounters {
   uint64_t sent_bytes = 0, received_bytes = 0;
+  // Of those, the frontiers' (RankExchange::frontier: O(V) bits a dense
+  // level, where the rest is keyed by mirrors): the scaling model
+  // projects the two parts apart.
+  uint64_t frontier_sent_bytes = 0, frontier_received_bytes = 0;
   uint64_t collectives = 0;  // collective calls (each a round of latency)
   double seconds = 0;
 };
@@ -82,10 +86,18 @@ class Communicator {
     CommunicationCounters step = counters_;
     step.sent_bytes -= step_start_.sent_bytes;
     step.received_bytes -= step_start_.received_bytes;
+    step.frontier_sent_bytes -= step_start_.frontier_sent_bytes;
+    step.frontier_received_bytes -= step_start_.frontier_received_bytes;
     step.collectives -= step_start_.collectives;
     step.seconds -= step_start_.seconds;
     step_start_ = counters_;
     return step;
+  }
+  // Counts what was exchanged since `before` (a copy of counters()) as a
+  // frontier's.
+  void count_as_frontier(const CommunicationCounters& before) {
+    counters_.frontier_sent_bytes += counters_.sent_bytes - before.sent_bytes;
+    counters_.frontier_received_bytes += counters_.received_bytes - before.received_bytes;
   }
 
   // A nonblocking all-to-all: started now with the pieces (kept here until

@@ -153,6 +153,8 @@ void Engine::count_communication() {
   stats_.rank = exchange_->communicator().rank();
   stats_.sent_bytes = step.sent_bytes;
   stats_.received_bytes = step.received_bytes;
+  stats_.frontier_sent_bytes = step.frontier_sent_bytes;
+  stats_.frontier_received_bytes = step.frontier_received_bytes;
   stats_.collectives = step.collectives;
   stats_.comm_seconds = step.seconds;
 }

@@ -172,6 +172,7 @@ struct EdgeMapStats {
   // EDGEMAP ended (the values the algorithm shared, then this one's frontier).
   int rank = -1;               // -1: one process
   uint64_t sent_bytes = 0, received_bytes = 0, collectives = 0;
+  uint64_t frontier_sent_bytes = 0, frontier_received_bytes = 0;  // of those, the frontiers'
   double comm_seconds = 0;
   double bandwidth() const { return seconds > 0 ? double(bytes_read) / seconds : 0; }  // bytes per second
 };

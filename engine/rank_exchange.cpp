@@ -35,6 +35,13 @@ RankExchange::RankExchange(Communicator& communicator, uint64_t vertices, uint64
 
 VertexSubset RankExchange::frontier(const VertexSubset& mine) {
   if (!distributed()) return mine;
+  const CommunicationCounters before = communicator_.counters();
+  VertexSubset all = gather_frontier(mine);
+  communicator_.count_as_frontier(before);
+  return all;
+}
+
+VertexSubset RankExchange::gather_frontier(const VertexSubset& mine) {
   const uint64_t members = communicator_.sum(mine.size());
   const bool narrow = vertices_ <= (uint64_t(1) << 32);
   const uint64_t id_bytes = narrow ? 4 : 8;

@@ -67,6 +67,9 @@ class RankExchange {
     if (distributed()) exchange(values, sizeof(T), &members);
   }
 
+  // Whether mirrors() or an exchange has found the mirrors yet (finding
+  // them is collective: every rank's answer is the same).
+  bool mirrors_found() const { return mirrors_found_; }
   // The other ranks' vertices this rank's part reads (its mirrors): the
   // sources of its edges that it does not own.
   const IndexedBitmap& mirrors() {
@@ -113,6 +116,7 @@ class RankExchange {
   }
 
  private:
+  VertexSubset gather_frontier(const VertexSubset& mine);
   // Learns, once, which of its vertices each rank reads.
   void find_mirrors();
   // The values (of `bytes` each) of the sources each rank reads, or of

@@ -183,8 +183,17 @@ void AlgorithmRun::summarize(double seconds, uint64_t iterations, const std::str
     const engine::CommunicationCounters& now = communicator_->counters();
     counts["sent_bytes"] = now.sent_bytes - trial_start_.sent_bytes;
     counts["received_bytes"] = now.received_bytes - trial_start_.received_bytes;
+    counts["frontier_sent_bytes"] = now.frontier_sent_bytes - trial_start_.frontier_sent_bytes;
+    counts["frontier_received_bytes"] = now.frontier_received_bytes - trial_start_.frontier_received_bytes;
     counts["comm_seconds"] = now.seconds - trial_start_.seconds;
     counts["collectives"] = now.collectives - trial_start_.collectives;
+    // What the exchanges are keyed by: the other ranks' vertices this
+    // rank's part reads, and the (own vertex, reading rank) pairs.
+    engine::RankExchange& ranks = out().ranks();
+    if (ranks.mirrors_found()) {
+      counts["mirrors"] = ranks.mirrors().count();
+      counts["read_pairs"] = ranks.read_pairs();
+    }
     // The job's bytes, and its time: the slowest rank's.
     bytes = communicator_->sum(bytes);
     uint64_t nanoseconds = uint64_t(seconds * 1e9);

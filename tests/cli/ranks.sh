@@ -182,20 +182,28 @@ for method in "--method classic" "--method delta --delta-threshold 0"; do
   within "$d" 1e-12 || fail "3 ranks, pagerank $method to 1e-7: differs by $d in L1"
 done
 
-# --stats: every rank's records, each with its rank and what it exchanged.
+# --stats: every rank's records, each with its rank and what it exchanged
+# (BFS's kernel exchanges frontiers alone).
 mpi 2 "$tools/sluice-bfs" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
+exchanged='"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"frontier_sent_bytes":[0-9]*,"frontier_received_bytes":[0-9]*,"comm_seconds":'
 for r in 0 1; do
-  grep -q '^{"record":"edgemap",.*"rank":'$r',"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"comm_seconds":' s.jsonl || fail "no EDGEMAP record of rank $r: $(head -3 s.jsonl)"
+  grep -q '^{"record":"edgemap",.*"rank":'$r','"$exchanged" s.jsonl || fail "no EDGEMAP record of rank $r: $(head -3 s.jsonl)"
+  grep '^{"record":"edgemap",.*"rank":'$r',' s.jsonl | grep -o '"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"frontier_sent_bytes":[0-9]*,"frontier_received_bytes":[0-9]*' |
+    awk -F'[:,]' '$2 != $6 || $4 != $8 {exit 1}' || fail "rank $r: BFS's EDGEMAPs exchange more than their frontiers: $(grep edgemap s.jsonl)"
 done
 head -1 s.jsonl | grep -q '"ranks":2,' || fail "the run record lacks the rank count: $(head -1 s.jsonl)"
-[ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"sent_bytes":[0-9]*,"received_bytes":[0-9]*,"comm_seconds":' s.jsonl)" -eq 2 ] ||
+[ "$(grep -c '^{"record":"summary",.*"rank":[01],.*'"$exchanged" s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its trial's exchange: $(grep summary s.jsonl)"
+# PageRank's exchanges are keyed by the mirrors: the summary counts them.
+mpi 2 "$tools/sluice-pagerank" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
+[ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"mirrors":[1-9][0-9]*,"read_pairs":[1-9][0-9]*}' s.jsonl)" -eq 2 ] ||
+  fail "a summary record per rank with its mirrors and read pairs: $(grep summary s.jsonl)"
 # WCC's label rounds exchange without an EDGEMAP: an "exchange" record per
 # round and rank; its four EDGEMAPs (the own vertices' in- and out-samples,
 # the outside vertices' edges in the part, their in-edges) each name the rank.
 mpi 2 "$tools/sluice-wcc" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
 for r in 0 1; do
-  grep -q '^{"record":"exchange","algorithm":"wcc",.*"phase":"sample labels","iteration":2,.*"rank":'$r',"sent_bytes":[1-9][0-9]*,"received_bytes":[1-9][0-9]*,"comm_seconds":[0-9.e-]*,"collectives":[1-9]' s.jsonl ||
+  grep -q '^{"record":"exchange","algorithm":"wcc",.*"phase":"sample labels","iteration":2,.*"rank":'$r',"sent_bytes":[1-9][0-9]*,"received_bytes":[1-9][0-9]*,"frontier_sent_bytes":0,"frontier_received_bytes":0,"comm_seconds":[0-9.e-]*,"collectives":[1-9]' s.jsonl ||
     fail "no exchange record of WCC's first label round on rank $r: $(grep exchange s.jsonl)"
   [ "$(grep -c '^{"record":"edgemap",.*"rank":'$r'[,}]' s.jsonl)" -eq 4 ] || fail "WCC on rank $r should run 4 EDGEMAPs: $(grep edgemap s.jsonl)"
 done
