@@ -6,7 +6,12 @@
 # BFS, PageRank (classic, 10 iterations) and WCC, each run ROUNDS times.
 # Every rank's --stats records (per EDGEMAP: seconds, bytes read, bytes
 # sent and received, communication seconds) go into one JSON-lines file
-# tagged with the run; experiments/scaling_model.py reads it.
+# tagged with the run; experiments/scaling_model.py reads it, with the
+# mirror counts experiments/mirror_counts makes of the graphs projected
+# (weak: scale 20 + log2 P up to 128 machines; strong: scale 22 up to 32),
+# into WORK/mirrors.jsonl (MIRRORS=0 skips them; 3.3 GB of memory and
+# about 4 minutes at scale 27):
+#   python3 experiments/scaling_model.py WORK/ranks.jsonl WORK/mirrors.jsonl
 #
 #   experiments/bench_ranks.sh [WORK] [ROUNDS]    defaults build/ranks 1
 #   RANKS="16" STRONG=0 ONE_RANK=0 experiments/bench_ranks.sh WORK  more rank counts
@@ -56,6 +61,15 @@ done
 if [ "${STRONG:-1}" = 1 ]; then
   for ranks in $strong_list; do
     run strong 22 "$ranks"
+  done
+fi
+if [ "${MIRRORS:-1}" = 1 ]; then
+  : > "$work/mirrors.jsonl"
+  for ranks in 2 4 8 16 32 64 128; do
+    "$root/experiments/mirror_counts" $((20 + $(log2 "$ranks"))) "$ranks" >> "$work/mirrors.jsonl"
+  done
+  for ranks in 2 8 16 32; do  # scale 22 on 4 ranks is the weak run's
+    "$root/experiments/mirror_counts" 22 "$ranks" >> "$work/mirrors.jsonl"
   done
 fi
 [ "${ONE_RANK:-1}" = 1 ] || { echo "records: $out" >&2; exit 0; }

@@ -3,7 +3,11 @@
 that projects the weak-scaling runs to 8, 32 and 128 machines, and the
 strong-scaling runs (one graph, RMAT 22) to 8, 16 and 32.
 
-    python3 experiments/scaling_model.py build/ranks/ranks.jsonl
+    python3 experiments/scaling_model.py build/ranks/ranks.jsonl [MIRRORS.jsonl]
+
+MIRRORS.jsonl: lines of experiments/mirror_counts, for the weak-scaling
+graphs (scale 20 + log2 P on P ranks) and the strong-scaling one (scale
+22), at the rank counts run and those projected.
 
 Measured, per run (kind, ranks, program): the job's kernel seconds (the
 slowest rank's), and per rank the EDGEMAP seconds, bytes read, message
@@ -32,9 +36,24 @@ extrapolated linearly in P from the two largest rank counts run:
                share over the mean at the most ranks run (ranges balance
                vertices + in-edges);
   messages(P) = the most-loaded rank's bytes over the kernel in its busier
-               direction (links are full duplex: 25 Gb/s each way),
-               extrapolated linearly (frontier bitmaps grow with V = P x
-               2^20; mirrors saturate, so linear is the pessimistic side);
+               direction (links are full duplex: 25 Gb/s each way), in two
+               parts, as the runs' records split them:
+               - the frontiers' (bitmaps of V bits a dense level, or the
+                 members' ids): extrapolated linearly, as V = P x 2^20;
+               - the rest, keyed by mirrors (the values and labels an
+                 exchange sends per mirror a rank reads, or per (own
+                 vertex, reading rank) pair it sends): scaled by the
+                 most-loaded rank's mirrors (received) and read pairs
+                 (sent) at P over those at the most ranks run, as
+                 experiments/mirror_counts counts them on the graph P
+                 machines would hold (MIRRORS.jsonl; without it, that part
+                 is extrapolated linearly too, which overstates it: a
+                 rank's mirrors grow more slowly than V, and never past
+                 its in-edges); but the bytes that first tell each owner
+                 which of its vertices a rank reads (a bitmap of the
+                 owner's range or 4-byte offsets, the fewer: O(V) bits a
+                 rank while the sets are dense) are taken as mirror_counts
+                 computes them at P, not scaled;
   memory(P)  = what the first rank's run record says it holds (index,
                frontiers, bins, IO buffers, pull cache, the algorithm's
                arrays), extrapolated linearly: the arrays over all ids
@@ -93,12 +112,45 @@ def load(path):
     return runs
 
 
+def load_mirrors(path):
+    """(scale, ranks) -> per rank (mirrors, read pairs, bytes received and
+    sent learning the mirrors), from mirror_counts' lines."""
+    counts = {}
+    if path:
+        for line in open(path):
+            r = json.loads(line)
+            counts[(r["scale"], r["ranks"])] = (r["mirrors"], r["read_pairs"], r["set_received_bytes"], r["set_sent_bytes"])
+    return counts
+
+
+def check_mirrors(runs, mirrors):
+    """The runs' summaries record each rank's mirrors: mirror_counts must
+    agree with them wherever both have the graph, or its projections
+    would not be of the graphs run."""
+    checked = []
+    for (kind, ranks, program), run in sorted(runs.items()):
+        summaries = [run["summary"][r] for r in sorted(run["summary"])]
+        if ranks < 2 or not summaries or "mirrors" not in summaries[0]:
+            continue
+        scale = summaries[0].get("scale")
+        counted = mirrors.get((scale, ranks))
+        if counted is None:
+            continue
+        recorded = [s["mirrors"] for s in summaries]
+        if recorded != counted[0]:
+            raise SystemExit(f"mirror counts differ at scale {scale}, {ranks} ranks ({program}): runs {recorded}, mirror_counts {counted[0]}")
+        checked.append(f"{scale}/{ranks}")
+    return sorted(set(checked))
+
+
 def per_rank(run):
     rows = []
     for rank, steps in sorted(run["edgemaps"].items()):
         maps = [m for m in steps if m["record"] == "edgemap"]
         sent = sum(m.get("sent_bytes", 0) for m in steps)
         received = sum(m.get("received_bytes", 0) for m in steps)
+        frontier_sent = sum(m.get("frontier_sent_bytes", 0) for m in steps)
+        frontier_received = sum(m.get("frontier_received_bytes", 0) for m in steps)
         rows.append({
             "rank": rank,
             "edgemaps": len(maps),
@@ -108,11 +160,16 @@ def per_rank(run):
             "bytes_read": sum(m.get("bytes_read", 0) for m in maps),
             "message_bytes": sent + received,
             "link_bytes": max(sent, received),
+            "frontier_sent": frontier_sent,
+            "frontier_received": frontier_received,
+            "keyed_sent": sent - frontier_sent,
+            "keyed_received": received - frontier_received,
             "largest_message": max((m.get("sent_bytes", 0) + m.get("received_bytes", 0) for m in steps), default=0),
             "comm_seconds": sum(m.get("comm_seconds", 0) for m in steps),
             "collectives": sum(m.get("collectives", 0) for m in steps),
         })
         summary = run["summary"].get(rank, {})
+        rows[-1]["mirrors"] = summary.get("mirrors")
         total = summary.get("sent_bytes", 0) + summary.get("received_bytes", 0)
         rows[-1]["result_bytes"] = max(0, total - rows[-1]["message_bytes"])
     return rows
@@ -122,9 +179,35 @@ def kernel_seconds(run):
     return max(s["seconds"] for s in run["summary"].values())
 
 
-def main(path):
+def projected_messages(rows_lo, rows_hi, lo, hi, p, counted_hi, counted_p, combine=max):
+    """A rank's messages at P in its busier direction (combine=max over
+    the ranks of each part, the most-loaded rank's) or all the ranks'
+    (combine=sum): the frontiers' part linear in P, the part keyed by
+    mirrors scaled by the mirror counts (received: mirrors; sent: read
+    pairs), where both counts are known."""
+    def linear(field):
+        v_lo, v_hi = combine(r[field] for r in rows_lo), combine(r[field] for r in rows_hi)
+        return v_hi + max(0.0, v_hi - v_lo) / (hi - lo) * (p - hi)
+
+    def keyed(field, which):
+        # Where the kernel learnt the mirrors (its records hold those
+        # bytes: a program that exchanges no values never does), they are
+        # taken out, the rest scaled, and the sets' bytes at P put back.
+        if not (counted_hi and counted_p and combine(counted_hi[which])):
+            return linear(field)
+        measured = combine(r[field] for r in rows_hi)
+        learnt = all(r["mirrors"] is not None for r in rows_hi)
+        sets_hi = combine(counted_hi[2 + which]) if learnt else 0
+        sets_p = combine(counted_p[2 + which]) if learnt else 0
+        return max(0.0, measured - sets_hi) * combine(counted_p[which]) / combine(counted_hi[which]) + sets_p
+    return max(linear("frontier_sent") + keyed("keyed_sent", 1), linear("frontier_received") + keyed("keyed_received", 0))
+
+
+def main(path, mirrors_path=None):
     runs = load(path)
     t1_median = one_rank_seconds(path)
+    mirrors = load_mirrors(mirrors_path)
+    checked = check_mirrors(runs, mirrors)
     print("## Measured (one compute thread per rank; several ranks share this machine's 2 cores)\n")
     print("| kind | ranks | program | kernel s | per rank: EDGEMAP s | exchange steps s | bytes read (MB) | message bytes (MB) | largest per step (KB) | comm s | result gather (MB) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -150,6 +233,10 @@ def main(path):
 
     print("\n## Model: weak scaling, T(P) / T(1)\n")
     print("One rank's kernel seconds (median of the rounds): " + ", ".join(f"{p} {t:.3f}" for p, t in sorted(t1_median.items())) + "\n")
+    if mirrors_path:
+        print(f"Mirror counts ({mirrors_path}): " + ", ".join(f"scale {sc}, {r} ranks: {max(m):,} (most-loaded rank)"
+                                                         for (sc, r), (m, *_) in sorted(mirrors.items()) if r > 1) +
+              f"; equal to the runs' own at scale/ranks {', '.join(checked) or 'none run'}\n")
     print("| program | largest R run | work at R (bytes read, most-loaded rank / one rank) | messages per rank at R, busier direction (MB) | collectives | " +
           " | ".join(f"P={p}, {link}" for p in (8, 32, 128) for link in LINKS) + " | P=128, 25 Gb/s, all overlapped |")
     print("| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in range(7)) + " |")
@@ -168,12 +255,13 @@ def main(path):
         read_hi = max(r["bytes_read"] for r in rows_hi)
         imbalance = read_hi / mean_hi if mean_hi else 1.0
         work = read_hi / one_read if one_read else 1.0
-        m_lo = max(r["link_bytes"] for r in per_rank(low))
         m_hi = max(r["link_bytes"] for r in rows_hi)
+        scale_hi = high["summary"][0]["scale"]
+        scale_at = lambda p: scale_hi - int(math.log2(hi)) + int(math.log2(p))
         collectives = max(r["collectives"] for r in rows_hi)
         cells = []
         for p in (8, 32, 128):
-            messages = m_hi + (m_hi - m_lo) / (hi - lo) * (p - hi)
+            messages = projected_messages(per_rank(low), rows_hi, lo, hi, p, mirrors.get((scale_hi, hi)), mirrors.get((scale_at(p), p)))
             grown = mean_hi + max(0.0, mean_hi - mean_lo) / (hi - lo) * (p - hi)
             work_p = imbalance * grown / one_read if one_read else 1.0
             for bandwidth in LINKS.values():
@@ -193,10 +281,10 @@ def main(path):
         projected = [held[-1] + slope * (p - hi) for p in (8, 32, 128)]
         print(f"| {program} | " + " | ".join(f"{h / 1e9:.3f}" for h in held) + " | " + " | ".join(f"{m / 1e9:.2f}" for m in projected) + " |")
 
-    strong_model(runs)
+    strong_model(runs, mirrors)
 
 
-def strong_model(runs):
+def strong_model(runs, mirrors):
     programs = sorted({k[2] for k in runs if k[0] == "strong"})
     rows = []
     for program in programs:
@@ -212,7 +300,8 @@ def strong_model(runs):
         cells = []
         for p in (8, 16, 32):
             read = total(high, "bytes_read") + max(0.0, total(high, "bytes_read") - total(low, "bytes_read")) / (hi - lo) * (p - hi)
-            sent = total(high, "link_bytes") + max(0.0, total(high, "link_bytes") - total(low, "link_bytes")) / (hi - lo) * (p - hi)
+            scale = runs[("strong", hi, program)]["summary"][0]["scale"]
+            sent = projected_messages(low, high, lo, hi, p, mirrors.get((scale, hi)), mirrors.get((scale, p)), combine=sum)
             compute = t1 * share(high, "bytes_read") * read / p / one_read
             collectives = max(r["collectives"] for r in high)
             for bandwidth in LINKS.values():
@@ -229,4 +318,4 @@ def strong_model(runs):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "build/ranks/ranks.jsonl")
+    main(sys.argv[1] if len(sys.argv) > 1 else "build/ranks/ranks.jsonl", sys.argv[2] if len(sys.argv) > 2 else None)
