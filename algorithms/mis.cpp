@@ -96,9 +96,13 @@ MisResult mis(engine::Engine& engine, uint64_t seed, RunTrace& trace) {
     ++result.rounds;
   }
   result.member.assign(n, 0);
-  for (uint64_t v = first; v < last; ++v) result.member[v] = state[v] == in_set;
-  ranks.owned_values(std::span<uint64_t>(result.member));
-  for (uint64_t m : result.member) result.members += m;
+  // Each rank's own range; the others' stay 0 there (ranks write their
+  // own shares of the output).
+  for (uint64_t v = first; v < last; ++v) {
+    result.member[v] = state[v] == in_set;
+    result.members += result.member[v];
+  }
+  result.members = ranks.communicator().sum(result.members);
   return result;
 }
 

@@ -91,8 +91,10 @@ RadiiResult radii(engine::Engine& engine, const std::vector<uint64_t>& sources, 
     });
     ++result.rounds;
   }
-  ranks.owned_values(std::span<int64_t>(result.radius));
-  for (int64_t r : result.radius) result.largest = std::max(result.largest, r);
+  // Each rank's own range is its share of the output; the largest
+  // estimate is the ranks' largest.
+  for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) result.largest = std::max(result.largest, result.radius[v]);
+  result.largest = ranks.communicator().fold(result.largest, [](int64_t a, int64_t b) { return std::max(a, b); });
   return result;
 }
 

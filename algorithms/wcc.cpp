@@ -1,5 +1,6 @@
 #include "algorithms/wcc.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "algorithms/afforest.hpp"
@@ -88,6 +89,42 @@ void summarize_components(ComponentsResult& result) {
     if (result.label[v] == v) ++result.components;
     result.largest = std::max(result.largest, size[v]);
   }
+}
+
+void summarize_components(ComponentsResult& result, engine::RankExchange& ranks) {
+  if (!ranks.distributed()) return summarize_components(result);
+  engine::Communicator& communicator = ranks.communicator();
+  const uint64_t first = ranks.owned_begin(), last = ranks.owned_end();
+  // Each label is a vertex (its component's smallest): its owner counts
+  // the component's vertices, told by every rank how many of its own
+  // carry the label.
+  struct Piece {
+    uint64_t label, size;
+  };
+  std::vector<uint64_t> labels(result.label.begin() + long(first), result.label.begin() + long(last));
+  std::sort(labels.begin(), labels.end());
+  std::vector<std::vector<Piece>> pieces(size_t(communicator.size()));
+  uint64_t roots = 0;
+  for (size_t i = 0; i < labels.size();) {
+    size_t j = i;
+    while (j < labels.size() && labels[j] == labels[i]) ++j;
+    pieces[ranks.owner(labels[i])].push_back({labels[i], j - i});
+    i = j;
+  }
+  for (uint64_t v = first; v < last; ++v) roots += result.label[v] == v;
+  labels = {};
+  std::vector<Piece> told = communicator.exchange_pieces(pieces);
+  std::sort(told.begin(), told.end(), [](const Piece& a, const Piece& b) { return a.label < b.label; });
+  uint64_t largest = 0;
+  for (size_t i = 0; i < told.size();) {
+    uint64_t size = 0;
+    size_t j = i;
+    for (; j < told.size() && told[j].label == told[i].label; ++j) size += told[j].size;
+    largest = std::max(largest, size);
+    i = j;
+  }
+  result.components = communicator.sum(roots);
+  result.largest = communicator.fold(largest, [](uint64_t a, uint64_t b) { return std::max(a, b); });
 }
 
 }  // namespace sluice::algorithms

@@ -31,15 +31,19 @@ constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the
 // graph's part) each rank reads its own vertices' lists and the edges of
 // the vertices outside the largest component in its part, and the ranks
 // then agree on labels through the vertices they share (wcc_ranks.cpp
-// says how): the labels are the same, valid on each rank's own range. The kernel computes the labels alone: `components`
-// and `largest` are left for the caller to count (summarize_components),
-// on ranks once it has gathered the labels (GAPBS's CC counts after its
-// timed kernel too).
+// says how): the labels are the same, valid on each rank's own range.
+// The kernel computes the labels alone: `components` and `largest` are
+// left for the caller to count (summarize_components; GAPBS's CC counts
+// after its timed kernel too).
 ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace);
 // wcc() on several ranks (wcc_ranks.cpp).
 ComponentsResult wcc_on_ranks(engine::Engine& out, engine::Engine* in, RunTrace& trace);
 
 // Counts the components and the largest one of a labelling by smallest id.
 void summarize_components(ComponentsResult& result);
+// The same from each rank's own range of labels: every rank sends the
+// sizes of its labels' pieces to the labels' owners, which add them up;
+// no rank gathers the labels.
+void summarize_components(ComponentsResult& result, engine::RankExchange& ranks);
 
 }  // namespace sluice::algorithms

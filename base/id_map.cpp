@@ -42,6 +42,19 @@ std::optional<uint64_t> IdMap::vertex_of(uint64_t original) const {
   return std::nullopt;
 }
 
+uint64_t IdMap::position_in_original_order(uint64_t v) const {
+  if (in_layout_order()) return v;
+  if (permutes_) return originals_[v];  // the ids are the positions
+  // How many input ids are smaller than v's.
+  const uint64_t id = originals_[v];
+  uint64_t low = 0, high = by_original_.size();
+  while (low < high) {
+    const uint64_t mid = low + (high - low) / 2;
+    if (originals_[by_original_[mid]] < id) low = mid + 1; else high = mid;
+  }
+  return low;
+}
+
 IdMap IdMap::copy() const {
   if (empty()) return {};
   Array<uint64_t> originals(originals_.size(), "the id map");

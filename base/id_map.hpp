@@ -26,6 +26,10 @@ class IdMap {
   // Vertex v of a listing in the input's id order (the identity when the
   // dense ids ascend with the original ones, as --relabel numbers them).
   uint64_t in_original_order(uint64_t i) const { return by_original_.size() ? by_original_[i] : i; }
+  // Whether that listing is in the layout's order (no --reorder).
+  bool in_layout_order() const { return by_original_.size() == 0; }
+  // Where vertex v comes in that listing: in_original_order's inverse.
+  uint64_t position_in_original_order(uint64_t v) const;
   // The input's ids are 0 .. n - 1, only in another order (--reorder
   // without --relabel): files can list values by position, in input order.
   bool permutes() const { return permutes_; }

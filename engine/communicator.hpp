@@ -158,6 +158,17 @@ class Communicator {
                std::span<char>(reinterpret_cast<char*>(all.data()), all.size() * sizeof(T)), counts);
     return all;
   }
+  // Every rank's `mine` folded in rank order by `combine`: the same value
+  // on every rank, whatever order the MPI library reduces in (a sum of
+  // doubles then rounds alike on every rank, and as one process summing
+  // the ranges in turn would).
+  template <class T, class Combine>
+  T fold(const T& mine, Combine&& combine) {
+    const std::vector<T> all = all_gather(std::span<const T>(&mine, 1));
+    T folded = all.front();
+    for (size_t r = 1; r < all.size(); ++r) folded = combine(folded, all[r]);
+    return folded;
+  }
   // A sparse all-to-all: pieces[r] goes to rank r (this rank's own piece
   // included); returns what every rank sent here, concatenated in rank
   // order. The counts go first, as the receivers do not know them. With

@@ -253,15 +253,6 @@ template void AlgorithmRun::finish(std::span<const int32_t>);
 template void AlgorithmRun::finish(std::span<const uint32_t>);
 template void AlgorithmRun::finish(std::span<const float>);
 
-ValueDigest digest_of(std::span<const double> values) {
-  ValueDigest d;
-  for (uint64_t i = 0; i < values.size(); ++i) {
-    d.sum += values[i];
-    if (values[i] > d.top) d.top = values[i], d.top_vertex = i;
-  }
-  return d;
-}
-
 uint64_t vertex_of_input(const engine::DiskGraph& graph, uint64_t id, const std::string& what) {
   // Given as the input named it: a relabelled layout maps it to its own id.
   const base::IdMap& ids = graph.layout().ids();

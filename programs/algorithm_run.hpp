@@ -105,14 +105,6 @@ class AlgorithmRun {
   po::variables_map values_;
 };
 
-// The sum of a result and its largest value (first vertex holding it), for
-// the summary lines.
-struct ValueDigest {
-  double sum = 0, top = 0;
-  uint64_t top_vertex = 0;
-};
-ValueDigest digest_of(std::span<const double> values);
-
 // The graph's vertex for an id as the user gives it, the input's: on a
 // relabelled layout its dense id. Throws po::error naming `what` when no
 // vertex has that id.

@@ -24,6 +24,7 @@
 #include "base/mapped_file.hpp"
 #include "programs/algorithm_run.hpp"
 #include "programs/option_values.hpp"
+#include "programs/owned_figures.hpp"
 #include "programs/program_outputs.hpp"
 #include "programs/verifiers.hpp"
 
@@ -53,12 +54,10 @@ auto timed(double& seconds, Kernel&& kernel) {
 }
 
 // On several ranks a kernel leaves each vertex's value on the rank that
-// owns it: the whole result, for the digest and the outputs, is gathered
-// after the kernel's time.
-template <class Values>
-void whole(const AlgorithmEngines& e, Values& values) {
-  e.out.ranks().owned_values(std::span(values));
-}
+// owns it, and there it stays: the summary's figures are reduced over the
+// ranks (programs/owned_figures.hpp), and each rank writes its share of
+// the outputs.
+engine::RankExchange& owners(const AlgorithmEngines& e) { return e.out.ranks(); }
 
 // --source: one vertex for every trial (default: the vertex of highest
 // out-degree), a list of them (one per trial: the trials default to the
@@ -253,10 +252,7 @@ Algorithm bfs_row() {
       algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
       AlgorithmResult result{r.levels, "", {}, {}, seconds};
       std::visit([&](auto& tree) {
-        whole(e, tree.depth);
-        whole(e, tree.parent);
-        int64_t deepest = 0;
-        for (auto d : tree.depth) deepest = std::max(deepest, int64_t(d));
+        const int64_t deepest = owned_max(owners(e), std::span<const typename std::decay_t<decltype(tree.depth)>::value_type>(tree.depth), int64_t(0));
         result.digest = "source " + std::to_string(sources.named(source)) + " reached " + std::to_string(r.reached) + " of " +
                         std::to_string(tree.depth.size()) + " vertices, depth " + std::to_string(deepest);
         result.values.emplace_back("depth", std::move(tree.depth));  // move-only arrays: no initializer list
@@ -313,10 +309,10 @@ Algorithm pagerank_row() {
     return PreparedAlgorithm{std::move(parameters), [o, ids](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::PageRankResult r = timed(seconds, [&] { return algorithms::pagerank(e.out, o, trace); });
-      whole(e, r.rank);
-      const ValueDigest d = digest_of(r.rank);
-      AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s", d.sum,
-                                                   (unsigned long long)ids->original(d.top_vertex), d.top, r.last_change,
+      const TopVertex top = owned_top(owners(e), std::span<const double>(r.rank));
+      AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s",
+                                                   owned_sum(owners(e), std::span<const double>(r.rank)),
+                                                   (unsigned long long)ids->original(top.vertex), top.value, r.last_change,
                                                    !r.converged                  ? "not converged"
                                                    : r.last_change < o.tolerance ? "converged"
                                                                                  : "converged (no change above the delta threshold left)"),
@@ -354,8 +350,7 @@ Algorithm wcc_row() {
     return PreparedAlgorithm{{}, [](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::ComponentsResult r = timed(seconds, [&] { return algorithms::wcc(e.out, e.in, trace); });
-      whole(e, r.label);
-      algorithms::summarize_components(r);
+      algorithms::summarize_components(r, owners(e));
       AlgorithmResult result{r.rounds, components_digest(r), {}, {}, seconds};
       result.values.emplace_back("label", std::move(r.label));
       result.counts = {{"components", r.components}, {"largest", r.largest}, {"rounds", r.rounds}};
@@ -411,9 +406,8 @@ Algorithm spmv_row() {
       const std::vector<double>& x = *shared;
       double seconds = 0;
       std::vector<double> y = timed(seconds, [&] { return algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace); });
-      whole(e, y);
-      double sum = 0, norm = 0;
-      for (double value : y) sum += value, norm += value * value;
+      const double sum = owned_sum(owners(e), std::span<const double>(y));
+      const double norm = owned_sum(owners(e), std::span<const double>(y), [](double value) { return value * value; });
       AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}, seconds};
       result.values.emplace_back("y", std::move(y));
       return result;
@@ -458,10 +452,10 @@ Algorithm bc_row() {
     return PreparedAlgorithm{std::move(parameters), [sources, ids](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::BcResult r = timed(seconds, [&] { return algorithms::bc(e.out, e.in, sources, trace); });
-      whole(e, r.score);
-      const ValueDigest d = digest_of(r.score);
+      const TopVertex top = owned_top(owners(e), std::span<const double>(r.score));
       AlgorithmResult result{r.levels, printed("%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
-                                               (unsigned long long)r.sources, d.sum, (unsigned long long)ids->original(d.top_vertex), d.top), {}, {}, seconds};
+                                               (unsigned long long)r.sources, owned_sum(owners(e), std::span<const double>(r.score)),
+                                               (unsigned long long)ids->original(top.vertex), top.value), {}, {}, seconds};
       result.values.emplace_back("score", std::move(r.score));
       result.counts = {{"sources", r.sources}, {"levels", r.levels}};
       return result;
@@ -476,13 +470,9 @@ PreparedAlgorithm sssp_from_every_vertex(const algorithms::SsspOptions& o) {
   return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
     double seconds = 0;
     algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp_from_every_vertex(e.out, o, trace); });
-    whole(e, r.distance);
-    uint64_t below = 0;
-    float least = 0;
-    for (float d : r.distance) {
-      below += d < 0;
-      least = std::min(least, d);
-    }
+    const std::span<const float> distance(r.distance);
+    const uint64_t below = owned_count(owners(e), distance, [](float d) { return d < 0; });
+    const float least = owned_min(owners(e), distance, 0.0f);
     AlgorithmResult result{r.rounds, printed("from every vertex: %llu of %zu vertices below 0, least distance %.6g, %llu round(s)",
                                              (unsigned long long)below, r.distance.size(), double(least), (unsigned long long)r.rounds),
                            {}, {}, seconds};
@@ -531,9 +521,8 @@ Algorithm sssp_row() {
       } catch (const algorithms::NegativeCycle& error) {
         throw std::runtime_error(algorithms::NegativeCycle::message(std::to_string(sources.named(error.vertex)), error.rounds));
       }
-      whole(e, r.distance);
-      float farthest = 0;
-      for (float d : r.distance) farthest = d < std::numeric_limits<float>::infinity() ? std::max(farthest, d) : farthest;
+      const float farthest = owned_max(owners(e), std::span<const float>(r.distance), 0.0f,
+                                       [](float d) { return d < std::numeric_limits<float>::infinity() ? d : 0.0f; });
       AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",
                                                (unsigned long long)sources.named(source), (unsigned long long)r.reached, r.distance.size(),
                                                double(farthest), (unsigned long long)r.buckets), {}, {}, seconds};
@@ -667,8 +656,7 @@ Algorithm radii_row() {
     return PreparedAlgorithm{std::move(parameters), [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::RadiiResult r = timed(seconds, [&] { return algorithms::radii(e.out, *sources, trace); });
-      uint64_t reached = 0;
-      for (int64_t radius : r.radius) reached += radius >= 0;
+      const uint64_t reached = owned_count(owners(e), std::span<const int64_t>(r.radius), [](int64_t radius) { return radius >= 0; });
       AlgorithmResult result{r.rounds, printed("%zu sources reached %llu vertices, largest estimate %lld, %llu rounds", r.sources.size(),
                                                (unsigned long long)reached, (long long)r.largest, (unsigned long long)r.rounds), {}, {}, seconds};
       result.values.emplace_back("radius", std::move(r.radius));

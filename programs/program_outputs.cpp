@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
+#include <string_view>
 #include <vector>
 
 namespace sluice::programs {
@@ -43,6 +46,8 @@ void ProgramOutputs::write_by_ranks(engine::Communicator& ranks, uint64_t begin,
   ranks_ = &ranks;
   begin_ = begin;
   end_ = end;
+  bounds_ = ranks.all_gather(std::span<const uint64_t>(&begin, 1));
+  bounds_.push_back(ranks.fold(end, [](uint64_t a, uint64_t b) { return std::max(a, b); }));
 }
 
 template <class T>
@@ -50,26 +55,60 @@ void ProgramOutputs::values(const std::string& path, std::span<const T> data) {
   if (path.empty()) return;
   if (ranks_) return shares(path, data);
   base::AtomicFile& file = files_.emplace_back(path);
-  records(data, 0, data.size(), [&](const char* bytes, size_t length) { file.write(bytes, length); });
+  records(data, 0, data.size(), static_cast<const T*>(nullptr), [&](const char* bytes, size_t length) { file.write(bytes, length); });
+}
+
+template <class T>
+std::vector<T> ProgramOutputs::routed_share(std::span<const T> data) const {
+  if (!ids_ || ids_->empty() || ids_->in_layout_order()) return {};
+  // (position, value) records, to the rank whose positions hold each.
+  constexpr size_t record = sizeof(uint64_t) + sizeof(T);
+  std::vector<std::vector<char>> pieces(bounds_.size() - 1);
+  for (uint64_t v = begin_; v < std::min<uint64_t>(end_, data.size()); ++v) {
+    const uint64_t at = ids_->position_in_original_order(v);
+    const size_t rank = size_t(std::upper_bound(bounds_.begin(), bounds_.end() - 1, at) - bounds_.begin()) - 1;
+    char bytes[record];
+    std::memcpy(bytes, &at, sizeof(at));
+    std::memcpy(bytes + sizeof(at), &data[v], sizeof(T));
+    pieces[rank].insert(pieces[rank].end(), bytes, bytes + record);
+  }
+  const std::vector<char> arrived = ranks_->exchange_pieces(pieces);
+  std::vector<T> share(end_ - begin_);
+  for (size_t i = 0; i + record <= arrived.size(); i += record) {
+    uint64_t at;
+    std::memcpy(&at, arrived.data() + i, sizeof(at));
+    if (at < begin_ || at >= end_) throw std::logic_error("a rank was sent a value of another rank's positions");
+    std::memcpy(&share[at - begin_], arrived.data() + i + sizeof(at), sizeof(T));
+  }
+  return share;
 }
 
 template <class T>
 void ProgramOutputs::shares(const std::string& path, std::span<const T> data) {
+  const std::vector<T> routed = routed_share(data);
+  const T* by_position = routed.empty() ? nullptr : routed.data();
+  const uint64_t begin = std::min<uint64_t>(begin_, data.size()), end = std::min<uint64_t>(end_, data.size());
   // The first rank's temporary, by name, to every rank.
   std::string temporary;
   if (leads()) temporary = files_.emplace_back(path).temp_path();
   const std::vector<char> named = ranks_->all_gather(std::span<const char>(temporary.data(), leads() ? temporary.size() : 0));
   temporary.assign(named.begin(), named.end());
-  if (temporary.empty()) {  // written in place: by the first rank alone
-    if (leads()) records(data, 0, data.size(), [&](const char* bytes, size_t length) { files_.back().write(bytes, length); });
+  if (temporary.empty()) {  // written in place: by the first rank alone, each rank's share in turn
+    std::vector<char> mine;
+    records(data, begin, end, by_position, [&](const char* bytes, size_t n) { mine.insert(mine.end(), bytes, bytes + n); });
+    for (int from = 0; from < ranks_->size(); ++from) {
+      std::vector<std::vector<char>> pieces(size_t(ranks_->size()));
+      if (from == ranks_->rank() && from != 0) pieces[0] = std::move(mine);
+      const std::vector<char> arrived = from == 0 ? std::vector<char>() : ranks_->exchange_pieces(pieces);
+      if (leads()) files_.back().write(from == 0 ? std::string_view(mine.data(), mine.size()) : std::string_view(arrived.data(), arrived.size()));
+    }
     return;
   }
-  const uint64_t begin = std::min<uint64_t>(begin_, data.size()), end = std::min<uint64_t>(end_, data.size());
   uint64_t length = 0;
-  records(data, begin, end, [&](const char*, size_t n) { length += n; });
+  records(data, begin, end, by_position, [&](const char*, size_t n) { length += n; });
   uint64_t at = ranks_->sum_before(length);
   std::unique_ptr<engine::SharedFile> file = ranks_->open_shared(temporary);
-  records(data, begin, end, [&](const char* bytes, size_t n) {
+  records(data, begin, end, by_position, [&](const char* bytes, size_t n) {
     file->write_at(at, std::span<const char>(bytes, n));
     at += n;
   });
@@ -77,12 +116,13 @@ void ProgramOutputs::shares(const std::string& path, std::span<const T> data) {
 }
 
 template <class T, class Sink>
-void ProgramOutputs::records(std::span<const T> data, uint64_t begin, uint64_t end, Sink&& sink) const {
+void ProgramOutputs::records(std::span<const T> data, uint64_t begin, uint64_t end, const T* by_position, Sink&& sink) const {
   const bool named = ids_ && !ids_->empty();  // in input order, with ids unless they are positions
   if (!named && format_ == "binary") {
     sink(reinterpret_cast<const char*>(data.data() + begin), size_t(end - begin) * sizeof(T));
     return;
   }
+  auto value_at = [&](uint64_t i, uint64_t v) -> const T& { return by_position ? by_position[i - begin] : data[v]; };
   const bool with_id = named && !ids_->permutes();  // a reordering's ids are the line numbers
   std::vector<char> buffer;
   buffer.reserve(1 << 16);
@@ -92,7 +132,7 @@ void ProgramOutputs::records(std::span<const T> data, uint64_t begin, uint64_t e
     if (format_ == "binary") {
       const char* bytes = reinterpret_cast<const char*>(&id);
       if (with_id) buffer.insert(buffer.end(), bytes, bytes + 8);
-      bytes = reinterpret_cast<const char*>(&data[v]);
+      bytes = reinterpret_cast<const char*>(&value_at(i, v));
       buffer.insert(buffer.end(), bytes, bytes + sizeof(T));
     } else {
       char line[96];
@@ -101,7 +141,7 @@ void ProgramOutputs::records(std::span<const T> data, uint64_t begin, uint64_t e
         at = std::to_chars(line, line + 32, id).ptr;
         *at++ = ' ';
       }
-      at = std::to_chars(at, line + sizeof(line) - 1, data[v]).ptr;
+      at = std::to_chars(at, line + sizeof(line) - 1, value_at(i, v)).ptr;
       *at++ = '\n';
       buffer.insert(buffer.end(), line, at);
     }

@@ -41,22 +41,32 @@ class ProgramOutputs {
   // Whether an output is standard output (summaries then go to stderr).
   bool writes_stdout() const { return writes_stdout_; }
   // On ranks (every rank calls values, text and commit in the same order,
-  // with the whole of each array): this rank writes the records at
-  // positions [begin, end) of each value file's order, at its offset
-  // (MPI-IO; text records' offsets from an exclusive scan of their
-  // lengths); the first rank creates each file, writes the text files
-  // alone, and commits them all once every rank has written its share.
-  // Standard output, a device or a FIFO is written by the first rank alone.
+  // each array's values valid over the rank's own range [begin, end) of
+  // vertices): this rank writes the records at positions [begin, end) of
+  // each value file's order, at its offset (MPI-IO; text records' offsets
+  // from an exclusive scan of their lengths). Where that order is not the
+  // layout's (a reordered layout lists values in the input's order), the
+  // ranks first send each value to the rank whose positions hold it. The
+  // first rank creates each file, writes the text files alone, and
+  // commits them all once every rank has written its share. Standard
+  // output, a device or a FIFO is written by the first rank alone, sent
+  // the other ranks' shares one rank at a time.
   void write_by_ranks(engine::Communicator& ranks, uint64_t begin, uint64_t end);
   // The layout's id map (empty: values are written by position alone).
   void name_vertices_by(const base::IdMap* ids) { ids_ = ids; }
 
  private:
-  // Hands `sink` the bytes of the records at positions [begin, end), in pieces.
+  // Hands `sink` the bytes of the records at positions [begin, end), in
+  // pieces: the value at position i is data[the vertex listed there], or
+  // with `by_position`, by_position[i - begin].
   template <class T, class Sink>
-  void records(std::span<const T> data, uint64_t begin, uint64_t end, Sink&& sink) const;
+  void records(std::span<const T> data, uint64_t begin, uint64_t end, const T* by_position, Sink&& sink) const;
   template <class T>
   void shares(const std::string& path, std::span<const T> data);
+  // The values of this rank's positions, sent by the ranks owning their
+  // vertices; empty where the positions are the rank's own vertices.
+  template <class T>
+  std::vector<T> routed_share(std::span<const T> data) const;
   bool leads() const { return !ranks_ || ranks_->rank() == 0; }
 
   std::string format_;
@@ -66,6 +76,7 @@ class ProgramOutputs {
   const base::IdMap* ids_ = nullptr;
   engine::Communicator* ranks_ = nullptr;  // null: one process writes everything
   uint64_t begin_ = 0, end_ = 0;           // this rank's positions
+  std::vector<uint64_t> bounds_;           // every rank's first position, then the last rank's end
 };
 
 // --output FILE and --output-format text|binary (add_program_options adds

@@ -88,7 +88,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
       verified = false;
     }
   }
-  name_by_input_ids(result, algorithm, ids);  // verified in the layout's ids; written in the input's
+  name_by_input_ids(result, algorithm, ids, &run.out().ranks());  // verified in the layout's ids; written in the input's
   for (const auto& extra : algorithm.extra_outputs) {
     const std::string& option = extra.first;
     std::visit([&](const auto& values) { run.outputs().values(v[option].as<std::string>(), std::span(values)); },

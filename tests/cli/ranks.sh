@@ -125,10 +125,14 @@ same_results lopsided lopsided.el 3
 mpi 3 "$tools/sluice-wcc" forest-r3.sluice --output many.wcc > /dev/null 2>&1
 cmp -s "$(one wcc forest.sluice)" many.wcc || fail "a forest of small components, 3 ranks: wcc labels differ"
 # Every rank writes its share of each output (MPI-IO), text or binary,
-# in the input's ids and order on a relabelled or reordered layout: the
-# file one process writes, byte for byte. Standard output is written by
-# the first rank alone.
-for order in "" "--relabel" "--reorder degree"; do
+# in the input's ids and order on a relabelled or reordered layout (the
+# values routed to the rank writing their lines; components named by
+# their smallest input id, agreed by the ranks): the file one process
+# writes, byte for byte. Standard output is written by the first rank,
+# sent each rank's share. The summary lines' figures, reduced over the
+# ranks, are one process's.
+digest() { sed -n 's/.* read ([^)]*), //p' "$1"; }
+for order in "" "--relabel" "--reorder degree" "--relabel --reorder degree"; do
   "$tools/sluice" convert rmat.el shares.sluice --transpose $order > /dev/null
   "$tools/sluice" convert rmat.el shares-r3.sluice --transpose --ranks 3 $order --drives 'drives/shares/{rank}' > /dev/null
   for format in text binary; do
@@ -139,6 +143,14 @@ for order in "" "--relabel" "--reorder degree"; do
     "$tools/sluice-wcc" shares.sluice --output-format $format --output one.wcc > /dev/null 2>&1
     mpi 3 "$tools/sluice-wcc" shares-r3.sluice --output-format $format --output many.wcc > /dev/null 2>&1
     cmp -s one.wcc many.wcc || fail "3 ranks $order, --output-format $format: wcc labels differ"
+  done
+  for program in bfs wcc "pagerank --method classic" "sssp --delta 4" bc spmv; do
+    # shellcheck disable=SC2086
+    "$tools/sluice-${program%% *}" shares.sluice ${program#"${program%% *}"} > one.summary 2> /dev/null
+    # shellcheck disable=SC2086
+    mpi 3 "$tools/sluice-${program%% *}" shares-r3.sluice ${program#"${program%% *}"} > many.summary 2> /dev/null
+    [ -n "$(digest one.summary)" ] && [ "$(digest one.summary)" = "$(digest many.summary)" ] ||
+      fail "3 ranks $order: $program's summary differs: $(cat one.summary) against $(cat many.summary)"
   done
   ls | grep -q '\.tmp-' && fail "3 ranks $order: temporaries left: $(ls | grep '\.tmp-')"
   mpi 3 "$tools/sluice-bfs" shares-r3.sluice --output - 2> /dev/null > many.depth
@@ -194,6 +206,13 @@ done
 head -1 s.jsonl | grep -q '"ranks":2,' || fail "the run record lacks the rank count: $(head -1 s.jsonl)"
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*'"$exchanged" s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its trial's exchange: $(grep summary s.jsonl)"
+# No rank gathers the result: past its EDGEMAPs a rank's trial receives
+# only the summary's reductions (a few bytes each), not 8 bytes a vertex.
+for r in 0 1; do
+  kernel=$(grep '^{"record":"edgemap",.*"rank":'$r',' s.jsonl | grep -o '"received_bytes":[0-9]*' | cut -d: -f2 | awk '{s += $1} END {print s}')
+  trial=$(grep '^{"record":"summary",.*"rank":'$r',' s.jsonl | grep -o '"received_bytes":[0-9]*' | cut -d: -f2)
+  [ $((trial - kernel)) -lt 256 ] || fail "rank $r received $((trial - kernel)) bytes after BFS's EDGEMAPs: the result was gathered"
+done
 # PageRank's exchanges are keyed by the mirrors: the summary counts them.
 mpi 2 "$tools/sluice-pagerank" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"mirrors":[1-9][0-9]*,"read_pairs":[1-9][0-9]*}' s.jsonl)" -eq 2 ] ||

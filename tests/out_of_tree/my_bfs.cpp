@@ -13,6 +13,7 @@
 #include "cluster/session.hpp"
 #include "engine/engine.hpp"
 #include "programs/algorithm_run.hpp"
+#include "programs/owned_figures.hpp"
 
 using namespace sluice::engine;
 
@@ -71,9 +72,9 @@ int main(int argc, char** argv) {
         const auto start = std::chrono::steady_clock::now();
         uint64_t levels = 0;
         depth = bfs(run.out(), source, run.trace(), levels);
-        run.out().ranks().owned_values(std::span(depth));  // on ranks: each depth from the rank that owns the vertex
-        uint64_t reached = 0;
-        for (int64_t d : depth) reached += d >= 0;
+        // On ranks each depth lies with the rank that owns the vertex: the
+        // count is taken over each rank's own range, then summed.
+        const uint64_t reached = owned_count(run.out().ranks(), std::span<const int64_t>(depth), [](int64_t d) { return d >= 0; });
         run.print_summary(seconds_since(start), levels, "reached " + std::to_string(reached) + " vertices");
       }
       run.finish(std::span<const int64_t>(depth));  // median of the trials, --output, --stats
