@@ -35,12 +35,13 @@ void name_components_by_input_ids(std::span<T> labels, const base::IdMap& ids, e
   struct Smallest {
     uint64_t label, id;
   };
+  auto by_label_then_id = [](const Smallest& a, const Smallest& b) { return a.label < b.label || (a.label == b.label && a.id < b.id); };
   // This rank's smallest input id per label, to the label's owner (each
   // rank's piece ascending by label).
   std::vector<Smallest> mine;
   mine.reserve(last - first);
   for (uint64_t v = first; v < last; ++v) mine.push_back({uint64_t(labels[v]), ids.original(v)});
-  std::sort(mine.begin(), mine.end(), [](const Smallest& a, const Smallest& b) { return a.label < b.label || (a.label == b.label && a.id < b.id); });
+  std::sort(mine.begin(), mine.end(), by_label_then_id);
   std::vector<std::vector<Smallest>> pieces(size_t(communicator.size()));
   for (size_t i = 0; i < mine.size(); ++i) {
     if (i == 0 || mine[i].label != mine[i - 1].label) pieces[ranks.owner(mine[i].label)].push_back(mine[i]);
@@ -50,7 +51,7 @@ void name_components_by_input_ids(std::span<T> labels, const base::IdMap& ids, e
   const std::vector<Smallest> told = communicator.exchange_pieces(pieces, &from);
   // The owner's answer: each of its labels' smallest id over every rank.
   std::vector<Smallest> smallest(told);
-  std::sort(smallest.begin(), smallest.end(), [](const Smallest& a, const Smallest& b) { return a.label < b.label || (a.label == b.label && a.id < b.id); });
+  std::sort(smallest.begin(), smallest.end(), by_label_then_id);
   smallest.erase(std::unique(smallest.begin(), smallest.end(), [](const Smallest& a, const Smallest& b) { return a.label == b.label; }), smallest.end());
   auto lookup = [](const std::vector<Smallest>& table, uint64_t label) {
     return std::lower_bound(table.begin(), table.end(), label, [](const Smallest& s, uint64_t l) { return s.label < l; })->id;
