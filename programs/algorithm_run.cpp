@@ -74,6 +74,10 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   };
   engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator, reads_samples, opened);
   const engine::DiskGraph& graph = *engines_.out_graph;
+  // On ranks the transpose's part has an engine of its own, fitted to its
+  // share of the limit: its memory counts too.
+  const engine::FittedOptions* also = engines_.in_graph ? &engines_.in->fitted() : nullptr;
+  const uint64_t memory_limit = engines_.options.memory_limit ? engines_.options.memory_limit + (also ? also->limit : 0) : 0;
   outputs_.name_vertices_by(&graph.layout().ids());
   // Each rank writes the share of every output its own range spans.
   if (distributed()) outputs_.write_by_ranks(*communicator, out().ranks().owned_begin(), out().ranks().owned_end());
@@ -100,7 +104,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       {"edgemap", options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic"},
       {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
       {"skip_threshold_source", skip_source}, {"verify_reads", options.verify_reads},
-      {"bins", engine::bin_count(graph, options)}, {"memory_limit", options.memory_limit}, {"trials", trials_},
+      {"bins", engine::bin_count(graph, options)}, {"memory_limit", memory_limit}, {"trials", trials_},
       {"load_seconds", load_seconds()}};
   if (distributed()) {
     // The first rank's part is described above; the whole graph's edges here.
@@ -109,12 +113,25 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     run["part"] = graph.layout().path();
   }
   const engine::FittedOptions& fitted = out().fitted();
+  // Both engines' parts, where the transpose's part has one of its own.
+  auto both = [&](engine::MemoryBudget engine::FittedOptions::* which) {
+    engine::MemoryBudget b{};
+    for (const engine::FittedOptions* f : {&fitted, also}) {
+      if (!f) continue;
+      const engine::MemoryBudget& a = which == &engine::FittedOptions::floor && !f->cut() ? f->budget : f->*which;
+      b.index += a.index, b.frontiers += a.frontiers, b.bins += a.bins, b.io_buffers += a.io_buffers;
+      b.pull_cache += a.pull_cache, b.algorithm += a.algorithm;
+    }
+    return b;
+  };
+  const engine::MemoryBudget held = both(&engine::FittedOptions::budget), wanted = both(&engine::FittedOptions::wanted),
+                             floor = both(&engine::FittedOptions::floor);
+  const uint64_t limit = memory_limit ? memory_limit : fitted.limit;
   auto parts = [](const engine::MemoryBudget& b) {
     return nlohmann::ordered_json{{"index", b.index}, {"frontiers", b.frontiers}, {"bins", b.bins}, {"io_buffers", b.io_buffers},
                                   {"pull_cache", b.pull_cache}, {"algorithm", b.algorithm}, {"total", b.total()}};
   };
-  run["memory"] = {{"limit", fitted.limit}, {"held", parts(fitted.budget)}, {"by_default", parts(fitted.wanted)},
-                   {"floor", parts(fitted.cut() ? fitted.floor : fitted.budget)}};
+  run["memory"] = {{"limit", limit}, {"held", parts(held)}, {"by_default", parts(wanted)}, {"floor", parts(floor)}};
   if (distributed()) {
     trial_start_ = communicator->counters();
     communicator->take_step();  // the trial's first step counts from here
@@ -128,12 +145,11 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
                graph.drives(), graph.layout().in() ? " + transpose" : "",
                options.variant == engine::EdgeMapVariant::binning ? "binning" : "atomic",
                engine::direction_name(options.direction), options.skip->text().c_str(), skip_source.c_str());
-  if (fitted.cut()) {
+  if (held.total() < wanted.total()) {
     const auto& size = base::byte_count;
     std::fprintf(stderr, "%s: fitted to %s of memory: IO buffers %s (%s by default), bins %s (%s), pull cache %s (%s); at least %s needed\n",
-                 name, size(fitted.limit).c_str(), size(fitted.budget.io_buffers).c_str(), size(fitted.wanted.io_buffers).c_str(),
-                 size(fitted.budget.bins).c_str(), size(fitted.wanted.bins).c_str(), size(fitted.budget.pull_cache).c_str(),
-                 size(fitted.wanted.pull_cache).c_str(), size(fitted.floor.total()).c_str());
+                 name, size(limit).c_str(), size(held.io_buffers).c_str(), size(wanted.io_buffers).c_str(), size(held.bins).c_str(),
+                 size(wanted.bins).c_str(), size(held.pull_cache).c_str(), size(wanted.pull_cache).c_str(), size(floor.total()).c_str());
   }
   if (load_seconds() > 0) {
     std::fprintf(stderr, "%s: the graph's edges loaded into memory in %.3f s (%s), before any trial\n", name, load_seconds(),

@@ -1,5 +1,7 @@
 #include "programs/engine_flags.hpp"
 
+#include <stdexcept>
+
 #include "base/errors.hpp"
 #include "programs/symmetry_check.hpp"
 
@@ -124,12 +126,33 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
   e.options.hold_samples = reads_samples;
   if (distributed) e.options.whole_out_degrees = out_degrees;
-  e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);
+  engine::EngineOptions in_options = e.options;
+  if (e.in_graph && e.options.memory_limit) {
+    // Two engines over two parts, both held through the run: the one
+    // limit covers them. The transpose's part gets half of what the
+    // algorithm's arrays leave (the parts hold the edges into and out of
+    // the same range), the rank's own part the rest.
+    const uint64_t limit = e.options.memory_limit;
+    const uint64_t left = limit > e.options.algorithm_bytes ? limit - e.options.algorithm_bytes : 0;
+    in_options.memory_limit = std::max<uint64_t>(1, left / 2);
+    e.options.memory_limit = limit - std::min(limit - 1, left / 2);
+  }
+  // A refusal names the share it was fitted to.
+  auto share_of_limit = [&](auto&& open) {
+    try {
+      open();
+    } catch (const std::runtime_error& error) {
+      if (!e.in_graph || !in_options.memory_limit) throw;
+      throw std::runtime_error(std::string(error.what()) + "; that is this part's share of --memory-limit " +
+                               base::byte_count(e.options.memory_limit + in_options.memory_limit) +
+                               ", whose other share the transpose's part takes");
+    }
+  };
+  share_of_limit([&] { e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options); });
   if (e.in_graph) {  // a rank's part of the transpose
-    engine::EngineOptions in_options = e.options;
     in_options.algorithm_bytes = 0;  // counted once
     in_options.whole_out_degrees = nullptr;  // its part's out-degrees are the graph's in-degrees
-    e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options);
+    share_of_limit([&] { e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options); });
   } else if (wanted && !e.symmetric && !distributed) {
     e.in = e.out->transposed();  // the edge sets opened (and with --io memory loaded) once for both
   }

@@ -213,6 +213,19 @@ for r in 0 1; do
   trial=$(grep '^{"record":"summary",.*"rank":'$r',' s.jsonl | grep -o '"received_bytes":[0-9]*' | cut -d: -f2)
   [ $((trial - kernel)) -lt 256 ] || fail "rank $r received $((trial - kernel)) bytes after BFS's EDGEMAPs: the result was gathered"
 done
+# One --memory-limit covers both engines of a rank, its part's and the
+# transpose's part's: under a limit below what they want together, each
+# is cut to its share, the run record's held total stays within it, and
+# the labels are the same.
+mpi 2 "$tools/sluice-wcc" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
+wanted=$(head -1 s.jsonl | grep -o '"by_default":{[^}]*}' | grep -o '"total":[0-9]*' | cut -d: -f2)
+limit=$((wanted * 9 / 10))
+mpi 2 "$tools/sluice-wcc" rmat-r2.sluice --memory-limit "$limit" --stats s.jsonl --output limited.wcc > /dev/null 2>&1 ||
+  fail "wcc on 2 ranks under --memory-limit $limit (wanted $wanted) failed"
+held=$(head -1 s.jsonl | grep -o '"held":{[^}]*}' | grep -o '"total":[0-9]*' | cut -d: -f2)
+head -1 s.jsonl | grep -q '"memory_limit":'"$limit"',' || fail "the run record names another limit than $limit: $(head -1 s.jsonl)"
+[ "$held" -le "$limit" ] && [ "$held" -gt "$((wanted / 2))" ] || fail "2 ranks under --memory-limit $limit: the engines hold $held bytes"
+cmp -s "$(one wcc rmat.sluice)" limited.wcc || fail "wcc on 2 ranks under --memory-limit: labels differ"
 # PageRank's exchanges are keyed by the mirrors: the summary counts them.
 mpi 2 "$tools/sluice-pagerank" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"mirrors":[1-9][0-9]*,"read_pairs":[1-9][0-9]*}' s.jsonl)" -eq 2 ] ||
