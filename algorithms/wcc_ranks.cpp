@@ -280,7 +280,7 @@ template <class Id>
 Id largest_component(const std::vector<Id>& label, uint64_t first, uint64_t last, engine::Communicator& communicator) {
   uint64_t guess = std::numeric_limits<uint64_t>::max();  // a rank without vertices votes for none
   if (last > first) guess = afforest::most_frequent<Id>(first, last, [&](uint64_t v) { return label[v]; });
-  std::vector<uint64_t> guesses = communicator.all_gather(std::span<const uint64_t>(&guess, 1));
+  std::vector<uint64_t> guesses = communicator.all_gather_one(guess);
   std::sort(guesses.begin(), guesses.end());
   guesses.erase(std::unique(guesses.begin(), guesses.end()), guesses.end());
   std::vector<uint64_t> carried(guesses.size(), 0);

@@ -158,13 +158,23 @@ class Communicator {
                std::span<char>(reinterpret_cast<char*>(all.data()), all.size() * sizeof(T)), counts);
     return all;
   }
+  // One value from each rank, in rank order, on every rank: as
+  // all_gather, without first summing counts every rank knows.
+  template <class T>
+  std::vector<T> all_gather_one(const T& mine) {
+    std::vector<T> all(static_cast<size_t>(size()));
+    const std::vector<uint64_t> counts(size_t(size()), sizeof(T));
+    all_gather(std::span<const char>(reinterpret_cast<const char*>(&mine), sizeof(T)),
+               std::span<char>(reinterpret_cast<char*>(all.data()), all.size() * sizeof(T)), counts);
+    return all;
+  }
   // Every rank's `mine` folded in rank order by `combine`: the same value
   // on every rank, whatever order the MPI library reduces in (a sum of
   // doubles then rounds alike on every rank, and as one process summing
   // the ranges in turn would).
   template <class T, class Combine>
   T fold(const T& mine, Combine&& combine) {
-    const std::vector<T> all = all_gather(std::span<const T>(&mine, 1));
+    const std::vector<T> all = all_gather_one(mine);
     T folded = all.front();
     for (size_t r = 1; r < all.size(); ++r) folded = combine(folded, all[r]);
     return folded;

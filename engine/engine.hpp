@@ -129,6 +129,12 @@ uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options);
 struct MemoryBudget {
   uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, pull_cache = 0, algorithm = 0;
   uint64_t total() const { return index + frontiers + bins + io_buffers + pull_cache + algorithm; }
+  // Part by part: two engines that live side by side.
+  MemoryBudget& operator+=(const MemoryBudget& other) {
+    index += other.index, frontiers += other.frontiers, bins += other.bins, io_buffers += other.io_buffers;
+    pull_cache += other.pull_cache, algorithm += other.algorithm;
+    return *this;
+  }
   // `reversed`: the pull side's graph, if any. `shared_edge_sets`: the
   // index, buffers and pages are another engine's (Engine::transposed).
   static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,

@@ -24,7 +24,7 @@ RankExchange::RankExchange(Communicator& communicator, uint64_t vertices, uint64
     bounds_ = {0, vertices};
     return;
   }
-  const std::vector<uint64_t> begins = communicator_.all_gather(std::span<const uint64_t>(&begin, 1));
+  const std::vector<uint64_t> begins = communicator_.all_gather_one(begin);
   bounds_ = begins;
   bounds_.push_back(vertices);
   for (size_t r = 0; r + 1 < bounds_.size(); ++r) {

@@ -77,7 +77,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   // On ranks the transpose's part has an engine of its own, fitted to its
   // share of the limit: its memory counts too.
   const engine::FittedOptions* also = engines_.in_graph ? &engines_.in->fitted() : nullptr;
-  const uint64_t memory_limit = engines_.options.memory_limit ? engines_.options.memory_limit + (also ? also->limit : 0) : 0;
+  const uint64_t memory_limit = engines_.memory_limit;
   outputs_.name_vertices_by(&graph.layout().ids());
   // Each rank writes the share of every output its own range spans.
   if (distributed()) outputs_.write_by_ranks(*communicator, out().ranks().owned_begin(), out().ranks().owned_end());
@@ -117,10 +117,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   auto both = [&](engine::MemoryBudget engine::FittedOptions::* which) {
     engine::MemoryBudget b{};
     for (const engine::FittedOptions* f : {&fitted, also}) {
-      if (!f) continue;
-      const engine::MemoryBudget& a = which == &engine::FittedOptions::floor && !f->cut() ? f->budget : f->*which;
-      b.index += a.index, b.frontiers += a.frontiers, b.bins += a.bins, b.io_buffers += a.io_buffers;
-      b.pull_cache += a.pull_cache, b.algorithm += a.algorithm;
+      if (f) b += which == &engine::FittedOptions::floor && !f->cut() ? f->budget : f->*which;
     }
     return b;
   };

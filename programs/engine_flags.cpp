@@ -127,6 +127,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.options.hold_samples = reads_samples;
   if (distributed) e.options.whole_out_degrees = out_degrees;
   engine::EngineOptions in_options = e.options;
+  e.memory_limit = e.options.memory_limit;
   if (e.in_graph && e.options.memory_limit) {
     // Two engines over two parts, both held through the run: the one
     // limit covers them. The transpose's part gets half of what the
@@ -144,7 +145,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     } catch (const std::runtime_error& error) {
       if (!e.in_graph || !in_options.memory_limit) throw;
       throw std::runtime_error(std::string(error.what()) + "; that is this part's share of --memory-limit " +
-                               base::byte_count(e.options.memory_limit + in_options.memory_limit) +
+                               base::byte_count(e.memory_limit) +
                                ", whose other share the transpose's part takes");
     }
   };

@@ -47,6 +47,9 @@ struct ProgramEngines {
   std::string skip_source;        // where λ came from: flag, profile, default
   bool symmetric = false;         // recorded in the layout, or --symmetric and checked
   std::string symmetry_check;     // what that check found, when it ran
+  // --memory-limit as asked (0: none). On ranks with the transpose's part
+  // the two engines' options each hold a share of it.
+  uint64_t memory_limit = 0;
 
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return in ? *in : *out; }

@@ -1,6 +1,7 @@
 #include "programs/program_outputs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <memory>
@@ -46,8 +47,11 @@ void ProgramOutputs::write_by_ranks(engine::Communicator& ranks, uint64_t begin,
   ranks_ = &ranks;
   begin_ = begin;
   end_ = end;
-  bounds_ = ranks.all_gather(std::span<const uint64_t>(&begin, 1));
-  bounds_.push_back(ranks.fold(end, [](uint64_t a, uint64_t b) { return std::max(a, b); }));
+  // Every rank's first position, then the last rank's end: one gather.
+  const std::vector<std::array<uint64_t, 2>> ranges = ranks.all_gather_one(std::array<uint64_t, 2>{begin, end});
+  bounds_.clear();
+  for (const auto& range : ranges) bounds_.push_back(range[0]);
+  bounds_.push_back(ranges.back()[1]);
 }
 
 template <class T>
