@@ -252,7 +252,7 @@ Algorithm bfs_row() {
       algorithms::BfsResult r = timed(seconds, [&] { return algorithms::bfs(e.out, source, trace); });
       AlgorithmResult result{r.levels, "", {}, {}, seconds};
       std::visit([&](auto& tree) {
-        const int64_t deepest = owned_max(owners(e), std::span<const typename std::decay_t<decltype(tree.depth)>::value_type>(tree.depth), int64_t(0));
+        const int64_t deepest = owned_max(owners(e), tree.depth, int64_t(0));
         result.digest = "source " + std::to_string(sources.named(source)) + " reached " + std::to_string(r.reached) + " of " +
                         std::to_string(tree.depth.size()) + " vertices, depth " + std::to_string(deepest);
         result.values.emplace_back("depth", std::move(tree.depth));  // move-only arrays: no initializer list
@@ -309,9 +309,9 @@ Algorithm pagerank_row() {
     return PreparedAlgorithm{std::move(parameters), [o, ids](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::PageRankResult r = timed(seconds, [&] { return algorithms::pagerank(e.out, o, trace); });
-      const TopVertex top = owned_top(owners(e), std::span<const double>(r.rank));
+      const TopVertex top = owned_top(owners(e), r.rank);
       AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s",
-                                                   owned_sum(owners(e), std::span<const double>(r.rank)),
+                                                   owned_sum(owners(e), r.rank),
                                                    (unsigned long long)ids->original(top.vertex), top.value, r.last_change,
                                                    !r.converged                  ? "not converged"
                                                    : r.last_change < o.tolerance ? "converged"
@@ -406,8 +406,8 @@ Algorithm spmv_row() {
       const std::vector<double>& x = *shared;
       double seconds = 0;
       std::vector<double> y = timed(seconds, [&] { return algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace); });
-      const double sum = owned_sum(owners(e), std::span<const double>(y));
-      const double norm = owned_sum(owners(e), std::span<const double>(y), [](double value) { return value * value; });
+      const double sum = owned_sum(owners(e), y);
+      const double norm = owned_sum(owners(e), y, [](double value) { return value * value; });
       AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}, seconds};
       result.values.emplace_back("y", std::move(y));
       return result;
@@ -452,9 +452,9 @@ Algorithm bc_row() {
     return PreparedAlgorithm{std::move(parameters), [sources, ids](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::BcResult r = timed(seconds, [&] { return algorithms::bc(e.out, e.in, sources, trace); });
-      const TopVertex top = owned_top(owners(e), std::span<const double>(r.score));
+      const TopVertex top = owned_top(owners(e), r.score);
       AlgorithmResult result{r.levels, printed("%llu source(s), sum of scores %.6g, top vertex %llu (%.6g)",
-                                               (unsigned long long)r.sources, owned_sum(owners(e), std::span<const double>(r.score)),
+                                               (unsigned long long)r.sources, owned_sum(owners(e), r.score),
                                                (unsigned long long)ids->original(top.vertex), top.value), {}, {}, seconds};
       result.values.emplace_back("score", std::move(r.score));
       result.counts = {{"sources", r.sources}, {"levels", r.levels}};
@@ -470,9 +470,8 @@ PreparedAlgorithm sssp_from_every_vertex(const algorithms::SsspOptions& o) {
   return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
     double seconds = 0;
     algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp_from_every_vertex(e.out, o, trace); });
-    const std::span<const float> distance(r.distance);
-    const uint64_t below = owned_count(owners(e), distance, [](float d) { return d < 0; });
-    const float least = owned_min(owners(e), distance, 0.0f);
+    const uint64_t below = owned_count(owners(e), r.distance, [](float d) { return d < 0; });
+    const float least = owned_min(owners(e), r.distance, 0.0f);
     AlgorithmResult result{r.rounds, printed("from every vertex: %llu of %zu vertices below 0, least distance %.6g, %llu round(s)",
                                              (unsigned long long)below, r.distance.size(), double(least), (unsigned long long)r.rounds),
                            {}, {}, seconds};
@@ -521,7 +520,7 @@ Algorithm sssp_row() {
       } catch (const algorithms::NegativeCycle& error) {
         throw std::runtime_error(algorithms::NegativeCycle::message(std::to_string(sources.named(error.vertex)), error.rounds));
       }
-      const float farthest = owned_max(owners(e), std::span<const float>(r.distance), 0.0f,
+      const float farthest = owned_max(owners(e), r.distance, 0.0f,
                                        [](float d) { return d < std::numeric_limits<float>::infinity() ? d : 0.0f; });
       AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",
                                                (unsigned long long)sources.named(source), (unsigned long long)r.reached, r.distance.size(),
@@ -656,7 +655,7 @@ Algorithm radii_row() {
     return PreparedAlgorithm{std::move(parameters), [sources](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       double seconds = 0;
       algorithms::RadiiResult r = timed(seconds, [&] { return algorithms::radii(e.out, *sources, trace); });
-      const uint64_t reached = owned_count(owners(e), std::span<const int64_t>(r.radius), [](int64_t radius) { return radius >= 0; });
+      const uint64_t reached = owned_count(owners(e), r.radius, [](int64_t radius) { return radius >= 0; });
       AlgorithmResult result{r.rounds, printed("%zu sources reached %llu vertices, largest estimate %lld, %llu rounds", r.sources.size(),
                                                (unsigned long long)reached, (long long)r.largest, (unsigned long long)r.rounds), {}, {}, seconds};
       result.values.emplace_back("radius", std::move(r.radius));

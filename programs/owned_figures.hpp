@@ -2,45 +2,44 @@
 // the top vertex), each taken over the vertices this rank owns and then
 // folded over the ranks in rank order: no rank gathers the result, and
 // every rank gets the figures one process would print. One process owns
-// every vertex.
+// every vertex. `values`: any array indexed by vertex.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <span>
 
 #include "engine/rank_exchange.hpp"
 
 namespace sluice::programs {
 
 // The sum of f(values[v]) over the vertices.
-template <class T, class F = std::identity>
-double owned_sum(engine::RankExchange& ranks, std::span<const T> values, F f = {}) {
+template <class Values, class F = std::identity>
+double owned_sum(engine::RankExchange& ranks, const Values& values, F f = {}) {
   double sum = 0;
   for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) sum += double(f(values[v]));
   return ranks.communicator().fold(sum, std::plus<>());
 }
 
 // How many vertices' values satisfy `keep`.
-template <class T, class Keep>
-uint64_t owned_count(engine::RankExchange& ranks, std::span<const T> values, Keep keep) {
+template <class Values, class Keep>
+uint64_t owned_count(engine::RankExchange& ranks, const Values& values, Keep keep) {
   uint64_t count = 0;
   for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) count += keep(values[v]) ? 1 : 0;
   return ranks.communicator().fold(count, std::plus<>());
 }
 
 // The largest of `floor` and f(values[v]) over the vertices.
-template <class R, class T, class F = std::identity>
-R owned_max(engine::RankExchange& ranks, std::span<const T> values, R floor, F f = {}) {
+template <class R, class Values, class F = std::identity>
+R owned_max(engine::RankExchange& ranks, const Values& values, R floor, F f = {}) {
   R largest = floor;
   for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) largest = std::max(largest, R(f(values[v])));
   return ranks.communicator().fold(largest, [](R a, R b) { return std::max(a, b); });
 }
 
 // The smallest of `ceiling` and f(values[v]) over the vertices.
-template <class R, class T, class F = std::identity>
-R owned_min(engine::RankExchange& ranks, std::span<const T> values, R ceiling, F f = {}) {
+template <class R, class Values, class F = std::identity>
+R owned_min(engine::RankExchange& ranks, const Values& values, R ceiling, F f = {}) {
   R least = ceiling;
   for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) least = std::min(least, R(f(values[v])));
   return ranks.communicator().fold(least, [](R a, R b) { return std::min(a, b); });
@@ -52,8 +51,8 @@ struct TopVertex {
   double value = 0;
   uint64_t vertex = 0;
 };
-template <class T>
-TopVertex owned_top(engine::RankExchange& ranks, std::span<const T> values, double floor = 0) {
+template <class Values>
+TopVertex owned_top(engine::RankExchange& ranks, const Values& values, double floor = 0) {
   TopVertex top{floor, 0};
   for (uint64_t v = ranks.owned_begin(); v < ranks.owned_end(); ++v) {
     if (double(values[v]) > top.value) top = {double(values[v]), v};

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
         depth = bfs(run.out(), source, run.trace(), levels);
         // On ranks each depth lies with the rank that owns the vertex: the
         // count is taken over each rank's own range, then summed.
-        const uint64_t reached = owned_count(run.out().ranks(), std::span<const int64_t>(depth), [](int64_t d) { return d >= 0; });
+        const uint64_t reached = owned_count(run.out().ranks(), depth, [](int64_t d) { return d >= 0; });
         run.print_summary(seconds_since(start), levels, "reached " + std::to_string(reached) + " vertices");
       }
       run.finish(std::span<const int64_t>(depth));  // median of the trials, --output, --stats
