@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "base/atomic_file.hpp"
@@ -243,6 +244,173 @@ std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& man
   return files;
 }
 
+namespace {
+
+// Held beside a bounded build, per vertex: the in- and out-degrees, the
+// graph's and its transpose's offsets, a part's and its transpose's
+// offsets, the writer's degrees and index (56 bytes), and the block
+// buffers of the graphs open at once (measured: 96 in all keeps RMAT 20
+// on 4 ranks within its limit).
+constexpr uint64_t held_per_vertex = 96;
+
+// The files of the parts of `ranks`, and of the top when `top`.
+std::vector<base::NamedFile> files_of(const std::string& manifest_path, const RankedWriteOptions& options,
+                                      const std::vector<unsigned>& ranks, bool top) {
+  std::vector<base::NamedFile> all = ranked_layout_files_to_write(manifest_path, options), mine;
+  if (top) mine.assign(all.begin(), all.begin() + (options.layout.with_ids ? 2 : 1));
+  for (unsigned r : ranks) {
+    for (bool transposed : {false, true}) {
+      if (transposed && !options.transpose) break;
+      SluiceWriteOptions part = options.layout;
+      part.drive_dirs = part_drive_dirs(options.drive_patterns, r);
+      part.with_ids = false;
+      for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r, transposed), options.transpose, part)) {
+        mine.push_back(std::move(f));
+      }
+    }
+  }
+  return mine;
+}
+
+}  // namespace
+
+struct RankedPartsWriter::State {
+  std::string manifest_path;
+  RankedWriteOptions options;
+  std::vector<unsigned> ranks_here;
+  bool writes_top = false;
+  std::vector<base::NamedFile> to_write;
+  std::optional<layout::LayoutReplacement> top_replacement;
+  std::string old_layout_id;
+  std::vector<std::string> old_parts;
+  MadeDirectories made;
+  std::vector<StagedLayout> staged;
+  std::vector<base::AtomicFile> top_files;
+  layout::Manifest top;
+  BuildMemory bounded_memory;
+
+  SluiceWriteOptions part_options(unsigned r, bool weighted) const {
+    SluiceWriteOptions o = options.layout;
+    o.drive_dirs = part_drive_dirs(options.drive_patterns, r);
+    o.with_ids = false;  // the whole layout's map is beside the top manifest
+    if (weighted) o.sample_edges = 0;
+    return o;
+  }
+};
+
+RankedPartsWriter::RankedPartsWriter(const std::string& manifest_path, const RankedWriteOptions& options,
+                                     std::vector<unsigned> ranks_here, bool writes_top, bool relabelled)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.manifest_path = manifest_path;
+  s.options = options;
+  s.ranks_here = std::move(ranks_here);
+  s.writes_top = writes_top;
+  s.bounded_memory = options.memory;
+  s.bounded_memory.held_per_vertex = held_per_vertex;
+  s.to_write = files_of(manifest_path, options, s.ranks_here, writes_top);
+  base::reserve_open_files(s.to_write.size(), "a layout split for " + std::to_string(options.ranks) + " ranks");
+
+  // Before anything is written: every file may be replaced. A part's
+  // manifest only if the layout now at manifest_path lists it.
+  s.top_replacement.emplace(manifest_path, std::vector<std::string>{}, options.layout.force);
+  s.old_parts = previous_parts(manifest_path, s.old_layout_id);
+  auto was_listed = [&](const std::string& part_path) {
+    return std::any_of(s.old_parts.begin(), s.old_parts.end(), [&](const std::string& p) { return same_path(p, part_path); });
+  };
+  for (unsigned r : s.ranks_here) {
+    for (bool transposed : {false, true}) {
+      if (transposed && !options.transpose) break;
+      const std::string part_path = part_manifest_path(manifest_path, r, transposed);
+      std::error_code ec;
+      if (!options.layout.force && fs::exists(part_path, ec) && !was_listed(part_path)) {
+        throw std::runtime_error(part_path + ": exists and is not a part of the layout " + manifest_path +
+                                 "; converting would replace it (pass --force to overwrite it, or choose another name)");
+      }
+      check_replaceable(layout::LayoutReplacement(part_path, {}, options.layout.force), part_path, options.transpose,
+                        s.part_options(r, false));
+    }
+  }
+  if (writes_top && relabelled) s.top_replacement->check_id_map(id_map_path(manifest_path));
+  sweep_dead_temporaries(manifest_path, {});
+  std::vector<std::string> swept_dirs;
+  for (const std::string& pattern : options.drive_patterns) {
+    for (unsigned r : s.ranks_here) {
+      const std::string d = part_drive_dirs({pattern}, r).front();
+      if (std::find(swept_dirs.begin(), swept_dirs.end(), d) != swept_dirs.end()) continue;
+      if (pattern.find("{rank}") != std::string::npos) s.made.make(d);
+      sweep_dead_temporaries(manifest_path, {d});
+      swept_dirs.push_back(d);
+    }
+  }
+}
+
+RankedPartsWriter::~RankedPartsWriter() = default;
+
+void RankedPartsWriter::stage(BlockGraph& part, unsigned r, bool transposed, const std::vector<uint64_t>& bounds,
+                              const std::string& layout_id) {
+  State& s = *state_;
+  std::unique_ptr<BlockGraph> by_destination;
+  if (s.options.transpose) by_destination = transpose_of(part, s.options.threads, s.bounded_memory);
+  const std::string part_path = part_manifest_path(s.manifest_path, r, transposed);
+  SluiceWriteOptions o = s.part_options(r, part.info().weighted);
+  o.part = layout::PartOf{r, s.options.ranks, bounds[r], bounds[r + 1], relative_to_manifest(part_path, s.manifest_path), layout_id,
+                          transposed};
+  if (s.options.layout.progress) {
+    std::fprintf(stderr, "%s %u of %u: vertices [%llu, %llu), %llu edges\n", transposed ? "transpose's part" : "part", r,
+                 s.options.ranks, (unsigned long long)bounds[r], (unsigned long long)bounds[r + 1],
+                 (unsigned long long)part.info().edges);
+  }
+  s.staged.push_back(stage_sluice_layout(part, by_destination.get(), part_path, o));
+}
+
+void RankedPartsWriter::publish_parts() {
+  for (StagedLayout& part : state_->staged) {
+    for (base::AtomicFile& f : part.files) f.publish();
+  }
+}
+
+void RankedPartsWriter::publish_top(const base::GraphInfo& info, const base::IdMap& ids, const std::vector<uint64_t>& bounds,
+                                    const std::string& layout_id) {
+  State& s = *state_;
+  const std::string& manifest_path = s.manifest_path;
+  layout::Manifest& top = s.top;
+  top.layout_id = layout_id;
+  top.info = info;
+  top.alpha = ranked_layout_alpha;
+  for (unsigned r = 0; r < s.options.ranks; ++r) {
+    const std::string part_path = part_manifest_path(manifest_path, r);
+    layout::RankPart listed{relative_to_manifest(manifest_path, part_path), "", bounds[r], bounds[r + 1]};
+    if (s.options.transpose) listed.transpose = relative_to_manifest(manifest_path, part_manifest_path(manifest_path, r, true));
+    top.parts.push_back(std::move(listed));
+  }
+  // The id map of a relabelled graph: one for the whole layout, beside its top manifest.
+  if (!ids.empty()) {
+    s.top_files.emplace_back(id_map_path(manifest_path));
+    top.ids = fs::path(id_map_path(manifest_path)).filename().string();
+    top.ids_checksum = layout::write_id_map_file(s.top_files.back(), ids);
+  }
+  s.top_files.emplace_back(manifest_path).write(top.text());
+  for (base::AtomicFile& f : s.top_files) f.finish();
+  for (base::AtomicFile& f : s.top_files) f.publish();
+  // Then what the old layout had and the new one does not.
+  std::vector<base::NamedFile> written = ranked_layout_files_to_write(manifest_path, s.options);
+  if (top.ids.empty()) {
+    std::erase_if(written, [&](const base::NamedFile& f) { return f.path == id_map_path(manifest_path); });
+  }
+  s.top_replacement->remove_leftovers(written);
+  for (const std::string& old : s.old_parts) {
+    const bool rewritten = std::any_of(written.begin(), written.end(), [&](const base::NamedFile& f) { return same_path(f.path, old); });
+    if (!rewritten) remove_old_part(old, s.old_layout_id);
+  }
+}
+
+void RankedPartsWriter::finish() {
+  State& s = *state_;
+  s.made.keep();
+  for (StagedLayout& part : s.staged) part.replacement.remove_leftovers(part.written);
+}
+
 void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_path, const RankedWriteOptions& options) {
   if (options.ranks == 0) throw std::invalid_argument("--ranks must be at least 1");
   if (options.ranks > max_ranks) {
@@ -254,88 +422,19 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
     throw std::invalid_argument("--ranks " + std::to_string(options.ranks) + " is more than the graph's " +
                                 std::to_string(info.vertices) + " vertices");
   }
-  // Every part is staged (written and synced under temporary names, its
-  // files held open and locked) and put in place with the top manifest,
-  // last: an error or a signal leaves the old layout whole and nothing new.
-  const std::vector<base::NamedFile> to_write = ranked_layout_files_to_write(manifest_path, options);
-  base::reserve_open_files(to_write.size(), "a layout split for " + std::to_string(options.ranks) + " ranks");
-
-  // Before anything is written: every file may be replaced. A part's
-  // manifest only if the layout now at manifest_path lists it.
-  const layout::LayoutReplacement top_replacement(manifest_path, {}, options.layout.force);
-  std::string old_layout_id;
-  const std::vector<std::string> old_parts = previous_parts(manifest_path, old_layout_id);
-  auto was_listed = [&](const std::string& part_path) {
-    return std::any_of(old_parts.begin(), old_parts.end(), [&](const std::string& p) { return same_path(p, part_path); });
-  };
-  auto part_options = [&](unsigned r) {
-    SluiceWriteOptions o = options.layout;
-    o.drive_dirs = part_drive_dirs(options.drive_patterns, r);
-    o.with_ids = false;  // the whole layout's map is beside the top manifest
-    if (info.weighted) o.sample_edges = 0;
-    return o;
-  };
-  for (unsigned r = 0; r < options.ranks; ++r) {
-    for (bool transposed : {false, true}) {
-      if (transposed && !options.transpose) break;
-      const std::string part_path = part_manifest_path(manifest_path, r, transposed);
-      std::error_code ec;
-      if (!options.layout.force && fs::exists(part_path, ec) && !was_listed(part_path)) {
-        throw std::runtime_error(part_path + ": exists and is not a part of the layout " + manifest_path +
-                                 "; converting would replace it (pass --force to overwrite it, or choose another name)");
-      }
-      check_replaceable(layout::LayoutReplacement(part_path, {}, options.layout.force), part_path, options.transpose, part_options(r));
-    }
-  }
-  if (!graph.source().ids().empty()) top_replacement.check_id_map(id_map_path(manifest_path));
-  sweep_dead_temporaries(manifest_path, {});
-  MadeDirectories made;
-  std::vector<std::string> swept_dirs;
-  for (const std::string& pattern : options.drive_patterns) {
-    for (unsigned r = 0; r < options.ranks; ++r) {
-      const std::string d = part_drive_dirs({pattern}, r).front();
-      if (std::find(swept_dirs.begin(), swept_dirs.end(), d) != swept_dirs.end()) continue;
-      if (pattern.find("{rank}") != std::string::npos) made.make(d);
-      sweep_dead_temporaries(manifest_path, {d});
-      swept_dirs.push_back(d);
-    }
-  }
+  std::vector<unsigned> every_rank(options.ranks);
+  for (unsigned r = 0; r < options.ranks; ++r) every_rank[r] = r;
+  RankedPartsWriter writer(manifest_path, options, every_rank, true, !graph.source().ids().empty());
 
   const std::vector<uint64_t> in_degrees = in_degrees_of(graph);
   const std::vector<uint64_t> bounds = rank_boundaries(in_degrees, options.ranks, ranked_layout_alpha);
-  layout::Manifest top;
-  top.layout_id = layout::new_layout_id();
-  top.info = info;
-  top.alpha = ranked_layout_alpha;
-  std::vector<StagedLayout> staged;
-  // Held beside a bounded build, per vertex: the in- and out-degrees, the
-  // graph's and its transpose's offsets, a part's and its transpose's
-  // offsets, the writer's degrees and index (56 bytes), and the block
-  // buffers of the graphs open at once (measured: 96 in all keeps RMAT 20
-  // on 4 ranks within its limit).
-  constexpr uint64_t held_per_vertex = 96;
+  const std::string layout_id = layout::new_layout_id();
   BuildMemory bounded_memory = options.memory;
   bounded_memory.held_per_vertex = held_per_vertex;
-  // Stages part r of `source`'s edges (the graph's, or its transpose's).
-  auto stage_part = [&](BlockGraph& part, unsigned r, bool transposed) {
-    std::unique_ptr<BlockGraph> by_destination;
-    if (options.transpose) by_destination = transpose_of(part, options.threads, bounded_memory);
-    const std::string part_path = part_manifest_path(manifest_path, r, transposed);
-    SluiceWriteOptions o = part_options(r);
-    o.part = layout::PartOf{r, options.ranks, bounds[r], bounds[r + 1], relative_to_manifest(part_path, manifest_path), top.layout_id,
-                            transposed};
-    if (options.layout.progress) {
-      std::fprintf(stderr, "%s %u of %u: vertices [%llu, %llu), %llu edges\n", transposed ? "transpose's part" : "part", r,
-                   options.ranks, (unsigned long long)bounds[r], (unsigned long long)bounds[r + 1],
-                   (unsigned long long)part.info().edges);
-    }
-    staged.push_back(stage_sluice_layout(part, by_destination.get(), part_path, o));
-  };
   // Splits `source` by destination over the ranks, a group of parts a pass.
   auto stage_parts = [&](BlockGraph& source, const std::vector<uint64_t>& part_edges, bool transposed) {
     // Bounded, a part in memory and its transpose's build (about 3 times
     // the part) share what the limit leaves.
-    const BuildMemory& memory = bounded_memory;
     const uint64_t held = (info.vertices + 1) * held_per_vertex;
     const uint64_t cap = !options.memory.bounded() ? 0 : options.memory.limit > held ? (options.memory.limit - held) / 4 : 1;
     const std::vector<unsigned> groups = pass_groups(info, part_edges, cap);
@@ -345,16 +444,16 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
         const unsigned r = groups[g];
         BuildOptions build;
         build.threads = options.threads;
-        build.memory = memory;
-        EdgePasses edges = passes_into(source.source(), bounds[r], bounds[r + 1], chunk_edges(memory));
+        build.memory = bounded_memory;
+        EdgePasses edges = passes_into(source.source(), bounds[r], bounds[r + 1], chunk_edges(bounded_memory));
         edges.edges = part_edges[r];
         BlockGraph part(build_external_csr(std::move(edges), build), source.options());
-        stage_part(part, r, transposed);
+        writer.stage(part, r, transposed, bounds, layout_id);
         continue;
       }
       std::vector<std::unique_ptr<BlockGraph>> parts = parts_into(source, bounds, groups[g], groups[g + 1], part_edges);
       for (unsigned r = groups[g]; r < groups[g + 1]; ++r) {
-        stage_part(*parts[r - groups[g]], r, transposed);
+        writer.stage(*parts[r - groups[g]], r, transposed, bounds, layout_id);
         parts[r - groups[g]].reset();
       }
     }
@@ -368,40 +467,13 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
     graph.for_each_vertex([&](uint64_t v, uint64_t, uint64_t degree) { out_degrees[v] = degree; });
     stage_parts(*reversed, per_rank(out_degrees, bounds), true);
   }
-  for (unsigned r = 0; r < options.ranks; ++r) {
-    const std::string part_path = part_manifest_path(manifest_path, r);
-    layout::RankPart listed{relative_to_manifest(manifest_path, part_path), "", bounds[r], bounds[r + 1]};
-    if (options.transpose) listed.transpose = relative_to_manifest(manifest_path, part_manifest_path(manifest_path, r, true));
-    top.parts.push_back(std::move(listed));
-  }
-  // The id map of a relabelled graph: one for the whole layout, beside its top manifest.
-  std::vector<base::AtomicFile> top_files;
-  if (!graph.source().ids().empty()) {
-    top_files.emplace_back(id_map_path(manifest_path));
-    top.ids = fs::path(id_map_path(manifest_path)).filename().string();
-    top.ids_checksum = layout::write_id_map_file(top_files.back(), graph.source().ids());
-  }
-  top_files.emplace_back(manifest_path).write(top.text());
-  for (base::AtomicFile& f : top_files) f.finish();
-
   // In place: every part, then the top manifest; one conversion at a time.
-  const base::DirectoryLock lock(fs::path(manifest_path).parent_path().string());
-  for (StagedLayout& part : staged) {
-    for (base::AtomicFile& f : part.files) f.publish();
+  {
+    const base::DirectoryLock lock(fs::path(manifest_path).parent_path().string());
+    writer.publish_parts();
+    writer.publish_top(info, graph.source().ids(), bounds, layout_id);
   }
-  for (base::AtomicFile& f : top_files) f.publish();
-  made.keep();
-  // Then what the old layout had and the new one does not.
-  std::vector<base::NamedFile> written = to_write;
-  if (top.ids.empty()) {
-    std::erase_if(written, [&](const base::NamedFile& f) { return f.path == id_map_path(manifest_path); });
-  }
-  for (StagedLayout& part : staged) part.replacement.remove_leftovers(part.written);
-  top_replacement.remove_leftovers(written);
-  for (const std::string& old : old_parts) {
-    const bool rewritten = std::any_of(to_write.begin(), to_write.end(), [&](const base::NamedFile& f) { return same_path(f.path, old); });
-    if (!rewritten) remove_old_part(old, old_layout_id);
-  }
+  writer.finish();
 }
 
 }  // namespace sluice::formats

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,44 @@ std::vector<std::string> part_drive_dirs(const std::vector<std::string>& pattern
 
 // Every file write_ranked_sluice_layout writes, the top manifest first.
 std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& manifest_path, const RankedWriteOptions& options);
+
+// The writing of a ranked layout's parts, by one process for every rank
+// (write_ranked_sluice_layout) or by each rank of an MPI job for its own
+// (programs/convert_on_ranks.hpp): parts are staged (written and synced
+// under temporary names, held open and locked), then put in place, then
+// the top manifest, last. Destroyed before that, it leaves nothing new.
+// The caller holds the manifest directory's lock (base/directory_lock.hpp)
+// from the first part put in place to the top manifest.
+class RankedPartsWriter {
+ public:
+  // Before anything is written: refuses unless the parts of `ranks_here`
+  // (and, when `writes_top`, the top manifest and, when `relabelled`, the
+  // id map) may be replaced; removes dead writers' temporaries; makes the
+  // drive directories "{rank}" patterns name.
+  RankedPartsWriter(const std::string& manifest_path, const RankedWriteOptions& options, std::vector<unsigned> ranks_here,
+                    bool writes_top, bool relabelled);
+  ~RankedPartsWriter();
+  RankedPartsWriter(const RankedPartsWriter&) = delete;
+  RankedPartsWriter& operator=(const RankedPartsWriter&) = delete;
+
+  // Stages part r: `part`, the edges into r's range (or, `transposed`,
+  // the transpose graph's edges into it) by source over every vertex.
+  void stage(BlockGraph& part, unsigned r, bool transposed, const std::vector<uint64_t>& bounds, const std::string& layout_id);
+  // Puts the staged parts in place.
+  void publish_parts();
+  // Then the top manifest over `bounds` and, for a relabelled graph, the
+  // id map beside it; the old layout's files that the new one does not
+  // have are removed.
+  void publish_top(const base::GraphInfo& info, const base::IdMap& ids, const std::vector<uint64_t>& bounds,
+                   const std::string& layout_id);
+  // Once the layout is whole: the old parts' files the new ones replaced
+  // and do not have.
+  void finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Writes every part aside, then puts them in place together with the top
 // manifest, last; an error, SIGINT or SIGTERM leaves the layout that was

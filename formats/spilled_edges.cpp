@@ -10,21 +10,22 @@ SpilledEdges::SpilledEdges(const std::string& temp_dir, uint64_t buffer_bytes)
 
 void SpilledEdges::append(const EdgeList<uint64_t>& window) {
   const uint64_t count = window.size();
-  if (count == 0) return;
-  if (window.weighted && !weights_) weights_.emplace(dir_, "the parsed weights");
   // Interleaved through a bounded buffer: the window's arrays are freed by the caller.
   std::vector<uint64_t> pairs(std::min<uint64_t>(count, buffer_bytes_ / 16) * 2);
   const uint64_t step = pairs.size() / 2;
   for (uint64_t first = 0; first < count; first += step) {
     const uint64_t n = std::min(step, count - first);
-    for (uint64_t e = 0; e < n; ++e) {
-      pairs[2 * e] = window.sources[first + e];
-      pairs[2 * e + 1] = window.targets[first + e];
-      largest_ = std::max({largest_, pairs[2 * e], pairs[2 * e + 1]});
-    }
-    pairs_.append(pairs.data(), n * 16);
+    for (uint64_t e = 0; e < n; ++e) pairs[2 * e] = window.sources[first + e], pairs[2 * e + 1] = window.targets[first + e];
+    append_pairs(pairs.data(), window.weighted ? window.weights.data() + first : nullptr, n);
   }
-  if (window.weighted) weights_->append(window.weights.data(), count * sizeof(float));
+}
+
+void SpilledEdges::append_pairs(const uint64_t* pairs, const float* weights, uint64_t count) {
+  if (count == 0) return;
+  if (weights && !weights_) weights_.emplace(dir_, "the parsed weights");
+  for (uint64_t i = 0; i < 2 * count; ++i) largest_ = std::max(largest_, pairs[i]);
+  pairs_.append(pairs, count * 16);
+  if (weights) weights_->append(weights, count * sizeof(float));
   edges_ += count;
 }
 

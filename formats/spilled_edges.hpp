@@ -1,5 +1,6 @@
-// An edge list parsed window by window onto scratch files (conversion in
-// bounded memory): 16 bytes an edge (two 64-bit ids), 4 more with
+// Edges kept on scratch files: an edge list parsed window by window
+// (conversion in bounded memory), or the edges a rank receives in a
+// conversion by the ranks. 16 bytes an edge (two 64-bit ids), 4 more with
 // weights, read back as the passes of build_external_csr.
 #pragma once
 
@@ -17,6 +18,8 @@ class SpilledEdges {
  public:
   SpilledEdges(const std::string& temp_dir, uint64_t buffer_bytes);
   void append(const EdgeList<uint64_t>& window);
+  // `count` edges as (source, target) pairs, and their weights (or null).
+  void append_pairs(const uint64_t* pairs, const float* weights, uint64_t count);
   uint64_t edges() const { return edges_; }
   uint64_t largest_id() const { return largest_; }
 

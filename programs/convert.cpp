@@ -15,12 +15,13 @@
 #include "formats/writers.hpp"
 #include "layout/manifest.hpp"
 #include "programs/command_line.hpp"
+#include "programs/convert_on_ranks.hpp"
 #include "programs/graph_commands.hpp"
 #include "programs/option_values.hpp"
 
 namespace sluice::programs {
 
-int convert_command(int argc, char** argv) {
+int convert_command(int argc, char** argv, engine::Communicator* communicator) {
   po::options_description options("sluice convert IN OUT");
   options.add_options()
     ("input", po::value<std::string>()->required(), "input graph")
@@ -46,12 +47,6 @@ int convert_command(int argc, char** argv) {
                           "Formats: el wel mtx adj bel bel64 sluice blaze (reading also: bv).",
                           options, positionals, values)) {
     return exit_ok;
-  }
-  // Each rank of a job would convert the whole graph onto the same files.
-  if (const int job = base::launched_ranks(); job > 1) {
-    throw std::runtime_error("sluice convert runs as one process, and was started as one of " + std::to_string(job) +
-                             " MPI ranks: run it without mpirun (with --ranks R it writes every rank's part; run the "
-                             "programs under `mpirun -np R`)");
   }
   const std::string output = values["output"].as<std::string>();
   std::string to = values["to"].as<std::string>();
@@ -85,13 +80,20 @@ int convert_command(int argc, char** argv) {
                       " ranks a layout may be split for");
     }
   }
+  // Under mpirun the ranks convert together, each writing its own part.
+  const bool by_ranks = communicator && (communicator->size() > 1 || !values["ranks"].defaulted());
+  if (by_ranks && (to != "sluice" || values["ranks"].defaulted())) {
+    throw po::error("sluice convert started as one of " + std::to_string(communicator->size()) +
+                    " MPI ranks converts by the ranks: give OUT.sluice and --ranks " + std::to_string(communicator->size()) +
+                    " (each rank writes its own part), or run it without mpirun");
+  }
   // Within the memory given: a build that would not fit is done on
   // scratch files (formats/external_csr.hpp), which are never left behind.
   formats::BuildMemory& memory = open_options.build.memory;
   memory.limit = values["memory-limit"].as<ByteSize>().bytes;
   if (memory.limit == 0) memory.limit = std::max<uint64_t>(base::available_memory() / 2, 1);
   memory.temp_dir = values["temp-dir"].as<std::string>();
-  if (memory.temp_dir.empty()) {
+  if (memory.temp_dir.empty() && !by_ranks) {  // by the ranks: each rank's first drive (programs/convert_on_ranks.hpp)
     const bool per_rank = !write.drive_dirs.empty() && write.drive_dirs[0].find("{rank}") != std::string::npos;
     if (!write.drive_dirs.empty() && !per_rank && std::filesystem::is_directory(write.drive_dirs[0])) {
       memory.temp_dir = write.drive_dirs[0];
@@ -104,7 +106,7 @@ int convert_command(int argc, char** argv) {
   // each of the up to 5 graphs a ranked conversion holds open) take at
   // most a sixteenth of the limit.
   open_options.blocks.block_edges = std::min(open_options.blocks.block_edges, std::max<uint64_t>(memory.limit / 5120, 4096));
-  if (!std::filesystem::is_directory(memory.temp_dir)) throw po::error("--temp-dir " + memory.temp_dir + ": not a directory");
+  if (!memory.temp_dir.empty() && !std::filesystem::is_directory(memory.temp_dir)) throw po::error("--temp-dir " + memory.temp_dir + ": not a directory");
   formats::RankedWriteOptions ranked;
   ranked.ranks = ranks;
   // The guard's list of files names the id map a layout may get (from
@@ -120,12 +122,26 @@ int convert_command(int argc, char** argv) {
   ranked.memory = memory;
   // Before any work: no file written may be one that is read.
   base::OutputGuard guard;
-  guard.inputs(formats::graph_files(input, open_options));
+  guard.inputs(formats::graph_files(by_ranks ? formats::part_drive_dirs({input}, communicator->rank()).front() : input, open_options));
   for (const base::NamedFile& f : ranks ? formats::ranked_layout_files_to_write(output, ranked) : formats::files_to_write(output, to, write)) {
     guard.output(f.path, f.what);
   }
 
   auto start = std::chrono::steady_clock::now();
+  if (by_ranks) {
+    const ConvertedOnRanks done = convert_on_ranks(input, open_options, output, ranked, *communicator);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    uint64_t figures[2] = {done.routed_bytes, base::TempFile::bytes_written()};
+    communicator->sum(std::span<uint64_t>(figures, 2));
+    if (communicator->rank() == 0) {
+      const base::GraphInfo& info = done.info;
+      std::cout << "converted " << done.format << " -> sluice by " << ranks << " ranks: " << info.vertices << " vertices, "
+                << info.edges << " edges" << (info.weighted ? " (weighted)" : "") << " in " << seconds << " s -> " << output
+                << ", " << base::byte_count(figures[0]) << " of edges sent between ranks, " << base::byte_count(figures[1])
+                << " of scratch files written\n";
+    }
+    return exit_ok;
+  }
   auto graph = formats::BlockGraph::open(input, open_options);
   if (ranks) {
     formats::write_ranked_sluice_layout(*graph, output, ranked);

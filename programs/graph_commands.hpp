@@ -3,9 +3,13 @@
 // sluice.generate). argv[0] is the command's name.
 #pragma once
 
+#include "engine/communicator.hpp"
+
 namespace sluice::programs {
 
-int convert_command(int argc, char** argv);
+// Under mpirun (`communicator` of several ranks), the ranks convert
+// together (programs/convert_on_ranks.hpp).
+int convert_command(int argc, char** argv, engine::Communicator* communicator = nullptr);
 int generate_command(int argc, char** argv);
 
 }  // namespace sluice::programs

@@ -1,12 +1,20 @@
 #include "tools/commands.hpp"
 
+#include "cluster/session.hpp"
 #include "programs/graph_commands.hpp"
 
 namespace sluice::tools {
 
+// Under mpirun, MPI starts here: the ranks convert together, and an error
+// on any rank ends the whole job.
+int cmd_convert(int argc, char** argv) {
+  cluster::Session session(argc, argv);
+  return session.run("sluice convert", [&] { return programs::convert_command(argc, argv, session.communicator()); });
+}
+
 const std::vector<Command>& sluice_commands() {
   static const std::vector<Command> commands = {
-      {"convert", "convert a graph between formats, or onto drives in sluice's layout", programs::convert_command},
+      {"convert", "convert a graph between formats, or onto drives in sluice's layout", cmd_convert},
       {"generate", "generate an RMAT or uniform random graph", programs::generate_command},
       {"info", "print counts, degree statistics and the on-disk layout; --verify checksums", cmd_info},
       {"scan", "read every edge through the block API and report the rate", cmd_scan},

@@ -25,6 +25,7 @@ const std::vector<Command>& algorithm_commands();
 // --output, --stats, --trials; a summary line per trial.
 int run_algorithm_program(const programs::Algorithm& algorithm, int argc, char** argv);
 
+int cmd_convert(int argc, char** argv);
 int cmd_info(int argc, char** argv);
 int cmd_scan(int argc, char** argv);
 int cmd_bench_load(int argc, char** argv);

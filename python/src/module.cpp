@@ -19,7 +19,7 @@ PYBIND11_MODULE(_core, m) {
   bind_block_iterator(m);
   bind_array_writer(m);
   bind_runs(m);
-  m.def("convert", [](const std::vector<std::string>& args) { return run_command_in_process("sluice convert", sluice::programs::convert_command, args); },
+  m.def("convert", [](const std::vector<std::string>& args) { return run_command_in_process("sluice convert", [](int argc, char** argv) { return sluice::programs::convert_command(argc, argv); }, args); },
         py::arg("args"));
   m.def("generate", [](const std::vector<std::string>& args) { return run_command_in_process("sluice generate", sluice::programs::generate_command, args); },
         py::arg("args"));

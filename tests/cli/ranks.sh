@@ -103,6 +103,79 @@ mkdir drives
 # vertices but not one edge.
 { echo "# Nodes: 300"; for u in $(seq 0 9); do for v in $(seq 0 9); do [ "$u" = "$v" ] || echo "$u $v"; done; done; } > lopsided.el
 
+# Conversion by the ranks: `mpirun -np R sluice convert`, every rank
+# reading its share of the input and writing its own part, writes the
+# layout the one-machine `sluice convert --ranks R` writes, file for file
+# (with the layout id fixed: the page checksums are seeded with it).
+# by_ranks R INPUT [options]: the two, compared; INPUT may name {rank}
+# (each rank's own share), against the whole graph in $whole.
+by_ranks() {
+  local ranks=$1 input=$2
+  shift 2
+  rm -rf conv conv-ref && mkdir conv
+  SLUICE_LAYOUT_ID=$fixed_id "$tools/sluice" convert "${whole:-$input}" conv/g.sluice --ranks "$ranks" \
+    --drives 'conv/{rank}/a,conv/{rank}/b' "$@" > /dev/null 2> conv.err || fail "convert --ranks $ranks $*: $(cat conv.err)"
+  mv conv conv-ref && mkdir conv
+  SLUICE_LAYOUT_ID=$fixed_id mpi "$ranks" "$tools/sluice" convert "$input" conv/g.sluice --ranks "$ranks" \
+    --drives 'conv/{rank}/a,conv/{rank}/b' "$@" > conv.out 2>&1 || fail "mpirun -np $ranks sluice convert $input $*: $(cat conv.out)"
+  grep -q "^converted .* by $ranks ranks: .* edges sent between ranks" conv.out || fail "no summary line from the ranks: $(cat conv.out)"
+  diff -r conv-ref conv > /dev/null || fail "$input converted by $ranks ranks $* differs from one machine's: $(diff -rq conv-ref conv | head -3)"
+  ls conv | grep -q '\.tmp-' && fail "$input by $ranks ranks $*: temporaries left: $(ls conv | grep '\.tmp-')"
+  return 0
+}
+fixed_id=0123456789abcdef0123456789abcdef
+by_ranks 3 rmat.el --transpose
+by_ranks 3 rmat.el --transpose --relabel --compress
+by_ranks 2 uniform.el --transpose --reorder degree --wide-ids
+by_ranks 4 chain.el --compress --sample-edges 4 --memory-limit 24m
+by_ranks 1 lopsided.el --transpose
+# Shares of one edge list, a file per rank: together, the whole file.
+total=$(wc -l < rmat.el)
+head -n $((total / 3)) rmat.el > rmat.share0.el
+sed -n "$((total / 3 + 1)),$((2 * total / 3))p" rmat.el > rmat.share1.el
+tail -n +$((2 * total / 3 + 1)) rmat.el > rmat.share2.el
+whole=rmat.el by_ranks 3 'rmat.share{rank}.el' --transpose --compress
+# A layout the ranks converted is run by them as one machine's is.
+mpi 3 "$tools/sluice-bfs" conv/g.sluice --output many.bfs > /dev/null 2>&1
+"$tools/sluice" convert rmat.el one-conv.sluice --transpose > /dev/null
+"$tools/sluice-bfs" one-conv.sluice --output one.bfs > /dev/null 2>&1
+cmp -s one.bfs many.bfs || fail "bfs on the layout the ranks converted differs from one process's"
+expect_error 1 "give OUT.sluice and --ranks 2" mpirun -np 2 "$tools/sluice" convert rmat.el x.sluice
+expect_error 1 "with the input in shares ({rank}), convert without them" mpirun -np 3 "$tools/sluice" convert 'rmat.share{rank}.el' x.sluice --ranks 3 --dedup
+expect_error 1 "rank 1 of 2 on $(hostname): error: missing.share1.el: cannot open" \
+  mpirun -np 2 "$tools/sluice" convert 'missing.share{rank}.el' x.sluice --ranks 2
+[ ! -e x.sluice ] || fail "a refused conversion left its manifest"
+# A rank killed during the conversion ends the job within 30 s: the old
+# layout stays whole, and what the dead rank left is swept by the next.
+"$tools/sluice" generate rmat --scale 17 --edge-factor 16 --seed 8 -o big.el > /dev/null
+mv conv/g.sluice conv/before.sluice && cp conv/before.sluice conv/g.sluice
+set +e
+start=$(date +%s)
+timeout 60 mpirun -np 3 "$tools/sluice" convert big.el conv/g.sluice --ranks 3 --transpose --memory-limit 64m \
+  --drives 'conv/{rank}/a,conv/{rank}/b' > killed.log 2>&1 &
+job=$!
+victim=
+for _ in $(seq 100); do
+  launcher=$(pgrep -P "$job" | head -1)
+  victim=$([ -n "$launcher" ] && pgrep -P "$launcher" -x sluice | tail -1)
+  [ -n "$victim" ] && break
+  sleep 0.1
+done
+sleep 0.5
+kill -9 "$victim"
+wait $job
+code=$?
+set -e
+[ "$code" -ne 0 ] || fail "the conversion survived a killed rank: $(cat killed.log)"
+[ $(( $(date +%s) - start )) -le 30 ] || fail "the conversion took over 30 s to end after a rank was killed"
+cmp -s conv/before.sluice conv/g.sluice || fail "a killed conversion replaced the layout's manifest"
+mpi 3 "$tools/sluice-bfs" conv/g.sluice --output many.bfs > /dev/null 2>&1 || fail "the layout a killed conversion left is not usable"
+cmp -s one.bfs many.bfs || fail "the layout a killed conversion left gives other depths"
+mpi 3 "$tools/sluice" convert big.el conv/g.sluice --ranks 3 --drives 'conv/{rank}/a,conv/{rank}/b' > conv.out 2>&1 ||
+  fail "the conversion after a killed one: $(cat conv.out)"
+find conv -name '*.tmp-*' | grep -q . && fail "temporaries left after a killed conversion and the next: $(find conv -name '*.tmp-*')"
+rm -rf conv conv-ref big.el rmat.share*.el one-conv.sluice
+
 # Under the sanitizers (10x slower) two rank counts stand for the four:
 # the code paths are the same, the plain build checks every count.
 rank_counts="1 2 3 4"

@@ -1,0 +1,356 @@
+#include "programs/convert_on_ranks.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "base/directory_lock.hpp"
+#include "base/open_file_limit.hpp"
+#include "formats/external_csr.hpp"
+#include "formats/spilled_edges.hpp"
+#include "layout/drive_header.hpp"
+#include "layout/manifest.hpp"
+
+namespace sluice::programs {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+template <class T>
+std::span<const char> bytes_of(const std::vector<T>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
+}
+template <class T>
+std::span<char> bytes_of(std::vector<T>& v) {
+  return {reinterpret_cast<char*>(v.data()), v.size() * sizeof(T)};
+}
+
+// Every rank passes here before any goes on.
+void barrier(engine::Communicator& ranks) {
+  uint64_t one = 1;
+  ranks.sum(std::span<uint64_t>(&one, 1));
+}
+
+// The edges of one kind a rank receives, a scratch file per sender: read
+// back in rank order, they are in the input's order.
+class ReceivedEdges {
+ public:
+  ReceivedEdges(unsigned senders, const std::string& temp_dir) {
+    for (unsigned p = 0; p < senders; ++p) from_.push_back(std::make_unique<formats::SpilledEdges>(temp_dir, 1 << 16));
+  }
+  void append(unsigned sender, const uint64_t* pairs, const float* weights, uint64_t count) {
+    from_[sender]->append_pairs(pairs, weights, count);
+  }
+  uint64_t edges() const {
+    uint64_t sum = 0;
+    for (const auto& f : from_) sum += f->edges();
+    return sum;
+  }
+  // Every sender's edges, sender after sender (this must outlive them).
+  formats::EdgePasses passes(uint64_t chunk_edges) const {
+    formats::EdgePasses passes;
+    passes.edges = edges();
+    passes.pass = [this, chunk_edges](const formats::EdgeConsumer& consume) {
+      for (const auto& f : from_) f->passes(chunk_edges).pass(consume);
+    };
+    return passes;
+  }
+
+ private:
+  std::vector<std::unique_ptr<formats::SpilledEdges>> from_;
+};
+
+// Edges bound for each rank, as (source, target) pairs and weights.
+struct Outbox {
+  std::vector<uint64_t> pairs;
+  std::vector<float> weights;
+  uint64_t edges() const { return pairs.size() / 2; }
+  void add(uint64_t source, uint64_t target, const float* weight) {
+    pairs.push_back(source);
+    pairs.push_back(target);
+    if (weight) weights.push_back(*weight);
+  }
+  void clear() {
+    pairs.clear();
+    weights.clear();
+  }
+};
+
+// The routing of a rank's share: edges into each rank's range (its part)
+// and, with the transpose, out of it (its transpose's part), sent in
+// rounds every rank takes part in until none has edges left.
+class EdgeRouter {
+ public:
+  EdgeRouter(engine::Communicator& ranks, bool weighted, bool transpose, uint64_t round_edges, const std::string& temp_dir)
+      : ranks_(ranks), p_(unsigned(ranks.size())), weighted_(weighted), round_edges_(round_edges),
+        into_(p_), out_(p_), received_into_(p_, temp_dir) {
+    if (transpose) received_out_.emplace(p_, temp_dir);
+  }
+  void into(unsigned owner, uint64_t source, uint64_t target, const float* weight) {
+    into_[owner].add(source, target, weight);
+    if (++held_ >= round_edges_) exchange(false);
+  }
+  void out_of(unsigned owner, uint64_t source, uint64_t target, const float* weight) {
+    out_[owner].add(source, target, weight);
+    if (++held_ >= round_edges_) exchange(false);
+  }
+  // This rank's share is sent: rounds until every rank's is.
+  void finish() {
+    while (!exchange(true)) {
+    }
+  }
+  const ReceivedEdges& received_into() const { return received_into_; }
+  const ReceivedEdges* received_out() const { return received_out_ ? &*received_out_ : nullptr; }
+  uint64_t sent_bytes() const { return sent_bytes_; }
+
+ private:
+  // One round; true when every rank had finished its share.
+  bool exchange(bool finished) {
+    const uint64_t w = weighted_ ? 4 : 0;
+    // First what each will send: edges into, edges out of, finished.
+    std::vector<uint64_t> header(3 * p_), got(3 * p_);
+    for (unsigned d = 0; d < p_; ++d) header[3 * d] = into_[d].edges(), header[3 * d + 1] = out_[d].edges(), header[3 * d + 2] = finished;
+    const std::vector<uint64_t> header_counts(p_, 3 * sizeof(uint64_t));
+    ranks_.all_to_all(bytes_of(header), header_counts, bytes_of(got), header_counts);
+    bool all_finished = true;
+    for (unsigned s = 0; s < p_; ++s) all_finished = all_finished && got[3 * s + 2];
+
+    std::vector<uint64_t> send_counts(p_), receive_counts(p_);
+    uint64_t send_total = 0, receive_total = 0;
+    for (unsigned d = 0; d < p_; ++d) {
+      send_counts[d] = (header[3 * d] + header[3 * d + 1]) * (16 + w);
+      receive_counts[d] = (got[3 * d] + got[3 * d + 1]) * (16 + w);
+      send_total += send_counts[d];
+      receive_total += receive_counts[d];
+    }
+    std::vector<char> send(send_total), receive(receive_total);
+    char* at = send.data();
+    auto put = [&](const auto& v) {
+      std::memcpy(at, v.data(), v.size() * sizeof(v[0]));
+      at += v.size() * sizeof(v[0]);
+    };
+    for (unsigned d = 0; d < p_; ++d) {
+      put(into_[d].pairs), put(into_[d].weights), put(out_[d].pairs), put(out_[d].weights);
+      if (d != unsigned(ranks_.rank())) sent_bytes_ += send_counts[d];
+      into_[d].clear(), out_[d].clear();
+    }
+    held_ = 0;
+    ranks_.all_to_all(send, send_counts, receive, receive_counts);
+    send = {};
+    // Aligned copies: the pieces sit at any byte offset.
+    const char* from = receive.data();
+    std::vector<uint64_t> pairs;
+    std::vector<float> weights;
+    auto take = [&](uint64_t edges) {
+      pairs.resize(2 * edges);
+      weights.resize(weighted_ ? edges : 0);
+      std::memcpy(pairs.data(), from, edges * 16);
+      from += edges * 16;
+      if (weighted_) std::memcpy(weights.data(), from, edges * 4), from += edges * 4;
+      return std::pair{pairs.data(), weighted_ ? weights.data() : nullptr};
+    };
+    for (unsigned s = 0; s < p_; ++s) {
+      auto [in_pairs, in_weights] = take(got[3 * s]);
+      received_into_.append(s, in_pairs, in_weights, got[3 * s]);
+      if (got[3 * s + 1] == 0) continue;
+      if (!received_out_) throw std::logic_error("edges out of a range came without --transpose");
+      auto [out_pairs, out_weights] = take(got[3 * s + 1]);
+      received_out_->append(s, out_pairs, out_weights, got[3 * s + 1]);
+    }
+    return all_finished;
+  }
+
+  engine::Communicator& ranks_;
+  unsigned p_;
+  bool weighted_;
+  uint64_t round_edges_, held_ = 0, sent_bytes_ = 0;
+  std::vector<Outbox> into_, out_;
+  ReceivedEdges received_into_;
+  std::optional<ReceivedEdges> received_out_;
+};
+
+// The first source of each rank's share of `graph`'s edges, and last the
+// vertex count: every rank reads about the same number of edges.
+std::vector<uint64_t> edge_shares(const formats::GraphSource& graph, unsigned ranks) {
+  const uint64_t n = graph.info().vertices, m = graph.info().edges;
+  auto offset = [&](uint64_t v) {
+    uint64_t o = 0;
+    graph.read_offsets(v, v, &o);
+    return o;
+  };
+  std::vector<uint64_t> shares{0};
+  for (unsigned r = 1; r < ranks; ++r) {
+    const uint64_t goal = uint64_t((unsigned __int128)m * r / ranks);
+    uint64_t lo = shares.back(), hi = n;  // the first v with offset(v) >= goal
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      if (offset(mid) < goal) lo = mid + 1;
+      else hi = mid;
+    }
+    shares.push_back(lo);
+  }
+  shares.push_back(n);
+  return shares;
+}
+
+// A layout id all ranks share: rank 0's.
+std::string shared_layout_id(engine::Communicator& ranks) {
+  std::string mine = ranks.rank() == 0 ? layout::new_layout_id() : std::string(32, '0');
+  std::vector<char> all(32 * size_t(ranks.size()));
+  const std::vector<uint64_t> counts(size_t(ranks.size()), 32);
+  ranks.all_gather(std::span<const char>(mine.data(), 32), all, counts);
+  return std::string(all.data(), 32);
+}
+
+bool has_top_manifest(const std::string& path, const std::string& layout_id) {
+  try {
+    return layout::Manifest::read(path).layout_id == layout_id;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenOptions& open, const std::string& manifest_path,
+                                  const formats::RankedWriteOptions& requested, engine::Communicator& ranks) {
+  const unsigned p = unsigned(ranks.size()), rank = unsigned(ranks.rank());
+  if (requested.ranks != p) {
+    throw std::invalid_argument("--ranks " + std::to_string(requested.ranks) + " under a job of " + std::to_string(p) +
+                                " ranks: a conversion by the ranks writes one part per rank (give --ranks " + std::to_string(p) +
+                                ", or run it without mpirun)");
+  }
+  const bool own_shares = input.find("{rank}") != std::string::npos;
+  if (own_shares && open.build.changes_edges() && !(open.build.drop_self_loops && !open.build.symmetrize &&
+                                                     !open.build.remove_duplicates && !open.build.sort_neighbors &&
+                                                     !open.build.relabel && !open.build.order_by_degree)) {
+    throw std::invalid_argument("--symmetrize, --dedup, --sort, --relabel and --reorder work on the whole graph: with the input in "
+                                "shares ({rank}), convert without them, or give one input every rank reads");
+  }
+  formats::RankedWriteOptions options = requested;
+  // Scratch files on the rank's own drive, where its part goes.
+  if (options.memory.temp_dir.empty()) {
+    const std::vector<std::string> drives = formats::part_drive_dirs(options.drive_patterns, rank);
+    options.memory.temp_dir = drives.empty() ? fs::path(manifest_path).parent_path().string() : drives.front();
+    if (options.memory.temp_dir.empty()) options.memory.temp_dir = ".";
+  }
+  formats::OpenOptions open_here = open;
+  open_here.build.memory.temp_dir = options.memory.temp_dir;
+
+  // Every rank's checks before any rank writes or reads much: the job
+  // stops at the first refusal.
+  const std::string my_input = own_shares ? formats::part_drive_dirs({input}, rank).front() : input;
+  std::unique_ptr<formats::BlockGraph> graph = formats::BlockGraph::open(my_input, open_here);
+  const base::GraphInfo mine = graph->info();
+  // The whole graph's figures: with shares, the largest vertex count and
+  // id width, and every share's edges; the weights must agree.
+  std::vector<uint64_t> most{mine.vertices, mine.id_bytes, mine.weighted, !mine.symmetric};
+  std::vector<uint64_t> least{mine.weighted};
+  ranks.max(most);
+  ranks.min(least);
+  if (most[2] != least[0]) throw std::invalid_argument(my_input + ": some ranks' shares are weighted and others are not");
+  base::GraphInfo info = mine;
+  if (own_shares) {
+    uint64_t edges = mine.edges;
+    ranks.sum(std::span<uint64_t>(&edges, 1));
+    info = base::GraphInfo{most[0], edges, mine.weighted, unsigned(most[1]), most[3] == 0};
+  }
+  if (p > std::max<uint64_t>(info.vertices, 1)) {
+    throw std::invalid_argument("--ranks " + std::to_string(p) + " is more than the graph's " + std::to_string(info.vertices) +
+                                " vertices");
+  }
+  std::vector<unsigned> here{rank};
+  formats::RankedPartsWriter writer(manifest_path, options, here, true, !graph->source().ids().empty());
+  const uint64_t n = info.vertices;
+
+  // This rank's share of the sources, and the ranges from the in-degrees.
+  const std::vector<uint64_t> shares = own_shares ? std::vector<uint64_t>{0, mine.vertices} : edge_shares(graph->source(), p);
+  const uint64_t share_begin = own_shares ? 0 : shares[rank], share_end = own_shares ? mine.vertices : shares[rank + 1];
+  std::vector<uint64_t> bounds;
+  {
+    std::vector<uint64_t> in_degrees(n, 0);
+    formats::for_each_block_in_order(*graph, share_begin, share_end, [&](const formats::EdgeBlock& block) {
+      for (uint64_t i = 0; i < block.edges; ++i) ++in_degrees[block.target(i)];
+    });
+    ranks.sum(in_degrees);
+    bounds = formats::rank_boundaries(in_degrees, p, formats::ranked_layout_alpha);
+  }
+  auto owner = [&](uint64_t v) { return unsigned(std::upper_bound(bounds.begin() + 1, bounds.end() - 1, v) - bounds.begin() - 1); };
+
+  // Rounds of at most an eighth of the limit sent, the same received
+  // from each rank at most: (P + 1) x round within a quarter.
+  const uint64_t record_bytes = 16 + (info.weighted ? 4 : 0);
+  const uint64_t round_edges = std::max<uint64_t>(options.memory.limit / 4 / (p + 1) / record_bytes, 4096);
+  base::reserve_open_files(2 * size_t(p) + 16, "a conversion by " + std::to_string(p) + " ranks (a scratch file per rank and kind)");
+  EdgeRouter router(ranks, info.weighted, options.transpose, round_edges, options.memory.temp_dir);
+  formats::for_each_block_in_order(*graph, share_begin, share_end, [&](const formats::EdgeBlock& block) {
+    for (uint64_t u = block.begin; u < block.end; ++u) {
+      const unsigned source_owner = options.transpose ? owner(u) : 0;
+      for (uint64_t i = block.offsets[u - block.begin] - block.first_edge(); i < block.offsets[u - block.begin + 1] - block.first_edge(); ++i) {
+        const uint64_t v = block.target(i);
+        const float* w = block.weights ? block.weights + i : nullptr;
+        router.into(owner(v), u, v, w);
+        if (options.transpose) router.out_of(source_owner, u, v, w);
+      }
+    }
+  });
+  router.finish();
+  const std::string format = graph->format();
+  const base::IdMap& ids = graph->source().ids();
+
+  // The part: what came, in rank order, built by source over every vertex.
+  const std::string layout_id = shared_layout_id(ranks);
+  formats::BuildMemory memory = options.memory;
+  formats::BuildOptions build;
+  build.threads = options.threads;
+  build.memory = memory;
+  auto built = [&](const ReceivedEdges& received) {
+    formats::EdgePasses passes = received.passes(formats::chunk_edges(memory));
+    passes.vertices = n;
+    passes.weighted = info.weighted;
+    passes.id_bytes = info.id_bytes;
+    passes.keep_wide = true;
+    passes.symmetric = info.symmetric;
+    passes.format = format;
+    return std::make_unique<formats::BlockGraph>(formats::build_external_csr(std::move(passes), build), graph->options());
+  };
+  {
+    std::unique_ptr<formats::BlockGraph> part = built(router.received_into());
+    writer.stage(*part, rank, false, bounds, layout_id);
+  }
+  if (options.transpose) {
+    // The edges out of the range by source; reversed, the transpose
+    // graph's edges into it, as the one-machine split of the transpose.
+    std::unique_ptr<formats::BlockGraph> out_of_range = built(*router.received_out());
+    std::unique_ptr<formats::BlockGraph> reversed = formats::transpose_of(*out_of_range, options.threads, memory);
+    out_of_range.reset();
+    writer.stage(*reversed, rank, true, bounds, layout_id);
+  }
+
+  // Every part staged: in place, then the top manifest, while rank 0
+  // holds the manifest directory's lock.
+  const std::string directory = fs::path(manifest_path).parent_path().string();
+  {
+    std::optional<base::DirectoryLock> lock;
+    if (rank == 0) lock.emplace(directory.empty() ? "." : directory);
+    barrier(ranks);
+    writer.publish_parts();
+    barrier(ranks);
+    if (rank == 0) writer.publish_top(info, ids, bounds, layout_id);
+  }
+  barrier(ranks);
+  if (rank != 0 && !has_top_manifest(manifest_path, layout_id)) {
+    const base::DirectoryLock lock(directory.empty() ? "." : directory);
+    writer.publish_top(info, ids, bounds, layout_id);
+  }
+  writer.finish();
+  return ConvertedOnRanks{info, format, router.sent_bytes()};
+}
+
+}  // namespace sluice::programs
