@@ -10,8 +10,11 @@
 #include <vector>
 
 #include "base/directory_lock.hpp"
+#include "base/errors.hpp"
 #include "base/open_file_limit.hpp"
+#include "formats/csr_builder.hpp"
 #include "formats/external_csr.hpp"
+#include "formats/graph_source.hpp"
 #include "formats/spilled_edges.hpp"
 #include "layout/drive_header.hpp"
 #include "layout/manifest.hpp"
@@ -199,6 +202,31 @@ std::vector<uint64_t> edge_shares(const formats::GraphSource& graph, unsigned ra
   return shares;
 }
 
+// What came, in rank order, built in memory as a CSR by source.
+template <class V>
+std::unique_ptr<formats::GraphSource> built_in_memory(const formats::EdgePasses& passes, int threads) {
+  formats::EdgeList<V> list;
+  list.vertices = passes.vertices;
+  list.weighted = passes.weighted;
+  list.sources = base::Array<V>(passes.edges, "a part's received edges");
+  list.targets = base::Array<V>(passes.edges, "a part's received edges");
+  if (passes.weighted) list.weights = base::Array<float>(passes.edges, "a part's received weights");
+  uint64_t at = 0;
+  passes.pass([&](const formats::EdgeChunk& c) {
+    for (uint64_t e = 0; e < c.size; ++e, ++at) {
+      list.sources[at] = V(c.sources[e]);
+      list.targets[at] = V(c.targets[e]);
+      if (passes.weighted) list.weights[at] = c.weights ? c.weights[e] : 0.0f;
+    }
+  });
+  formats::BuildOptions build;
+  build.threads = threads;
+  formats::Csr<V> csr = formats::build_csr(list, build);
+  list = {};
+  csr.symmetric = passes.symmetric;
+  return std::make_unique<formats::InMemorySource<V>>(std::move(csr), passes.format);
+}
+
 // A layout id all ranks share: rank 0's.
 std::string shared_layout_id(engine::Communicator& ranks) {
   std::string mine = ranks.rank() == 0 ? layout::new_layout_id() : std::string(32, '0');
@@ -240,8 +268,13 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
     options.memory.temp_dir = drives.empty() ? fs::path(manifest_path).parent_path().string() : drives.front();
     if (options.memory.temp_dir.empty()) options.memory.temp_dir = ".";
   }
+  // Opening comes first: before the drive directories are made, a
+  // bounded build of the input goes beside the manifest.
   formats::OpenOptions open_here = open;
-  open_here.build.memory.temp_dir = options.memory.temp_dir;
+  const std::string beside_manifest = fs::path(manifest_path).parent_path().string();
+  open_here.build.memory.temp_dir = fs::is_directory(options.memory.temp_dir) ? options.memory.temp_dir
+                                    : beside_manifest.empty()                  ? "."
+                                                                               : beside_manifest;
 
   // Every rank's checks before any rank writes or reads much: the job
   // stops at the first refusal.
@@ -283,10 +316,11 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   }
   auto owner = [&](uint64_t v) { return unsigned(std::upper_bound(bounds.begin() + 1, bounds.end() - 1, v) - bounds.begin() - 1); };
 
-  // Rounds of at most an eighth of the limit sent, the same received
-  // from each rank at most: (P + 1) x round within a quarter.
+  // A round sends at most 16 MiB, or less so that what it sends and what
+  // it may receive (as much from every rank) fit a quarter of the limit.
   const uint64_t record_bytes = 16 + (info.weighted ? 4 : 0);
-  const uint64_t round_edges = std::max<uint64_t>(options.memory.limit / 4 / (p + 1) / record_bytes, 4096);
+  const uint64_t round_bytes = std::min<uint64_t>(options.memory.limit / 4 / (p + 1), uint64_t(16) << 20);
+  const uint64_t round_edges = std::max<uint64_t>(round_bytes / record_bytes, 4096);
   base::reserve_open_files(2 * size_t(p) + 16, "a conversion by " + std::to_string(p) + " ranks (a scratch file per rank and kind)");
   EdgeRouter router(ranks, info.weighted, options.transpose, round_edges, options.memory.temp_dir);
   formats::for_each_block_in_order(*graph, share_begin, share_end, [&](const formats::EdgeBlock& block) {
@@ -318,6 +352,14 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
     passes.keep_wide = true;
     passes.symmetric = info.symmetric;
     passes.format = format;
+    // In memory when the edge list, the builder's records and the CSR
+    // (about 3 copies of the edges) and the offsets take at most half the
+    // limit; on scratch files otherwise.
+    const uint64_t in_memory_bytes = passes.edges * 3 * (info.id_bytes * 2 + (info.weighted ? 4 : 0)) + (n + 1) * 16;
+    if (in_memory_bytes <= memory.limit / 2 && in_memory_bytes <= base::available_memory() / 2) {
+      auto source = info.id_bytes == 4 ? built_in_memory<uint32_t>(passes, options.threads) : built_in_memory<uint64_t>(passes, options.threads);
+      return std::make_unique<formats::BlockGraph>(std::move(source), graph->options());
+    }
     return std::make_unique<formats::BlockGraph>(formats::build_external_csr(std::move(passes), build), graph->options());
   };
   {

@@ -129,6 +129,9 @@ by_ranks 3 rmat.el --transpose --relabel --compress
 by_ranks 2 uniform.el --transpose --reorder degree --wide-ids
 by_ranks 4 chain.el --compress --sample-edges 4 --memory-limit 24m
 by_ranks 1 lopsided.el --transpose
+# Parts past half the limit are built on scratch files.
+"$tools/sluice" generate rmat --scale 17 --edge-factor 16 --seed 8 -o big.el > /dev/null
+by_ranks 2 big.el --transpose --memory-limit 40m
 # Shares of one edge list, a file per rank: together, the whole file.
 total=$(wc -l < rmat.el)
 head -n $((total / 3)) rmat.el > rmat.share0.el
@@ -147,7 +150,6 @@ expect_error 1 "rank 1 of 2 on $(hostname): error: missing.share1.el: cannot ope
 [ ! -e x.sluice ] || fail "a refused conversion left its manifest"
 # A rank killed during the conversion ends the job within 30 s: the old
 # layout stays whole, and what the dead rank left is swept by the next.
-"$tools/sluice" generate rmat --scale 17 --edge-factor 16 --seed 8 -o big.el > /dev/null
 mv conv/g.sluice conv/before.sluice && cp conv/before.sluice conv/g.sluice
 set +e
 start=$(date +%s)
