@@ -11,6 +11,7 @@
 
 #include "base/directory_lock.hpp"
 #include "base/errors.hpp"
+#include "base/mapped_file.hpp"
 #include "base/open_file_limit.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/external_csr.hpp"
@@ -40,33 +41,63 @@ void barrier(engine::Communicator& ranks) {
   ranks.sum(std::span<uint64_t>(&one, 1));
 }
 
-// The edges of one kind a rank receives, a scratch file per sender: read
-// back in rank order, they are in the input's order.
+// The edges of one kind a rank receives, kept by sender: read back in
+// rank order, they are in the input's order. Held in memory up to a cap,
+// then spilled, a scratch file per sender.
 class ReceivedEdges {
  public:
-  ReceivedEdges(unsigned senders, const std::string& temp_dir) {
-    for (unsigned p = 0; p < senders; ++p) from_.push_back(std::make_unique<formats::SpilledEdges>(temp_dir, 1 << 16));
-  }
+  ReceivedEdges(unsigned senders, const std::string& temp_dir, uint64_t cap_bytes)
+      : temp_dir_(temp_dir), cap_bytes_(cap_bytes), kept_(senders) {}
   void append(unsigned sender, const uint64_t* pairs, const float* weights, uint64_t count) {
-    from_[sender]->append_pairs(pairs, weights, count);
+    const uint64_t bytes = count * (16 + (weights ? 4 : 0));
+    if (spilled_.empty() && held_bytes_ + bytes > cap_bytes_) spill();
+    edges_ += count;
+    if (!spilled_.empty()) return spilled_[sender]->append_pairs(pairs, weights, count);
+    Kept& k = kept_[sender];
+    for (uint64_t e = 0; e < count; ++e) k.sources.push_back(pairs[2 * e]), k.targets.push_back(pairs[2 * e + 1]);
+    if (weights) k.weights.insert(k.weights.end(), weights, weights + count);
+    held_bytes_ += bytes;
   }
-  uint64_t edges() const {
-    uint64_t sum = 0;
-    for (const auto& f : from_) sum += f->edges();
-    return sum;
-  }
+  uint64_t edges() const { return edges_; }
   // Every sender's edges, sender after sender (this must outlive them).
   formats::EdgePasses passes(uint64_t chunk_edges) const {
     formats::EdgePasses passes;
-    passes.edges = edges();
+    passes.edges = edges_;
+    chunk_edges = std::max<uint64_t>(chunk_edges, 1);
     passes.pass = [this, chunk_edges](const formats::EdgeConsumer& consume) {
-      for (const auto& f : from_) f->passes(chunk_edges).pass(consume);
+      for (const auto& f : spilled_) f->passes(chunk_edges).pass(consume);
+      for (const Kept& k : kept_) {
+        for (uint64_t first = 0; first < k.sources.size(); first += chunk_edges) {
+          const uint64_t n = std::min<uint64_t>(chunk_edges, k.sources.size() - first);
+          consume(formats::EdgeChunk{k.sources.data() + first, k.targets.data() + first,
+                                     k.weights.empty() ? nullptr : k.weights.data() + first, n});
+        }
+      }
     };
     return passes;
   }
 
  private:
-  std::vector<std::unique_ptr<formats::SpilledEdges>> from_;
+  struct Kept {
+    std::vector<uint64_t> sources, targets;
+    std::vector<float> weights;
+  };
+  // Past the cap: what is held goes to the scratch files, and all after it.
+  void spill() {
+    for (Kept& k : kept_) {
+      auto& file = spilled_.emplace_back(std::make_unique<formats::SpilledEdges>(temp_dir_, 1 << 20));
+      std::vector<uint64_t> pairs(2 * k.sources.size());
+      for (size_t e = 0; e < k.sources.size(); ++e) pairs[2 * e] = k.sources[e], pairs[2 * e + 1] = k.targets[e];
+      file->append_pairs(pairs.data(), k.weights.empty() ? nullptr : k.weights.data(), k.sources.size());
+      k = Kept{};
+    }
+    held_bytes_ = 0;
+  }
+
+  std::string temp_dir_;
+  uint64_t cap_bytes_, held_bytes_ = 0, edges_ = 0;
+  std::vector<Kept> kept_;
+  std::vector<std::unique_ptr<formats::SpilledEdges>> spilled_;
 };
 
 // Edges bound for each rank, as (source, target) pairs and weights.
@@ -90,10 +121,12 @@ struct Outbox {
 // rounds every rank takes part in until none has edges left.
 class EdgeRouter {
  public:
-  EdgeRouter(engine::Communicator& ranks, bool weighted, bool transpose, uint64_t round_edges, const std::string& temp_dir)
+  // Each kind received is held in memory up to `kept_bytes`.
+  EdgeRouter(engine::Communicator& ranks, bool weighted, bool transpose, uint64_t round_edges, const std::string& temp_dir,
+             uint64_t kept_bytes)
       : ranks_(ranks), p_(unsigned(ranks.size())), weighted_(weighted), round_edges_(round_edges),
-        into_(p_), out_(p_), received_into_(p_, temp_dir) {
-    if (transpose) received_out_.emplace(p_, temp_dir);
+        into_(p_), out_(p_), received_into_(p_, temp_dir, kept_bytes) {
+    if (transpose) received_out_.emplace(p_, temp_dir, kept_bytes);
   }
   void into(unsigned owner, uint64_t source, uint64_t target, const float* weight) {
     into_[owner].add(source, target, weight);
@@ -254,6 +287,9 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
                                 " ranks: a conversion by the ranks writes one part per rank (give --ranks " + std::to_string(p) +
                                 ", or run it without mpirun)");
   }
+  if (input == "-" || base::is_read_once(input)) {
+    throw std::invalid_argument(input + ": the ranks convert from files each of them opens, not from standard input or a pipe");
+  }
   const bool own_shares = input.find("{rank}") != std::string::npos;
   if (own_shares && open.build.changes_edges() && !(open.build.drop_self_loops && !open.build.symmetrize &&
                                                      !open.build.remove_duplicates && !open.build.sort_neighbors &&
@@ -322,7 +358,8 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   const uint64_t round_bytes = std::min<uint64_t>(options.memory.limit / 4 / (p + 1), uint64_t(16) << 20);
   const uint64_t round_edges = std::max<uint64_t>(round_bytes / record_bytes, 4096);
   base::reserve_open_files(2 * size_t(p) + 16, "a conversion by " + std::to_string(p) + " ranks (a scratch file per rank and kind)");
-  EdgeRouter router(ranks, info.weighted, options.transpose, round_edges, options.memory.temp_dir);
+  // What is received is held up to an eighth of the limit for each kind.
+  EdgeRouter router(ranks, info.weighted, options.transpose, round_edges, options.memory.temp_dir, options.memory.limit / 8);
   formats::for_each_block_in_order(*graph, share_begin, share_end, [&](const formats::EdgeBlock& block) {
     for (uint64_t u = block.begin; u < block.end; ++u) {
       const unsigned source_owner = options.transpose ? owner(u) : 0;

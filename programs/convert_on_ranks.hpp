@@ -8,11 +8,12 @@
 // shares, concatenated in rank order, are the graph). The ranges come from
 // the in-degrees summed over the ranks. The edges then go to the ranks
 // that own their destinations (and, with --transpose, their sources) in
-// all-to-all rounds of bounded size, and each rank spills what it
-// receives, a scratch file per sender. Read back in rank order, that is
-// every edge of its part in the input's order; the part is built on
-// scratch files within --memory-limit (formats/external_csr.hpp) and
-// staged. Once every rank has staged its part, the parts are put in
+// all-to-all rounds of bounded size, and each rank keeps what it
+// receives by sender, in memory up to an eighth of --memory-limit for
+// each kind, then on a scratch file per sender. Read back in rank order,
+// that is every edge of its part in the input's order; the part is built
+// in memory or, past half the limit, on scratch files
+// (formats/external_csr.hpp), and staged. Once every rank has staged its part, the parts are put in
 // place, then rank 0 writes the top manifest; a rank whose manifest
 // directory rank 0 does not share writes its own copy.
 #pragma once

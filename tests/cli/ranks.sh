@@ -147,6 +147,8 @@ expect_error 1 "give OUT.sluice and --ranks 2" mpirun -np 2 "$tools/sluice" conv
 expect_error 1 "with the input in shares ({rank}), convert without them" mpirun -np 3 "$tools/sluice" convert 'rmat.share{rank}.el' x.sluice --ranks 3 --dedup
 expect_error 1 "rank 1 of 2 on $(hostname): error: missing.share1.el: cannot open" \
   mpirun -np 2 "$tools/sluice" convert 'missing.share{rank}.el' x.sluice --ranks 2
+expect_error 1 "the ranks convert from files each of them opens, not from standard input" \
+  mpirun -np 2 "$tools/sluice" convert - x.sluice --ranks 2 --format el < rmat.el
 [ ! -e x.sluice ] || fail "a refused conversion left its manifest"
 # A rank killed during the conversion ends the job within 30 s: the old
 # layout stays whole, and what the dead rank left is swept by the next.
