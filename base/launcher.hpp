@@ -9,6 +9,8 @@ namespace sluice::base {
 
 // The job's size; 0 when no launcher started this process.
 int launched_ranks();
+// Of those, the ranks on this machine (1 when the launcher does not say).
+int launched_ranks_here();
 
 // The machine this process runs on ("" if it has no name): the run
 // record's host, and the machine a rank's error names.

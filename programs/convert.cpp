@@ -33,7 +33,7 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
     ("compress", po::bool_switch(), "gap-code the edge pages, weights beside the gaps (sluice layout): fewer bytes to read")
     ("sample-edges", po::value<uint32_t>()->default_value(2), "store each vertex's first K targets beside the index (sluice layout, unweighted; 0: none): WCC's sampling reads them instead of every page")
     ("memory-limit", byte_size_value("0"), "bytes the conversion may hold in DRAM, e.g. 2g (0: half the memory available, "
-                                           "within a cgroup's limit); a graph whose build would not fit is built on scratch files")
+                                           "within a cgroup's limit, shared by the ranks of a job on one machine); a graph whose build would not fit is built on scratch files")
     ("temp-dir", po::value<std::string>()->default_value(""), "directory for the scratch files of a conversion in bounded memory "
                                                                "(default: the first drive directory, else the output's)")
     ("ranks", po::value<unsigned>()->default_value(0), "split the sluice layout for this many MPI ranks by destination (a part per rank; a drive directory may name {rank})");
@@ -91,7 +91,9 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
   // scratch files (formats/external_csr.hpp), which are never left behind.
   formats::BuildMemory& memory = open_options.build.memory;
   memory.limit = values["memory-limit"].as<ByteSize>().bytes;
-  if (memory.limit == 0) memory.limit = std::max<uint64_t>(base::available_memory() / 2, 1);
+  // By the ranks, the ranks on one machine share that half.
+  const uint64_t sharing = by_ranks ? uint64_t(std::max(base::launched_ranks_here(), 1)) : 1;
+  if (memory.limit == 0) memory.limit = std::max<uint64_t>(base::available_memory() / 2 / sharing, 1);
   memory.temp_dir = values["temp-dir"].as<std::string>();
   if (memory.temp_dir.empty() && !by_ranks) {  // by the ranks: each rank's first drive (programs/convert_on_ranks.hpp)
     const bool per_rank = !write.drive_dirs.empty() && write.drive_dirs[0].find("{rank}") != std::string::npos;
