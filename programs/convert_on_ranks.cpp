@@ -49,6 +49,7 @@ class ReceivedEdges {
   ReceivedEdges(unsigned senders, const std::string& temp_dir, uint64_t cap_bytes)
       : temp_dir_(temp_dir), cap_bytes_(cap_bytes), kept_(senders) {}
   void append(unsigned sender, const uint64_t* pairs, const float* weights, uint64_t count) {
+    if (count == 0) return;
     const uint64_t bytes = count * (16 + (weights ? 4 : 0));
     if (spilled_.empty() && held_bytes_ + bytes > cap_bytes_) spill();
     edges_ += count;
@@ -168,6 +169,7 @@ class EdgeRouter {
     std::vector<char> send(send_total), receive(receive_total);
     char* at = send.data();
     auto put = [&](const auto& v) {
+      if (v.empty()) return;
       std::memcpy(at, v.data(), v.size() * sizeof(v[0]));
       at += v.size() * sizeof(v[0]);
     };
@@ -184,12 +186,13 @@ class EdgeRouter {
     std::vector<uint64_t> pairs;
     std::vector<float> weights;
     auto take = [&](uint64_t edges) {
+      if (edges == 0) return std::pair<uint64_t*, float*>{nullptr, nullptr};
       pairs.resize(2 * edges);
       weights.resize(weighted_ ? edges : 0);
       std::memcpy(pairs.data(), from, edges * 16);
       from += edges * 16;
       if (weighted_) std::memcpy(weights.data(), from, edges * 4), from += edges * 4;
-      return std::pair{pairs.data(), weighted_ ? weights.data() : nullptr};
+      return std::pair<uint64_t*, float*>{pairs.data(), weighted_ ? weights.data() : nullptr};
     };
     for (unsigned s = 0; s < p_; ++s) {
       auto [in_pairs, in_weights] = take(got[3 * s]);
