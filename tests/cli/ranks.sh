@@ -21,6 +21,24 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # of them are not sluice's.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 mpi() { timeout 120 mpirun -np "$@"; }
+# kill_a_rank JOB PROGRAM SECONDS: once the mpirun started in the
+# background as JOB has started PROGRAM's ranks, SIGKILLs one of them
+# SECONDS later and waits for the job; its exit status is left in $code.
+kill_a_rank() {
+  local job=$1 program=$2 delay=$3 launcher victim=
+  set +e
+  for _ in $(seq 100); do
+    launcher=$(pgrep -P "$job" | head -1)
+    victim=$([ -n "$launcher" ] && pgrep -P "$launcher" -x "$program" | tail -1)
+    [ -n "$victim" ] && break
+    sleep 0.1
+  done
+  sleep "$delay"
+  kill -9 "$victim"
+  wait "$job"
+  code=$?
+  set -e
+}
 
 # l1 A B: the L1 distance of two value files.
 l1() { paste "$1" "$2" | awk '{d = $1 - $2; if (d < 0) d = -d; s += d} END {printf "%.3g\n", s}'; }
@@ -153,23 +171,10 @@ expect_error 1 "the ranks convert from files each of them opens, not from standa
 # A rank killed during the conversion ends the job within 30 s: the old
 # layout stays whole, and what the dead rank left is swept by the next.
 mv conv/g.sluice conv/before.sluice && cp conv/before.sluice conv/g.sluice
-set +e
 start=$(date +%s)
 timeout 60 mpirun -np 3 "$tools/sluice" convert big.el conv/g.sluice --ranks 3 --transpose --memory-limit 64m \
   --drives 'conv/{rank}/a,conv/{rank}/b' > killed.log 2>&1 &
-job=$!
-victim=
-for _ in $(seq 100); do
-  launcher=$(pgrep -P "$job" | head -1)
-  victim=$([ -n "$launcher" ] && pgrep -P "$launcher" -x sluice | tail -1)
-  [ -n "$victim" ] && break
-  sleep 0.1
-done
-sleep 0.5
-kill -9 "$victim"
-wait $job
-code=$?
-set -e
+kill_a_rank $! sluice 0.5
 [ "$code" -ne 0 ] || fail "the conversion survived a killed rank: $(cat killed.log)"
 [ $(( $(date +%s) - start )) -le 30 ] || fail "the conversion took over 30 s to end after a rank was killed"
 cmp -s conv/before.sluice conv/g.sluice || fail "a killed conversion replaced the layout's manifest"
@@ -357,22 +362,10 @@ expect_error 1 "rank 2 of 3 on $(hostname): error: rmat-r3.part2.sluice: is not 
 mv aside.sluice rmat-r3.part2.sluice
 
 # A rank killed mid-run ends the whole job, with an error, within 30 s.
-set +e
 start=$(date +%s)
 timeout 60 mpirun -np 3 "$tools/sluice-pagerank" rmat-r3.sluice --method classic --tolerance 0 --iterations 100000000 \
   --output killed.txt > killed.log 2>&1 &
-job=$!
-for _ in $(seq 50); do
-  launcher=$(pgrep -P "$job" | head -1)
-  victim=$([ -n "$launcher" ] && pgrep -P "$launcher" -x sluice-pagerank | tail -1)
-  [ -n "$victim" ] && break
-  sleep 0.2
-done
-sleep 1
-kill -9 "$victim"
-wait $job
-code=$?
-set -e
+kill_a_rank $! sluice-pagerank 1
 [ "$code" -ne 0 ] || fail "the job survived a killed rank"
 [ $(( $(date +%s) - start )) -le 30 ] || fail "the job took over 30 s to end after a rank was killed"
 grep -q "exited on signal 9" killed.log || fail "mpirun did not name the killed rank: $(cat killed.log)"
