@@ -109,6 +109,7 @@ def load(path):
             runs[key]["summary"][rank] = r
         elif r["record"] == "run" and "memory" in r:
             runs[key]["held"] = r["memory"]["held"]["total"]
+            runs[key]["vertices"] = r["vertices"]
     return runs
 
 
@@ -281,7 +282,52 @@ def main(path, mirrors_path=None):
         projected = [held[-1] + slope * (p - hi) for p in (8, 32, 128)]
         print(f"| {program} | " + " | ".join(f"{h / 1e9:.3f}" for h in held) + " | " + " | ".join(f"{m / 1e9:.2f}" for m in projected) + " |")
 
+    largest_graph(runs)
     strong_model(runs, mirrors)
+
+
+# The cluster the largest graph is sized for: 32 machines of 64 GB, of
+# which 4 GB go to the system, MPI and the process itself, with 2 NVMe
+# drives of 3.84 TB each.
+CLUSTER_MACHINES, MACHINE_BYTES, MACHINE_RESERVE, DRIVE_BYTES, DRIVES = 32, 64e9, 4e9, 3.84e12, 2
+# On disk, a ranked layout with --transpose stores each edge 4 times (its
+# part's CSR and CSC, the transpose's part's two), 4 bytes each on plain
+# pages with 32-bit ids (RMAT 20 on 4 ranks: 268.5 MB of drive files for
+# 16.8 M edges, 16.0 bytes an edge), 8 with 64-bit ids.
+DISK_BYTES_PER_EDGE = {4: 16, 8: 32}
+
+
+def largest_graph(runs):
+    """Every rank holds its arrays over all vertex ids: its memory grows
+    with V, whatever the machine count. From the weak-scaling runs, each
+    program's bytes a vertex on every machine (the run record's held
+    memory, fitted over the vertex counts run, plus the whole graph's
+    out-degrees, 4 bytes a vertex, outside the record) and what does not
+    grow with V (IO buffers, bins); the largest vertex count whose state
+    fits one machine, and the most edges the cluster's drives hold."""
+    rows = []
+    for program in sorted({k[2] for k in runs if k[0] == "weak"}):
+        counts = sorted(r for k, r, p in runs if k == "weak" and p == program)
+        if len(counts) < 2:
+            continue
+        points = [(runs[("weak", r, program)]["vertices"], runs[("weak", r, program)]["held"]) for r in counts]
+        (v0, h0), (v1, h1) = points[-2], points[-1]
+        per_vertex = (h1 - h0) / (v1 - v0) + 4
+        fixed = h1 - (per_vertex - 4) * v1
+        vertices = (MACHINE_BYTES - MACHINE_RESERVE - fixed) / per_vertex
+        id_bytes = 4 if vertices <= 2**32 else 8
+        if id_bytes == 8:  # wider ids: the index and the arrays of ids grow; taken as is (a bound from above)
+            vertices = min(vertices, 2**40)
+        edges = CLUSTER_MACHINES * DRIVES * DRIVE_BYTES / DISK_BYTES_PER_EDGE[id_bytes]
+        rows.append((program, per_vertex, fixed, vertices, edges))
+    if not rows:
+        return
+    print(f"\n## Model: the largest graph on {CLUSTER_MACHINES} machines of {MACHINE_BYTES / 1e9:.0f} GB and "
+          f"{DRIVES} NVMe drives of {DRIVE_BYTES / 1e12:.2f} TB each\n")
+    print("| program | bytes a vertex, every machine | fixed per machine (MB) | most vertices (memory) | most edges (drives) |")
+    print("| --- | --- | --- | --- | --- |")
+    for program, per_vertex, fixed, vertices, edges in rows:
+        print(f"| {program} | {per_vertex:.1f} | {fixed / 1e6:.0f} | {vertices / 1e9:.2f} G | {edges / 1e12:.1f} T |")
 
 
 def strong_model(runs, mirrors):

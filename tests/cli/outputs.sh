@@ -198,11 +198,13 @@ if [ -n "$mpi" ]; then
   wait $converter
 fi
 
-# Under mpirun, the converter refuses to run once per rank.
+# Under mpirun, the ranks convert together into a ranked layout
+# (tests/cli/ranks.sh); anything else is refused rather than run once per rank.
 if [ -n "$mpi" ]; then
-  expect_error 1 "sluice convert runs as one process, and was started as one of 3 MPI ranks" \
-    timeout 60 mpirun -np 3 "$sluice" convert b.el M.sluice --ranks 3
-  [ ! -e M.sluice ] && [ ! -e M.part0.sluice ] || fail "the converter wrote under mpirun"
+  expect_error 1 "started as one of 3 MPI ranks converts by the ranks: give OUT.sluice and --ranks 3" \
+    timeout 60 mpirun -np 3 "$sluice" convert b.el M.sluice
+  expect_error 1 "give OUT.sluice and --ranks 3" timeout 60 mpirun -np 3 "$sluice" convert b.el M.el
+  [ ! -e M.sluice ] && [ ! -e M.part0.sluice ] && [ ! -e M.el ] || fail "a refused conversion under mpirun wrote"
 fi
 no_temporaries "the end"
 echo "outputs: ok"
