@@ -7,8 +7,9 @@
 //    bitmap, its own range, gathered by the others);
 //  - the source values they read, as Gemini's mirrors: a rank is sent the
 //    value of a vertex only if its part has an edge out of that vertex
-//    (all of a range's values, or only a frontier's members);
-//  - at the end, the whole result, for the outputs.
+//    (all of a range's values, or only a frontier's members).
+// No rank gathers the whole result: the outputs and the summaries are
+// folded from each rank's own range by the programs.
 // Ranges follow each other in rank order, so concatenating the ranks'
 // pieces in rank order keeps ids ascending. With one process every call
 // returns what it was given.
@@ -42,16 +43,6 @@ class RankExchange {
   // The union of every rank's `mine` (members of its own range only).
   VertexSubset frontier(const VertexSubset& mine);
 
-  // values[v] for every v, from the rank that owns v (in place): the
-  // whole result, once, at the end.
-  template <class T>
-  void owned_values(std::span<T> values) {
-    if (!distributed()) return;
-    communicator_.finish_pending();
-    std::vector<uint64_t> counts;
-    for (size_t r = 0; r + 1 < bounds_.size(); ++r) counts.push_back((bounds_[r + 1] - bounds_[r]) * sizeof(T));
-    communicator_.all_gather_in_place(std::span<char>(reinterpret_cast<char*>(values.data()), values.size_bytes()), counts);
-  }
   // values[u] for every source u this rank's part reads, from its owner.
   // Both this and member_values only start the exchange: the values land
   // when the next EDGEMAP (of any engine of the run) has queued its reads,
