@@ -212,6 +212,19 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   const uint64_t block_bytes = 16 + BinBlock<char>::capacity * (4 + uint64_t(options.value_bytes));
   b.bins = std::max(space, Bins<char>::min_blocks(geometry, threads) * block_bytes);
   b.algorithm = options.algorithm_bytes;
+  if (options.communicator && options.communicator->size() > 1) {
+    // The whole graph's out-degrees (when summed here), the mirrors'
+    // bitmap and each other rank's bitmap of the own range it reads, and
+    // the values of one exchange in flight: a value and an id for each
+    // mirror received, and as many sent (the read pairs, counted only
+    // once the ranks have met; on average as many as the mirrors).
+    const uint64_t begin = graph.owned_begin(), end = graph.owned_end();
+    const uint32_t* degrees = graph.degrees();
+    uint64_t mirrors = 0;
+    for (uint64_t u = 0; u < n; ++u) mirrors += (u < begin || u >= end) && degrees[u];
+    const uint64_t others = uint64_t(options.communicator->size() - 1);
+    b.exchange = (options.whole_out_degrees ? 0 : 4 * n) + n / 8 + others * (end - begin) / 8 + 2 * mirrors * (8 + 8);
+  }
   if (shared_edge_sets) b.index = b.io_buffers = 0;
   if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();
   return b;
@@ -244,7 +257,8 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
   auto parts = [&](const MemoryBudget& b) {
     return "index " + size(b.index) + ", frontiers " + size(b.frontiers) + ", bins " + size(b.bins) +
            (options.io.backend == io::BackendKind::memory ? ", edges in memory " : ", IO buffers ") + size(b.io_buffers) +
-           ", pull cache " + size(b.pull_cache) + ", algorithm " + size(b.algorithm);
+           ", pull cache " + size(b.pull_cache) + ", algorithm " + size(b.algorithm) +
+           (b.exchange ? ", exchange " + size(b.exchange) : std::string());
   };
   if (fitted.floor.total() > fitted.limit) {
     throw std::runtime_error("the vertex state does not fit in memory: needs at least " + size(fitted.floor.total()) + " (" +

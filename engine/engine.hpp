@@ -128,11 +128,14 @@ uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options);
 // What an engine will hold in DRAM, by part.
 struct MemoryBudget {
   uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, pull_cache = 0, algorithm = 0;
-  uint64_t total() const { return index + frontiers + bins + io_buffers + pull_cache + algorithm; }
+  // On ranks: the summed out-degrees, the mirror sets and the values in
+  // flight (rank_exchange.hpp).
+  uint64_t exchange = 0;
+  uint64_t total() const { return index + frontiers + bins + io_buffers + pull_cache + algorithm + exchange; }
   // Part by part: two engines that live side by side.
   MemoryBudget& operator+=(const MemoryBudget& other) {
     index += other.index, frontiers += other.frontiers, bins += other.bins, io_buffers += other.io_buffers;
-    pull_cache += other.pull_cache, algorithm += other.algorithm;
+    pull_cache += other.pull_cache, algorithm += other.algorithm, exchange += other.exchange;
     return *this;
   }
   // `reversed`: the pull side's graph, if any. `shared_edge_sets`: the

@@ -343,6 +343,7 @@ Algorithm wcc_row() {
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
   a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
+  a.ranks_bytes_per_vertex = algorithms::wcc_ranks_bytes_per_vertex;
   a.reads_samples = true;  // Afforest's first step
   a.add_options = [](po::options_description&) {};
   a.transpose = needed;

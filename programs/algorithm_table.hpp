@@ -89,6 +89,7 @@ struct Algorithm {
   std::string note;         // a line under the usage ("needs the transpose")
   std::string output_help;  // what --output holds
   uint64_t bytes_per_vertex = 0;  // the algorithm's arrays, in the memory budget
+  uint64_t ranks_bytes_per_vertex = 0;  // and those it keeps beyond them on ranks
   bool reads_samples = false;     // edge_map_first over the sample files: held in DRAM with --io memory
   // Outputs beyond --output: (option, name of the array it writes).
   std::vector<std::pair<std::string, std::string>> extra_outputs;
