@@ -163,7 +163,7 @@ mpi 3 "$tools/sluice-bfs" conv/g.sluice --output many.bfs > /dev/null 2>&1
 cmp -s one.bfs many.bfs || fail "bfs on the layout the ranks converted differs from one process's"
 expect_error 1 "give OUT.sluice and --ranks 2" mpirun -np 2 "$tools/sluice" convert rmat.el x.sluice
 expect_error 1 "with the input in shares ({rank}), convert without them" mpirun -np 3 "$tools/sluice" convert 'rmat.share{rank}.el' x.sluice --ranks 3 --dedup
-expect_error 1 "rank 1 of 2 on $(hostname): error: missing.share1.el: cannot open" \
+expect_error 1 "rank \([01]\) of 2 on $(hostname): error: missing.share\1.el: cannot open" \
   mpirun -np 2 "$tools/sluice" convert 'missing.share{rank}.el' x.sluice --ranks 2
 expect_error 1 "the ranks convert from files each of them opens, not from standard input" \
   mpirun -np 2 "$tools/sluice" convert - x.sluice --ranks 2 --format el < rmat.el
