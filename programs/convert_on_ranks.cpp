@@ -158,9 +158,12 @@ class EdgeRouter {
     bool all_finished = true;
     for (unsigned s = 0; s < p_; ++s) all_finished = all_finished && got[3 * s + 2];
 
+    // A rank's edges for itself are kept as they are, not sent.
+    const unsigned me = unsigned(ranks_.rank());
     std::vector<uint64_t> send_counts(p_), receive_counts(p_);
     uint64_t send_total = 0, receive_total = 0;
     for (unsigned d = 0; d < p_; ++d) {
+      if (d == me) continue;
       send_counts[d] = (header[3 * d] + header[3 * d + 1]) * (16 + w);
       receive_counts[d] = (got[3 * d] + got[3 * d + 1]) * (16 + w);
       send_total += send_counts[d];
@@ -174,8 +177,9 @@ class EdgeRouter {
       at += v.size() * sizeof(v[0]);
     };
     for (unsigned d = 0; d < p_; ++d) {
+      if (d == me) continue;
       put(into_[d].pairs), put(into_[d].weights), put(out_[d].pairs), put(out_[d].weights);
-      if (d != unsigned(ranks_.rank())) sent_bytes_ += send_counts[d];
+      sent_bytes_ += send_counts[d];
       into_[d].clear(), out_[d].clear();
     }
     held_ = 0;
@@ -186,22 +190,26 @@ class EdgeRouter {
     std::vector<uint64_t> pairs;
     std::vector<float> weights;
     auto take = [&](uint64_t edges) {
-      if (edges == 0) return std::pair<uint64_t*, float*>{nullptr, nullptr};
+      if (edges == 0) return std::pair<const uint64_t*, const float*>{nullptr, nullptr};
       pairs.resize(2 * edges);
       weights.resize(weighted_ ? edges : 0);
       std::memcpy(pairs.data(), from, edges * 16);
       from += edges * 16;
       if (weighted_) std::memcpy(weights.data(), from, edges * 4), from += edges * 4;
-      return std::pair<uint64_t*, float*>{pairs.data(), weighted_ ? weights.data() : nullptr};
+      return std::pair<const uint64_t*, const float*>{pairs.data(), weighted_ ? weights.data() : nullptr};
+    };
+    auto own = [&](const Outbox& box) {
+      return std::pair<const uint64_t*, const float*>{box.pairs.data(), weighted_ ? box.weights.data() : nullptr};
     };
     for (unsigned s = 0; s < p_; ++s) {
-      auto [in_pairs, in_weights] = take(got[3 * s]);
+      auto [in_pairs, in_weights] = s == me ? own(into_[me]) : take(got[3 * s]);
       received_into_.append(s, in_pairs, in_weights, got[3 * s]);
       if (got[3 * s + 1] == 0) continue;
       if (!received_out_) throw std::logic_error("edges out of a range came without --transpose");
-      auto [out_pairs, out_weights] = take(got[3 * s + 1]);
+      auto [out_pairs, out_weights] = s == me ? own(out_[me]) : take(got[3 * s + 1]);
       received_out_->append(s, out_pairs, out_weights, got[3 * s + 1]);
     }
+    into_[me].clear(), out_[me].clear();
     return all_finished;
   }
 
