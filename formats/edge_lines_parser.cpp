@@ -195,7 +195,7 @@ uint64_t parse_edge_lines_in_windows(const base::MappedFile& file, EdgeLinesForm
   const std::optional<uint64_t> expected = format.expected_edges;
   format.expected_edges.reset();
   const char* const text = file.data();
-  const uint64_t end = file.size();
+  const uint64_t end = std::min(format.body_end, file.size());
   uint64_t edges = 0, vertices = format.vertices;
   base::Progress progress("parsing " + file.path(), end - format.body_begin, format.progress, "bytes");
   EdgeLinesFormat window = format;

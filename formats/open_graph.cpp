@@ -274,8 +274,10 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   const unsigned estimated_id_bytes = load.id_bytes == 8 || load.relabel ? 8 : 4;
   if (format == "el" || format == "wel") {
     base::MappedFile file = input(false);
-    if (exceeds(build.memory, in_memory_build_bytes(most_edges_in_text(file, build, estimated_id_bytes), 0, file.size(), build,
-                                                    estimated_id_bytes, format == "wel"))) {
+    // A share of the lines (LoadOptions::shares) holds about its share of the edges and bytes.
+    const uint64_t shares = std::max(load.shares, 1u);
+    if (exceeds(build.memory, in_memory_build_bytes(most_edges_in_text(file, build, estimated_id_bytes) / shares + 1, 0,
+                                                    file.size() / shares, build, estimated_id_bytes, format == "wel"))) {
       source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_text_edge_list(file, load, format == "wel", w); }, false);
     } else {
       source = built(read_text_edge_list(file, load, format == "wel"), build, format, false, {}, load.id_bytes == 8);

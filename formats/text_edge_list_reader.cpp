@@ -33,6 +33,30 @@ uint64_t declared_nodes(const char* line, const char* end, const std::string& pa
   return 0;
 }
 
+// The body's share `share` of `shares`: from the first line that starts
+// at or after its first byte to the first that starts at or after the
+// next share's; its first line's number counted (the pages released).
+void cut_share(const base::MappedFile& file, EdgeLinesFormat& format, unsigned share, unsigned shares) {
+  const uint64_t begin = format.body_begin, size = file.size();
+  auto line_start = [&](unsigned s) {
+    if (s == 0) return begin;
+    if (s >= shares) return size;
+    const uint64_t at = begin + uint64_t((unsigned __int128)(size - begin) * s / shares);
+    if (at == begin) return begin;  // a line starts there
+    const void* eol = std::memchr(file.data() + at - 1, '\n', size_t(size - at + 1));
+    return eol ? uint64_t(static_cast<const char*>(eol) - file.data()) + 1 : size;
+  };
+  const uint64_t first = line_start(share), last = line_start(share + 1);
+  constexpr uint64_t window = uint64_t(64) << 20;
+  for (uint64_t at = begin; at < first; at += window) {
+    const uint64_t end = std::min(first, at + window);
+    format.first_line += uint64_t(std::count(file.data() + at, file.data() + end, '\n'));
+    file.release(at, end);
+  }
+  format.body_begin = first;
+  format.body_end = last;
+}
+
 // The header: the body's start, the weight column, the declared count.
 EdgeLinesFormat text_format(const base::MappedFile& file, const LoadOptions& options, bool require_weights, uint64_t& declared) {
   const std::string& path = file.path();
@@ -87,6 +111,7 @@ EdgeLinesFormat text_format(const base::MappedFile& file, const LoadOptions& opt
   format.weighted = require_weights || columns == 3;
   format.body_begin = uint64_t(p - file.data());
   format.first_line = line;
+  if (options.shares > 1) cut_share(file, format, options.share, options.shares);
   if (format.vertices) {
     format.source_limit = format.target_limit = format.vertices;
   }

@@ -302,12 +302,17 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
     throw std::invalid_argument(input + ": the ranks convert from files each of them opens, not from standard input or a pipe");
   }
   const bool own_shares = input.find("{rank}") != std::string::npos;
-  if (own_shares && open.build.changes_edges() && !(open.build.drop_self_loops && !open.build.symmetrize &&
-                                                     !open.build.remove_duplicates && !open.build.sort_neighbors &&
-                                                     !open.build.relabel && !open.build.order_by_degree)) {
+  const formats::BuildOptions& b = open.build;
+  const bool whole_graph_options = b.symmetrize || b.remove_duplicates || b.sort_neighbors || b.relabel || b.order_by_degree;
+  if (own_shares && whole_graph_options) {
     throw std::invalid_argument("--symmetrize, --dedup, --sort, --relabel and --reorder work on the whole graph: with the input in "
                                 "shares ({rank}), convert without them, or give one input every rank reads");
   }
+  // One text edge list: each rank parses its share of the lines, as if
+  // the file were cut into shares, unless an option needs the whole graph.
+  const std::string input_format = own_shares || !open.format.empty() ? open.format : formats::detect_format(input);
+  const bool cut_lines = !own_shares && !whole_graph_options && (input_format == "el" || input_format == "wel");
+  const bool shared_input = own_shares || cut_lines;
   formats::RankedWriteOptions options = requested;
   // Scratch files on the rank's own drive, where its part goes.
   if (options.memory.temp_dir.empty()) {
@@ -318,6 +323,7 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   // Opening comes first: before the drive directories are made, a
   // bounded build of the input goes beside the manifest.
   formats::OpenOptions open_here = open;
+  if (cut_lines) open_here.load.share = rank, open_here.load.shares = p;
   const std::string beside_manifest = fs::path(manifest_path).parent_path().string();
   open_here.build.memory.temp_dir = fs::is_directory(options.memory.temp_dir) ? options.memory.temp_dir
                                     : beside_manifest.empty()                  ? "."
@@ -336,7 +342,7 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   ranks.min(least);
   if (most[2] != least[0]) throw std::invalid_argument(my_input + ": some ranks' shares are weighted and others are not");
   base::GraphInfo info = mine;
-  if (own_shares) {
+  if (shared_input) {
     uint64_t edges = mine.edges;
     ranks.sum(std::span<uint64_t>(&edges, 1));
     info = base::GraphInfo{most[0], edges, mine.weighted, unsigned(most[1]), most[3] == 0};
@@ -350,8 +356,8 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   const uint64_t n = info.vertices;
 
   // This rank's share of the sources, and the ranges from the in-degrees.
-  const std::vector<uint64_t> shares = own_shares ? std::vector<uint64_t>{0, mine.vertices} : edge_shares(graph->source(), p);
-  const uint64_t share_begin = own_shares ? 0 : shares[rank], share_end = own_shares ? mine.vertices : shares[rank + 1];
+  const std::vector<uint64_t> shares = shared_input ? std::vector<uint64_t>{0, mine.vertices} : edge_shares(graph->source(), p);
+  const uint64_t share_begin = shared_input ? 0 : shares[rank], share_end = shared_input ? mine.vertices : shares[rank + 1];
   std::vector<uint64_t> bounds;
   {
     std::vector<uint64_t> in_degrees(n, 0);

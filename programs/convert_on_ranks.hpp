@@ -2,10 +2,13 @@
 // together, and each writes only its own part, on its own drives, the
 // same part, byte for byte, as the one-machine `sluice convert --ranks R`.
 //
-// Each rank reads a share of IN through the block API: with one input
-// every rank can read, the sources whose edges come in the rank's share
-// of the edge count; with `{rank}` in IN, the whole of its own file (the
-// shares, concatenated in rank order, are the graph). The ranges come from
+// Each rank reads a share of IN: of one text edge list, its share of the
+// lines (the file cut at line ends); of another input every rank can
+// read, the sources whose edges make its share of the edge count, through
+// the block API (a layout, Blaze or WebGraph graph is read in place; other
+// formats, and any input built with an option that needs the whole graph,
+// are loaded whole by every rank); with `{rank}` in IN, the whole of its
+// own file (the shares, concatenated in rank order, are the graph). The ranges come from
 // the in-degrees summed over the ranks. The edges then go to the ranks
 // that own their destinations (and, with --transpose, their sources) in
 // all-to-all rounds of bounded size, and each rank keeps what it

@@ -161,6 +161,13 @@ mpi 3 "$tools/sluice-bfs" conv/g.sluice --output many.bfs > /dev/null 2>&1
 "$tools/sluice" convert rmat.el one-conv.sluice --transpose > /dev/null
 "$tools/sluice-bfs" one-conv.sluice --output one.bfs > /dev/null 2>&1
 cmp -s one.bfs many.bfs || fail "bfs on the layout the ranks converted differs from one process's"
+# A layout as input is read in place, each rank reading its share of the sources.
+by_ranks 3 one-conv.sluice --transpose --compress
+# One edge list is parsed by the ranks a share of its lines each: a bad
+# line is named by the rank whose share holds it, with its line number.
+sed '15000s/.*/12 x7/' rmat.el > bad.el
+expect_error 1 "rank 2 of 3 on $(hostname): error: bad.el:line 15000: expected a target vertex id" \
+  mpirun -np 3 "$tools/sluice" convert bad.el x.sluice --ranks 3
 expect_error 1 "give OUT.sluice and --ranks 2" mpirun -np 2 "$tools/sluice" convert rmat.el x.sluice
 expect_error 1 "with the input in shares ({rank}), convert without them" mpirun -np 3 "$tools/sluice" convert 'rmat.share{rank}.el' x.sluice --ranks 3 --dedup
 expect_error 1 "rank \([01]\) of 2 on $(hostname): error: missing.share\1.el: cannot open" \
