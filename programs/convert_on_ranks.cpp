@@ -288,6 +288,42 @@ bool has_top_manifest(const std::string& path, const std::string& layout_id) {
   }
 }
 
+// The whole graph's figures from each rank's share of it: the largest
+// vertex count and id width, every share's edges; the weights must agree.
+base::GraphInfo whole_of_shares(const base::GraphInfo& mine, const std::string& share, engine::Communicator& ranks) {
+  std::vector<uint64_t> most{mine.vertices, mine.id_bytes, mine.weighted, !mine.symmetric};
+  std::vector<uint64_t> least{mine.weighted};
+  ranks.max(most);
+  ranks.min(least);
+  if (most[2] != least[0]) throw std::invalid_argument(share + ": some ranks' shares are weighted and others are not");
+  uint64_t edges = mine.edges;
+  ranks.sum(std::span<uint64_t>(&edges, 1));
+  return base::GraphInfo{most[0], edges, mine.weighted, unsigned(most[1]), most[3] == 0};
+}
+
+// Every rank's part staged: in place, then the top manifest, while rank 0
+// holds the manifest directory's lock; a rank that does not share rank
+// 0's manifest directory writes its own copy of the top manifest.
+void publish_together(formats::RankedPartsWriter& writer, engine::Communicator& ranks, const std::string& manifest_path,
+                      const base::GraphInfo& info, const base::IdMap& ids, const std::vector<uint64_t>& bounds,
+                      const std::string& layout_id) {
+  const std::string parent = fs::path(manifest_path).parent_path().string(), directory = parent.empty() ? "." : parent;
+  {
+    std::optional<base::DirectoryLock> lock;
+    if (ranks.rank() == 0) lock.emplace(directory);
+    barrier(ranks);
+    writer.publish_parts();
+    barrier(ranks);
+    if (ranks.rank() == 0) writer.publish_top(info, ids, bounds, layout_id);
+  }
+  barrier(ranks);
+  if (ranks.rank() != 0 && !has_top_manifest(manifest_path, layout_id)) {
+    const base::DirectoryLock lock(directory);
+    writer.publish_top(info, ids, bounds, layout_id);
+  }
+  writer.finish();
+}
+
 }  // namespace
 
 ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenOptions& open, const std::string& manifest_path,
@@ -334,19 +370,7 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   const std::string my_input = own_shares ? formats::part_drive_dirs({input}, rank).front() : input;
   std::unique_ptr<formats::BlockGraph> graph = formats::BlockGraph::open(my_input, open_here);
   const base::GraphInfo mine = graph->info();
-  // The whole graph's figures: with shares, the largest vertex count and
-  // id width, and every share's edges; the weights must agree.
-  std::vector<uint64_t> most{mine.vertices, mine.id_bytes, mine.weighted, !mine.symmetric};
-  std::vector<uint64_t> least{mine.weighted};
-  ranks.max(most);
-  ranks.min(least);
-  if (most[2] != least[0]) throw std::invalid_argument(my_input + ": some ranks' shares are weighted and others are not");
-  base::GraphInfo info = mine;
-  if (shared_input) {
-    uint64_t edges = mine.edges;
-    ranks.sum(std::span<uint64_t>(&edges, 1));
-    info = base::GraphInfo{most[0], edges, mine.weighted, unsigned(most[1]), most[3] == 0};
-  }
+  const base::GraphInfo info = shared_input ? whole_of_shares(mine, my_input, ranks) : mine;
   if (p > std::max<uint64_t>(info.vertices, 1)) {
     throw std::invalid_argument("--ranks " + std::to_string(p) + " is more than the graph's " + std::to_string(info.vertices) +
                                 " vertices");
@@ -429,23 +453,7 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
     writer.stage(*reversed, rank, true, bounds, layout_id);
   }
 
-  // Every part staged: in place, then the top manifest, while rank 0
-  // holds the manifest directory's lock.
-  const std::string directory = fs::path(manifest_path).parent_path().string();
-  {
-    std::optional<base::DirectoryLock> lock;
-    if (rank == 0) lock.emplace(directory.empty() ? "." : directory);
-    barrier(ranks);
-    writer.publish_parts();
-    barrier(ranks);
-    if (rank == 0) writer.publish_top(info, ids, bounds, layout_id);
-  }
-  barrier(ranks);
-  if (rank != 0 && !has_top_manifest(manifest_path, layout_id)) {
-    const base::DirectoryLock lock(directory.empty() ? "." : directory);
-    writer.publish_top(info, ids, bounds, layout_id);
-  }
-  writer.finish();
+  publish_together(writer, ranks, manifest_path, info, ids, bounds, layout_id);
   return ConvertedOnRanks{info, format, router.sent_bytes()};
 }
 
