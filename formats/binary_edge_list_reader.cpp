@@ -12,12 +12,19 @@ namespace sluice::formats {
 
 namespace {
 
+// The share `share` of `shares` of a file's `pairs` pairs: [first, last).
+std::pair<uint64_t, uint64_t> share_of(uint64_t pairs, const LoadOptions& options) {
+  const unsigned shares = std::max(options.shares, 1u);
+  return {uint64_t((unsigned __int128)pairs * options.share / shares), uint64_t((unsigned __int128)pairs * (options.share + 1) / shares)};
+}
+
+// Pairs [first, first + pairs) of the file.
 template <class Stored, class V>
-EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t pairs, uint64_t declared, int threads, bool any_ids) {
+EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t first, uint64_t pairs, uint64_t declared, int threads, bool any_ids) {
   EdgeList<V> edges;
   edges.sources = base::Array<V>(pairs, "edge sources");
   edges.targets = base::Array<V>(pairs, "edge targets");
-  const char* data = file.data();
+  const char* data = file.data() + first * 2 * sizeof(Stored);
   uint64_t max_id = 0;
   uint64_t first_bad = UINT64_MAX;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(max : max_id) reduction(min : first_bad)
@@ -31,7 +38,7 @@ EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t pairs, uint64_t d
     edges.targets[e] = V(pair[1]);
   }
   if (first_bad != UINT64_MAX) {
-    throw base::InputError(file.path(), base::at_byte(first_bad * 2 * sizeof(Stored)),
+    throw base::InputError(file.path(), base::at_byte((first + first_bad) * 2 * sizeof(Stored)),
                      "vertex id beyond the declared vertex count " + std::to_string(declared));
   }
   if (declared) {
@@ -59,14 +66,15 @@ void check_whole_pairs(const base::MappedFile& file, unsigned id_bytes) {
 AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options) {
   const std::string& path = file.path();
   check_whole_pairs(file, id_bytes);
-  const uint64_t pairs = file.size() / (2 * id_bytes);
+  const auto [first, last] = share_of(file.size() / (2 * id_bytes), options);
+  const uint64_t pairs = last - first;
   const int threads = base::resolve_threads(options.threads);
   base::checked_vertex_count(options.vertices, path, "--vertices");
-  if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, pairs, options.vertices, threads, options.relabel);
-  if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, pairs, options.vertices, threads, options.relabel);
+  if (id_bytes == 4 && options.id_bytes == 8) return split_pairs<uint32_t, uint64_t>(file, first, pairs, options.vertices, threads, options.relabel);
+  if (id_bytes == 4) return split_pairs<uint32_t, uint32_t>(file, first, pairs, options.vertices, threads, options.relabel);
 
   // 64-bit ids on disk: keep 32 bits in memory when every id fits.
-  const auto* ids = reinterpret_cast<const char*>(file.data());
+  const auto* ids = reinterpret_cast<const char*>(file.data()) + first * 16;
   uint64_t max_id = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(max : max_id)
   for (uint64_t i = 0; i < 2 * pairs; ++i) {
@@ -75,22 +83,23 @@ AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_byte
     max_id = std::max(max_id, id);
   }
   if (options.id_bytes != 8 && max_id <= std::numeric_limits<uint32_t>::max() && options.vertices <= (uint64_t(1) << 32)) {
-    return split_pairs<uint64_t, uint32_t>(file, pairs, options.vertices, threads, options.relabel);
+    return split_pairs<uint64_t, uint32_t>(file, first, pairs, options.vertices, threads, options.relabel);
   }
-  return split_pairs<uint64_t, uint64_t>(file, pairs, options.vertices, threads, options.relabel);
+  return split_pairs<uint64_t, uint64_t>(file, first, pairs, options.vertices, threads, options.relabel);
 }
 
 WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options,
                                    const EdgeWindows& windows) {
   check_whole_pairs(file, id_bytes);
-  const uint64_t pair_bytes = 2 * id_bytes, pairs = file.size() / pair_bytes;
+  const uint64_t pair_bytes = 2 * id_bytes;
+  const auto [share_first, pairs] = share_of(file.size() / pair_bytes, options);  // pairs: the share's end
   const uint64_t declared = base::checked_vertex_count(options.vertices, file.path(), "--vertices");
   const uint64_t per_window = std::max<uint64_t>(1, windows.window_bytes / pair_bytes);
   uint64_t max_id = 0;
   // One window's arrays for every window (the last may be shorter): fresh
   // ones each time cost a page fault and a cleared page every 512 ids.
   EdgeList<uint64_t> list;
-  for (uint64_t first = 0; first < pairs; first += per_window) {
+  for (uint64_t first = share_first; first < pairs; first += per_window) {
     const uint64_t count = std::min(per_window, pairs - first);
     if (list.size() != count) {
       list.sources = base::Array<uint64_t>(count, "edge sources");
@@ -120,7 +129,7 @@ WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_byt
     file.release(first * pair_bytes, (first + count) * pair_bytes);
   }
   uint64_t vertices = declared;
-  if (!declared && pairs) vertices = options.relabel ? std::max(max_id, max_id + 1) : base::vertex_count_for_id(max_id, file.path());
+  if (!declared && pairs > share_first) vertices = options.relabel ? std::max(max_id, max_id + 1) : base::vertex_count_for_id(max_id, file.path());
   return {vertices, false, false};
 }
 

@@ -26,9 +26,10 @@ struct LoadOptions {
   bool progress = false;   // decoding and parsing progress on a terminal
   // Ids of any 64-bit size: --relabel numbers them densely afterwards.
   bool relabel = false;
-  // A text edge list's share `share` of `shares`: its lines from the
-  // share's first byte, cut at line ends (a rank's share of one file,
-  // programs/convert_on_ranks.hpp). The header is read whole either way.
+  // An edge list's share `share` of `shares` (a rank's share of one
+  // file, programs/convert_on_ranks.hpp): of a text file, its lines from
+  // the share's first byte, cut at line ends (the header is read whole
+  // either way); of a binary one, its share of the pairs.
   unsigned share = 0, shares = 1;
 };
 

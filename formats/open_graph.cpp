@@ -297,7 +297,8 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
   } else if (format == "bel" || format == "bel64") {
     base::MappedFile file = input(true);
     const unsigned stored = format == "bel" ? 4 : 8;
-    if (exceeds(build.memory, in_memory_build_bytes(file.size() / (2 * stored), 0, file.size(), build, std::max(stored, estimated_id_bytes), false))) {
+    const uint64_t share_bytes = file.size() / std::max(load.shares, 1u);  // a share of the pairs (LoadOptions::shares)
+    if (exceeds(build.memory, in_memory_build_bytes(share_bytes / (2 * stored), 0, share_bytes, build, std::max(stored, estimated_id_bytes), false))) {
       source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_binary_edge_list(file, stored, load, w); }, true);
     } else {
       source = built(read_binary_edge_list(file, stored, load), build, format, false, {}, load.id_bytes == 8);

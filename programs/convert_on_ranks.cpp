@@ -344,11 +344,13 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
     throw std::invalid_argument("--symmetrize, --dedup, --sort, --relabel and --reorder work on the whole graph: with the input in "
                                 "shares ({rank}), convert without them, or give one input every rank reads");
   }
-  // One text edge list: each rank parses its share of the lines, as if
-  // the file were cut into shares, unless an option needs the whole graph.
+  // One edge list, text or binary: each rank reads its share of the
+  // lines or pairs, as if the file were cut into shares, unless an option
+  // needs the whole graph.
   const std::string input_format = own_shares || !open.format.empty() ? open.format : formats::detect_format(input);
-  const bool cut_lines = !own_shares && !whole_graph_options && (input_format == "el" || input_format == "wel");
-  const bool shared_input = own_shares || cut_lines;
+  const bool edge_list = input_format == "el" || input_format == "wel" || input_format == "bel" || input_format == "bel64";
+  const bool cut_input = !own_shares && !whole_graph_options && edge_list;
+  const bool shared_input = own_shares || cut_input;
   formats::RankedWriteOptions options = requested;
   // Scratch files on the rank's own drive, where its part goes.
   if (options.memory.temp_dir.empty()) {
@@ -359,7 +361,7 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   // Opening comes first: before the drive directories are made, a
   // bounded build of the input goes beside the manifest.
   formats::OpenOptions open_here = open;
-  if (cut_lines) open_here.load.share = rank, open_here.load.shares = p;
+  if (cut_input) open_here.load.share = rank, open_here.load.shares = p;
   const std::string beside_manifest = fs::path(manifest_path).parent_path().string();
   open_here.build.memory.temp_dir = fs::is_directory(options.memory.temp_dir) ? options.memory.temp_dir
                                     : beside_manifest.empty()                  ? "."

@@ -2,8 +2,8 @@
 // together, and each writes only its own part, on its own drives, the
 // same part, byte for byte, as the one-machine `sluice convert --ranks R`.
 //
-// Each rank reads a share of IN: of one text edge list, its share of the
-// lines (the file cut at line ends); of another input every rank can
+// Each rank reads a share of IN: of one edge list, its share of the lines
+// (the file cut at line ends) or of the binary pairs; of another input every rank can
 // read, the sources whose edges make its share of the edge count, through
 // the block API (a layout, Blaze or WebGraph graph is read in place; other
 // formats, and any input built with an option that needs the whole graph,

@@ -145,6 +145,16 @@ fixed_id=0123456789abcdef0123456789abcdef
 by_ranks 3 rmat.el --transpose
 by_ranks 3 rmat.el --transpose --relabel --compress
 by_ranks 2 uniform.el --transpose --reorder degree --wide-ids
+# Binary edge lists: each rank reads its share of the pairs.
+"$tools/sluice" convert uniform.el uniform.bel > /dev/null
+"$tools/sluice" convert uniform.el uniform.bel64 > /dev/null
+by_ranks 3 uniform.bel --transpose --compress
+by_ranks 2 uniform.bel64 --transpose
+# A share too large for the limit is read window by window onto scratch files.
+"$tools/sluice" generate rmat --scale 13 --edge-factor 256 --seed 8 -o dense.bel > /dev/null
+by_ranks 2 dense.bel --memory-limit 16m
+grep -q "scratch files in conv$" conv.out || fail "the ranks read their shares of dense.bel in memory: $(cat conv.out)"
+rm dense.bel
 by_ranks 4 chain.el --compress --sample-edges 4 --memory-limit 24m
 by_ranks 1 lopsided.el --transpose
 # Parts past half the limit are built on scratch files.
