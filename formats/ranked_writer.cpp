@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 
@@ -227,21 +228,48 @@ std::vector<std::string> part_drive_dirs(const std::vector<std::string>& pattern
   return dirs;
 }
 
-std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& manifest_path, const RankedWriteOptions& options) {
-  std::vector<base::NamedFile> files{{manifest_path, "the output's manifest"}};
-  if (options.layout.with_ids) files.push_back({id_map_path(manifest_path), "the output's id map"});
-  for (unsigned r = 0; r < options.ranks; ++r) {
-    SluiceWriteOptions part = options.layout;
-    part.drive_dirs = part_drive_dirs(options.drive_patterns, r);
-    part.with_ids = false;  // the whole layout's map is beside the top manifest
+namespace {
+
+std::vector<unsigned> every_rank(unsigned ranks) {
+  std::vector<unsigned> all(ranks);
+  std::iota(all.begin(), all.end(), 0u);
+  return all;
+}
+
+// A part's layout options: its drive directories; no id map of its own
+// (the whole layout's is beside the top manifest).
+SluiceWriteOptions part_write_options(const RankedWriteOptions& options, unsigned rank) {
+  SluiceWriteOptions part = options.layout;
+  part.drive_dirs = part_drive_dirs(options.drive_patterns, rank);
+  part.with_ids = false;
+  return part;
+}
+
+// The files of the parts of `ranks` and, when `top`, of the top manifest
+// and id map, first.
+std::vector<base::NamedFile> files_of(const std::string& manifest_path, const RankedWriteOptions& options,
+                                      const std::vector<unsigned>& ranks, bool top) {
+  std::vector<base::NamedFile> files;
+  if (top) {
+    files.push_back({manifest_path, "the output's manifest"});
+    if (options.layout.with_ids) files.push_back({id_map_path(manifest_path), "the output's id map"});
+  }
+  for (unsigned r : ranks) {
     for (bool transposed : {false, true}) {
       if (transposed && !options.transpose) break;
-      for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r, transposed), options.transpose, part)) {
+      for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r, transposed), options.transpose,
+                                                             part_write_options(options, r))) {
         files.push_back(std::move(f));
       }
     }
   }
   return files;
+}
+
+}  // namespace
+
+std::vector<base::NamedFile> ranked_layout_files_to_write(const std::string& manifest_path, const RankedWriteOptions& options) {
+  return files_of(manifest_path, options, every_rank(options.ranks), true);
 }
 
 namespace {
@@ -252,25 +280,6 @@ namespace {
 // buffers of the graphs open at once (measured: 96 in all keeps RMAT 20
 // on 4 ranks within its limit).
 constexpr uint64_t held_per_vertex = 96;
-
-// The files of the parts of `ranks`, and of the top when `top`.
-std::vector<base::NamedFile> files_of(const std::string& manifest_path, const RankedWriteOptions& options,
-                                      const std::vector<unsigned>& ranks, bool top) {
-  std::vector<base::NamedFile> all = ranked_layout_files_to_write(manifest_path, options), mine;
-  if (top) mine.assign(all.begin(), all.begin() + (options.layout.with_ids ? 2 : 1));
-  for (unsigned r : ranks) {
-    for (bool transposed : {false, true}) {
-      if (transposed && !options.transpose) break;
-      SluiceWriteOptions part = options.layout;
-      part.drive_dirs = part_drive_dirs(options.drive_patterns, r);
-      part.with_ids = false;
-      for (base::NamedFile& f : sluice_layout_files_to_write(part_manifest_path(manifest_path, r, transposed), options.transpose, part)) {
-        mine.push_back(std::move(f));
-      }
-    }
-  }
-  return mine;
-}
 
 }  // namespace
 
@@ -290,9 +299,7 @@ struct RankedPartsWriter::State {
   BuildMemory bounded_memory;
 
   SluiceWriteOptions part_options(unsigned r, bool weighted) const {
-    SluiceWriteOptions o = options.layout;
-    o.drive_dirs = part_drive_dirs(options.drive_patterns, r);
-    o.with_ids = false;  // the whole layout's map is beside the top manifest
+    SluiceWriteOptions o = part_write_options(options, r);
     if (weighted) o.sample_edges = 0;
     return o;
   }
@@ -422,9 +429,7 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
     throw std::invalid_argument("--ranks " + std::to_string(options.ranks) + " is more than the graph's " +
                                 std::to_string(info.vertices) + " vertices");
   }
-  std::vector<unsigned> every_rank(options.ranks);
-  for (unsigned r = 0; r < options.ranks; ++r) every_rank[r] = r;
-  RankedPartsWriter writer(manifest_path, options, every_rank, true, !graph.source().ids().empty());
+  RankedPartsWriter writer(manifest_path, options, every_rank(options.ranks), true, !graph.source().ids().empty());
 
   const std::vector<uint64_t> in_degrees = in_degrees_of(graph);
   const std::vector<uint64_t> bounds = rank_boundaries(in_degrees, options.ranks, ranked_layout_alpha);
