@@ -301,10 +301,10 @@ def largest_graph(runs):
     """Every rank holds its arrays over all vertex ids: its memory grows
     with V, whatever the machine count. From the weak-scaling runs, each
     program's bytes a vertex on every machine (the run record's held
-    memory, fitted over the vertex counts run, plus the whole graph's
-    out-degrees, 4 bytes a vertex, outside the record) and what does not
-    grow with V (IO buffers, bins); the largest vertex count whose state
-    fits one machine, and the most edges the cluster's drives hold."""
+    memory, the exchanges' and WCC's label agreement's included, fitted
+    over the vertex counts run) and what does not grow with V (IO
+    buffers, bins); the largest vertex count whose state fits one
+    machine, and the most edges the cluster's drives hold."""
     rows = []
     for program in sorted({k[2] for k in runs if k[0] == "weak"}):
         counts = sorted(r for k, r, p in runs if k == "weak" and p == program)
@@ -312,8 +312,8 @@ def largest_graph(runs):
             continue
         points = [(runs[("weak", r, program)]["vertices"], runs[("weak", r, program)]["held"]) for r in counts]
         (v0, h0), (v1, h1) = points[-2], points[-1]
-        per_vertex = (h1 - h0) / (v1 - v0) + 4
-        fixed = h1 - (per_vertex - 4) * v1
+        per_vertex = (h1 - h0) / (v1 - v0)
+        fixed = h1 - per_vertex * v1
         vertices = (MACHINE_BYTES - MACHINE_RESERVE - fixed) / per_vertex
         id_bytes = 4 if vertices <= 2**32 else 8
         if id_bytes == 8:  # wider ids: the index and the arrays of ids grow; taken as is (a bound from above)
