@@ -18,7 +18,7 @@ IoService::IoService(const DriveSet& drives, const IoOptions& options) : drives_
   if (options_.completion_batch == 0 || options_.handoff_batch == 0) {
     throw std::invalid_argument("the completion and hand-off batches must be at least 1");
   }
-  if (options_.max_request_bytes < io_alignment || options_.max_request_bytes % io_alignment) {
+  if (options_.max_request_bytes < base::io_alignment || options_.max_request_bytes % base::io_alignment) {
     throw std::invalid_argument("the maximum request size must be a multiple of 4096 bytes");
   }
   unsigned count = options_.buffers ? options_.buffers : 2 * options_.queue_depth * drives.drives();
@@ -77,7 +77,7 @@ void IoService::read(unsigned drive, std::span<const Extent> extents) {
       throw IoError(file.path(), drive, e.offset, "read of " + std::to_string(e.length) + " bytes past the end of the drive file (" +
                                                      std::to_string(file.size()) + " bytes)");
     }
-    if (file.direct() && (e.offset % io_alignment || e.length % io_alignment)) {
+    if (file.direct() && (e.offset % base::io_alignment || e.length % base::io_alignment)) {
       throw std::invalid_argument(file.path() + ": O_DIRECT reads must be 4096-byte aligned (offset " +
                                   std::to_string(e.offset) + ", length " + std::to_string(e.length) + ")");
     }

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "io/aligned_buffer.hpp"
+#include "base/aligned_buffer.hpp"
 #include "io/drive_set.hpp"
 #include "io/io_error.hpp"
 #include "io/io_stats.hpp"
@@ -99,7 +99,7 @@ class IoService {
   const DriveSet& drives_;
   IoOptions options_;
   const char* backend_name_ = "";
-  std::vector<AlignedBuffer> buffers_;
+  std::vector<base::AlignedBuffer> buffers_;
   BlockingQueue<int> free_buffers_;
   BlockingQueue<Completion> filled_;
   std::atomic<uint64_t> outstanding_{0};  // queued, in flight, or filled and not yet taken

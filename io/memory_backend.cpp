@@ -30,7 +30,7 @@ class MemoryBackend : public ReadBackend {
       throw std::runtime_error("not enough memory to hold the drive file (" + std::to_string(st.st_size) + " bytes) in memory");
     }
     // Through a bounce buffer: the file may be open with O_DIRECT.
-    AlignedBuffer bounce(1 << 20);
+    base::AlignedBuffer bounce(1 << 20);
     for (uint64_t at = 0; at < data_.size();) {
       ssize_t n = ::pread(fd, bounce.data(), bounce.size(), off_t(at));
       if (n < 0 && errno == EINTR) continue;

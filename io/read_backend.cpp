@@ -13,7 +13,7 @@
 
 namespace sluice::io {
 
-std::unique_ptr<ReadBackend> make_uring_backend(int fd, unsigned depth, std::span<const AlignedBuffer> buffers);
+std::unique_ptr<ReadBackend> make_uring_backend(int fd, unsigned depth, std::span<const base::AlignedBuffer> buffers);
 std::unique_ptr<ReadBackend> make_aio_backend(int fd, unsigned depth);
 std::unique_ptr<ReadBackend> make_memory_backend(int fd);
 
@@ -97,7 +97,7 @@ const char* backend_name(BackendKind kind) {
   return "?";
 }
 
-std::unique_ptr<ReadBackend> make_backend(BackendKind kind, int fd, unsigned depth, std::span<const AlignedBuffer> buffers,
+std::unique_ptr<ReadBackend> make_backend(BackendKind kind, int fd, unsigned depth, std::span<const base::AlignedBuffer> buffers,
                                           const FaultOptions& faults) {
   if (depth == 0) throw std::invalid_argument("the queue depth must be at least 1");
   std::unique_ptr<ReadBackend> backend;

@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-#include "io/aligned_buffer.hpp"
+#include "base/aligned_buffer.hpp"
 
 namespace sluice::io {
 
@@ -52,7 +52,7 @@ struct FaultOptions {
 // libaio, then psync, printing one warning line for each fallback.
 // `buffers` are registered with io_uring when given.
 std::unique_ptr<ReadBackend> make_backend(BackendKind kind, int fd, unsigned depth,
-                                          std::span<const AlignedBuffer> buffers, const FaultOptions& faults = {});
+                                          std::span<const base::AlignedBuffer> buffers, const FaultOptions& faults = {});
 
 uint64_t now_ns();
 

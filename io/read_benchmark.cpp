@@ -14,7 +14,7 @@ BenchResult run_read_benchmark(const DriveSet& drives, const BenchSpec& spec) {
   IoOptions options;
   options.backend = spec.backend;
   options.queue_depth = spec.queue_depth;
-  options.max_request_bytes = (spec.block_bytes + io_alignment - 1) / io_alignment * io_alignment;
+  options.max_request_bytes = (spec.block_bytes + base::io_alignment - 1) / base::io_alignment * base::io_alignment;
   options.buffers = 3 * spec.queue_depth * drives.drives();
   options.completion_batch = spec.completion_batch;
   options.handoff_batch = spec.handoff_batch;

@@ -12,13 +12,13 @@
 
 namespace sluice::io {
 
-std::unique_ptr<ReadBackend> make_uring_backend(int fd, unsigned depth, std::span<const AlignedBuffer> buffers);
+std::unique_ptr<ReadBackend> make_uring_backend(int fd, unsigned depth, std::span<const base::AlignedBuffer> buffers);
 
 namespace {
 
 class UringBackend : public ReadBackend {
  public:
-  UringBackend(int fd, unsigned depth, std::span<const AlignedBuffer> buffers) {
+  UringBackend(int fd, unsigned depth, std::span<const base::AlignedBuffer> buffers) {
     int rc = io_uring_queue_init(depth, &ring_, 0);
     if (rc < 0) throw std::runtime_error(std::string("io_uring_queue_init: ") + std::strerror(-rc));
     rc = io_uring_register_files(&ring_, &fd, 1);
@@ -86,7 +86,7 @@ class UringBackend : public ReadBackend {
 
 }  // namespace
 
-std::unique_ptr<ReadBackend> make_uring_backend(int fd, unsigned depth, std::span<const AlignedBuffer> buffers) {
+std::unique_ptr<ReadBackend> make_uring_backend(int fd, unsigned depth, std::span<const base::AlignedBuffer> buffers) {
   return std::make_unique<UringBackend>(fd, depth, buffers);
 }
 

@@ -1,4 +1,4 @@
-// Page-aligned memory for O_DIRECT reads, owned.
+// Page-aligned memory for O_DIRECT reads and writes, owned.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-namespace sluice::io {
+namespace sluice::base {
 
 inline constexpr size_t io_alignment = 4096;
 
@@ -41,4 +41,4 @@ class AlignedBuffer {
   size_t size_ = 0;
 };
 
-}  // namespace sluice::io
+}  // namespace sluice::base
