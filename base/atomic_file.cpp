@@ -160,15 +160,18 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
       temp_path_(std::move(other.temp_path_)),
       fd_(std::exchange(other.fd_, -1)),
       signal_ticket_(std::exchange(other.signal_ticket_, no_ticket)),
+      direct_fd_(std::exchange(other.direct_fd_, -1)),
       buffer_(std::move(other.buffer_)),
       used_(std::exchange(other.used_, 0)),
       worker_(std::exchange(other.worker_, nullptr)),
       spare_(std::move(other.spare_)),
       writing_(std::exchange(other.writing_, 0)),
-      written_(std::exchange(other.written_, 0)) {}
+      written_(std::exchange(other.written_, 0)),
+      flushed_(std::exchange(other.flushed_, 0)) {}
 
 AtomicFile::~AtomicFile() {
   if (worker_) worker_->wait_quietly(writing_);  // it may still write from spare_ to fd_
+  if (direct_fd_ >= 0) ::close(direct_fd_);
   if (fd_ >= 0) {
     ::close(fd_);
     if (!in_place()) {
@@ -192,11 +195,37 @@ void write_all(int fd, const char* data, size_t bytes, const std::string& path) 
   }
 }
 
+// `bytes` at `offset`: whole pages at an aligned offset through `direct`
+// when it is open (and the file system takes them), the rest through `fd`.
+void write_at(int fd, int direct, const char* data, size_t bytes, uint64_t offset, const std::string& path) {
+  if (direct >= 0 && offset % io_alignment == 0 && bytes % io_alignment == 0) {
+    size_t done = 0;
+    while (done < bytes) {
+      const ssize_t put = ::pwrite(direct, data + done, bytes - done, off_t(offset + done));
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0 || size_t(put) % io_alignment != 0) break;  // the rest through the cache, which takes any write
+      done += size_t(put);
+    }
+    data += done, bytes -= done, offset += done;
+  }
+  for (size_t done = 0; done < bytes;) {
+    const ssize_t put = ::pwrite(fd, data + done, bytes - done, off_t(offset + done));
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      throw_system_error(path, "write failed");
+    }
+    done += size_t(put);
+  }
+}
+
 }  // namespace
 
-void AtomicFile::write_behind(SerialWorker& worker) {
+void AtomicFile::write_behind(SerialWorker& worker, bool direct) {
   worker_ = &worker;
-  spare_.resize(buffer_.size());
+  spare_ = AlignedBuffer(buffer_.size());
+  // Written through a temporary, the file is a regular one of ours, where
+  // every write may go by offset.
+  if (direct && !in_place() && written_ == 0) direct_fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
 }
 
 // With a worker, the buffer is handed over once the last one handed over
@@ -207,9 +236,16 @@ void AtomicFile::flush() {
     write_all(fd_, buffer_.data(), used_, path_);
   } else {
     worker_->wait(writing_);
-    buffer_.swap(spare_);
-    writing_ = worker_->submit([fd = fd_, data = spare_.data(), bytes = used_, path = path_] { write_all(fd, data, bytes, path); });
+    std::swap(buffer_, spare_);
+    if (direct_fd_ >= 0) {
+      writing_ = worker_->submit([fd = fd_, direct = direct_fd_, data = spare_.data(), bytes = used_, at = flushed_, path = path_] {
+        write_at(fd, direct, data, bytes, at, path);
+      });
+    } else {
+      writing_ = worker_->submit([fd = fd_, data = spare_.data(), bytes = used_, path = path_] { write_all(fd, data, bytes, path); });
+    }
   }
+  flushed_ += used_;
   used_ = 0;
 }
 
@@ -219,7 +255,7 @@ void AtomicFile::wait_for_writes() {
 }
 
 void AtomicFile::write(const void* data, size_t length) {
-  if (buffer_.empty()) throw std::logic_error(path_ + ": written after it was finished");
+  if (buffer_.size() == 0) throw std::logic_error(path_ + ": written after it was finished");
   const char* bytes = static_cast<const char*>(data);
   written_ += length;
   while (length > 0) {
@@ -247,7 +283,7 @@ void AtomicFile::rewrite(uint64_t offset, const void* data, size_t length) {
 }
 
 void AtomicFile::write_zeros(size_t length) {
-  if (buffer_.empty()) throw std::logic_error(path_ + ": written after it was finished");
+  if (buffer_.size() == 0) throw std::logic_error(path_ + ": written after it was finished");
   written_ += length;
   while (length > 0) {
     if (used_ == buffer_.size()) flush();
@@ -263,8 +299,9 @@ void AtomicFile::finish() {
   worker_ = nullptr;  // nothing is left for it, and it need not outlive this file now
   // A file staged until others are written too (a ranked layout's parts)
   // holds its descriptor and lock, not its buffer.
-  std::vector<char>().swap(buffer_);
-  std::vector<char>().swap(spare_);
+  buffer_ = AlignedBuffer();
+  spare_ = AlignedBuffer();
+  if (direct_fd_ >= 0) ::close(std::exchange(direct_fd_, -1));
   // Devices, pipes and terminals cannot be synced, and need not be.
   if (::fsync(fd_) != 0 && !(in_place() && (errno == EINVAL || errno == EROFS))) throw_system_error(path_, "fsync failed");
 }

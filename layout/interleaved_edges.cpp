@@ -146,7 +146,7 @@ void InterleavedEdgeWriter::open(const std::vector<std::string>& paths, const st
   }
   for (unsigned d = 0; d < paths.size(); ++d) {
     files_.emplace_back(paths[d], 2 << 20);
-    files_.back().write_behind(writes_);
+    files_.back().write_behind(writes_, /*direct=*/true);  // read back with O_DIRECT only
     if (!identity) continue;
     if (pages_known_) files_.back().write(header_page(*identity, d, pages_));
     else files_.back().write_zeros(interleaving_.header_bytes);  // written by finish()
