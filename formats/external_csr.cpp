@@ -12,7 +12,9 @@
 
 #include "base/errors.hpp"
 #include "base/progress.hpp"
+#include "base/serial_worker.hpp"
 #include "base/temp_file.hpp"
+#include "base/thread_count.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/relabel.hpp"
 
@@ -178,6 +180,46 @@ std::function<void(const EdgeConsumer&)> renamed(std::function<void(const EdgeCo
 
 constexpr uint64_t max_ranges = 4096;
 
+// The threads that count and place side by side (see build_ranges):
+// each placing lane holds a range's arrays, all within the budget, so
+// the ranges stay small only with a few lanes.
+constexpr int max_lanes = 4;
+
+// f(lane) for each of a few lanes at once: lane 0 on the caller, the
+// others on threads of their own that sleep between calls (OpenMP's
+// threads spin after each loop; beside this conversion's IO threads on
+// 2 cores, that spinning cost a fifth of its wall time). The first
+// error is thrown once every lane has returned.
+class Lanes {
+ public:
+  explicit Lanes(int count) : count_(count), helpers_(std::make_unique<base::SerialWorker[]>(size_t(count - 1))) {}
+  int count() const { return count_; }
+
+  template <class F>
+  void run(int lanes, F&& f) {
+    std::vector<base::SerialWorker::Ticket> tickets(static_cast<size_t>(lanes));
+    for (int lane = 1; lane < lanes; ++lane) tickets[size_t(lane)] = helpers_[size_t(lane - 1)].submit([&f, lane] { f(lane); });
+    std::exception_ptr first;
+    try {
+      f(0);
+    } catch (...) {
+      first = std::current_exception();
+    }
+    for (int lane = 1; lane < lanes; ++lane) {
+      try {
+        helpers_[size_t(lane - 1)].wait(tickets[size_t(lane)]);
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
+    if (first) std::rethrow_exception(first);
+  }
+
+ private:
+  int count_;
+  std::unique_ptr<base::SerialWorker[]> helpers_;
+};
+
 // Per vertex: the counts (then offsets, 8 bytes), what the conversion
 // holds beside the build, and the maps of --relabel and --reorder degree.
 uint64_t floor_bytes_per_vertex(const BuildOptions& build) {
@@ -245,24 +287,43 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   // The scratch files' writes and reads, off this thread (it outlives
   // every buffer it is handed).
   base::SerialWorker scratch_io;
-  std::vector<uint64_t> bucket_records(buckets.count, 0);
+  Lanes lanes(std::min(base::resolve_threads(build.threads), max_lanes));
+  // Each lane counts a slice of every chunk into counts of its own.
+  std::vector<std::vector<uint64_t>> lane_records(size_t(lanes.count()), std::vector<uint64_t>(buckets.count, 0));
+  std::vector<uint64_t> first_bad(static_cast<size_t>(lanes.count()));  // in a lane's slice, the first edge out of range
   uint64_t seen = 0;
   base::Progress counting("building CSR in bounded memory: counting", edges.edges, build.progress);
   edges.pass([&](const EdgeChunk& c) {
-    for (uint64_t e = 0; e < c.size; ++e) {
-      const uint64_t u = c.sources[e], v = c.targets[e];
-      if (u >= n || v >= n) [[unlikely]] {
-        throw std::runtime_error("edge " + std::to_string(seen + e) + " (" + std::to_string(u) + " -> " + std::to_string(v) +
-                                 ") leaves the " + std::to_string(n) + " vertices");
+    const int slices = c.size < (uint64_t(1) << 16) ? 1 : lanes.count();  // a small chunk is not worth waking a lane for
+    lanes.run(slices, [&](int lane) {
+      std::vector<uint64_t>& mine = lane_records[size_t(lane)];
+      const uint64_t begin = c.size * uint64_t(lane) / uint64_t(slices), end = c.size * uint64_t(lane + 1) / uint64_t(slices);
+      first_bad[size_t(lane)] = UINT64_MAX;
+      for (uint64_t e = begin; e < end; ++e) {
+        const uint64_t u = c.sources[e], v = c.targets[e];
+        if (u >= n || v >= n) [[unlikely]] {
+          first_bad[size_t(lane)] = e;
+          return;
+        }
+        emission(u, v, [&](uint64_t owner, uint64_t) { ++mine[buckets.of(owner)]; });
       }
-      emission(u, v, [&](uint64_t owner, uint64_t) { ++bucket_records[buckets.of(owner)]; });
+    });
+    for (int lane = 0; lane < slices; ++lane) {
+      if (const uint64_t e = first_bad[size_t(lane)]; e != UINT64_MAX) {
+        throw std::runtime_error("edge " + std::to_string(seen + e) + " (" + std::to_string(c.sources[e]) + " -> " +
+                                 std::to_string(c.targets[e]) + ") leaves the " + std::to_string(n) + " vertices");
+      }
     }
     seen += c.size;
     counting.advance(c.size);
   });
   counting.done();
+  std::vector<uint64_t> bucket_records(buckets.count, 0);
   uint64_t records = 0;
-  for (uint64_t r : bucket_records) records += r;
+  for (const auto& mine : lane_records) {
+    for (uint64_t b = 0; b < buckets.count; ++b) bucket_records[b] += mine[b], records += mine[b];
+  }
+  lane_records = {};
 
   // Half the budget for a range's records, half for the buffers that
   // spill records to the ranges' files.
@@ -365,8 +426,8 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     scattering.done();
   }
 
-  // Pass 3: each range placed in order and appended to the CSR's files.
-  // Scratch bytes in flight while placing: two pieces of this read, and
+  // Pass 3: each range placed and appended, in order, to the CSR's files.
+  // Scratch bytes in flight while placing: two pieces of this read per lane, and
   // this much of buffers each for the targets and the weights written
   // (4 MiB at most).
   constexpr uint64_t in_flight = uint64_t(1) << 20;
@@ -377,11 +438,33 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   targets_out.emplace(targets_file, in_flight, UINT64_MAX, &scratch_io);
   if (weighted) weights_out.emplace(*weights_file, in_flight, UINT64_MAX, &scratch_io);
   base::Progress placing("building CSR in bounded memory: placing", records, build.progress);
-  std::optional<base::TempFileReader> spilled_in;
-  if (ranges > 1) spilled_in.emplace(*spilled, scratch_io, in_flight, spilled_bytes);
+  // Ranges are placed by the lanes side by side, each lane into arrays of
+  // its own, sized for the widest and the fullest range and reused (a
+  // range's own would fault fresh pages in each time), and appended in
+  // order. The spill buffers are gone: the lanes may share the whole
+  // budget, or one lane takes it all.
+  uint64_t widest = 0, fullest = 0;
+  for (size_t r = 0; r < ranges; ++r) widest = std::max(widest, starts[r + 1] - starts[r]), fullest = std::max(fullest, range_records[r]);
+  const uint64_t lane_bytes = fullest * stored_bytes + (2 * widest + 1) * 8;
+  const int most_lanes = int(std::min<uint64_t>(uint64_t(lanes.count()), ranges));
+  const int placing_lanes = ranges > 1 && uint64_t(most_lanes) * lane_bytes <= budget ? most_lanes : 1;
+  struct Lane {
+    Csr<V> local;
+    std::vector<uint64_t> cursor;
+    std::optional<base::TempFileReader> spilled_in;
+  };
+  std::vector<Lane> lanes_of(static_cast<size_t>(placing_lanes));
+  for (Lane& lane : lanes_of) {
+    lane.local.weighted = weighted;
+    lane.local.offsets = base::Array<uint64_t>(widest + 1, "a range's offsets");
+    lane.local.targets = base::Array<V>(fullest, "a range's targets");
+    if (weighted) lane.local.weights = base::Array<float>(fullest, "a range's weights");
+    lane.cursor.resize(widest);
+    if (ranges > 1) lane.spilled_in.emplace(*spilled, scratch_io, in_flight, spilled_bytes);
+  }
   // f(owner, other, weight) for each record of range r, from its region.
-  auto for_each_spilled = [&](size_t r, auto&& f) {
-    spilled_in->for_each_piece(region[r], region[r + 1], [&](const char* piece, uint64_t bytes) {
+  auto for_each_spilled = [&](Lane& lane, size_t r, auto&& f) {
+    lane.spilled_in->for_each_piece(region[r], region[r + 1], [&](const char* piece, uint64_t bytes) {
       for (const char* p = piece; p < piece + bytes; p += spilled_bytes) {
         V o, t;
         float w = 0.0f;
@@ -392,29 +475,20 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
       }
     });
   };
-  // One set of arrays for every range, sized for the widest and the
-  // fullest (the spill buffers are gone: a range may use the whole
-  // budget): a range's own would fault fresh pages in each time.
-  uint64_t widest = 0, fullest = 0;
-  for (size_t r = 0; r < ranges; ++r) widest = std::max(widest, starts[r + 1] - starts[r]), fullest = std::max(fullest, range_records[r]);
-  Csr<V> local;
-  local.weighted = weighted;
-  local.offsets = base::Array<uint64_t>(widest + 1, "a range's offsets");
-  local.targets = base::Array<V>(fullest, "a range's targets");
-  if (weighted) local.weights = base::Array<float>(fullest, "a range's weights");
-  std::vector<uint64_t> cursor(widest);
-  for (size_t r = 0; r < ranges; ++r) {
+  // Range r into the lane's arrays; its degrees into counts.
+  auto place_range = [&](size_t r, Lane& lane, int sort_threads) {
     const uint64_t lo = starts[r], hi = starts[r + 1], width = hi - lo;
+    Csr<V>& local = lane.local;
     if (ranges > 1) {
       std::fill(counts.data() + lo, counts.data() + hi, 0);
-      for_each_spilled(r, [&](uint64_t owner, uint64_t, float) { ++counts[owner]; });
+      for_each_spilled(lane, r, [&](uint64_t owner, uint64_t, float) { ++counts[owner]; });
     }
     local.vertices = width;
     uint64_t total = 0;
-    for (uint64_t i = 0; i < width; ++i) local.offsets[i] = cursor[i] = total, total += counts[lo + i];
+    for (uint64_t i = 0; i < width; ++i) local.offsets[i] = lane.cursor[i] = total, total += counts[lo + i];
     local.offsets[width] = total;
     auto place = [&](uint64_t owner, uint64_t other, float w) {
-      const uint64_t at = cursor[owner - lo]++;
+      const uint64_t at = lane.cursor[owner - lo]++;
       local.targets[at] = V(other);
       if (weighted) local.weights[at] = w;
     };
@@ -426,24 +500,32 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
         }
       });
     } else {
-      for_each_spilled(r, place);
-      spilled->discard(region[r], region[r + 1] - region[r]);  // its disk space back before the next range
+      for_each_spilled(lane, r, place);
     }
     if (build.sort_neighbors || build.remove_duplicates) {
       // A small range is not worth waking the threads for.
-      sort_and_deduplicate(local, build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : build.threads);
+      sort_and_deduplicate(local, build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : sort_threads);
     }
     for (uint64_t i = 0; i < width; ++i) counts[lo + i] = local.degree(i);
-    targets_out->append(local.targets.data(), local.edges() * sizeof(V));
-    if (weighted) weights_out->append(local.weights.data(), local.edges() * sizeof(float));
-    placing.advance(total);
+  };
+  for (size_t first = 0; first < ranges; first += size_t(placing_lanes)) {
+    const int here = int(std::min<size_t>(size_t(placing_lanes), ranges - first));
+    lanes.run(here, [&](int lane) { place_range(first + size_t(lane), lanes_of[size_t(lane)], here > 1 ? 1 : build.threads); });
+    for (int lane = 0; lane < here; ++lane) {
+      const size_t r = first + size_t(lane);
+      const Csr<V>& local = lanes_of[size_t(lane)].local;
+      if (ranges > 1) spilled->discard(region[r], region[r + 1] - region[r]);  // its disk space back before the next ranges
+      targets_out->append(local.targets.data(), local.edges() * sizeof(V));
+      if (weighted) weights_out->append(local.weights.data(), local.edges() * sizeof(float));
+      placing.advance(range_records[r]);
+    }
   }
   targets_out->flush();
   targets_out.reset();
   if (weighted) weights_out->flush(), weights_out.reset();
   placing.done();
   if (ranges > 1) {
-    std::fprintf(stderr, "sluice: %zu vertex ranges placed one at a time: %s of scratch files at most\n", ranges,
+    std::fprintf(stderr, "sluice: %zu vertex ranges placed %d at a time: %s of scratch files at most\n", ranges, placing_lanes,
                  base::byte_count(records * (spilled_bytes + stored_bytes)).c_str());
   }
 
