@@ -130,33 +130,38 @@ TEST(ScratchIo, AReadPastTheEndIsAnErrorFromTheReader) {
   EXPECT_THROW(reader.for_each_piece(0, bytes.size() + 1200, [](const char*, uint64_t) {}), std::logic_error);
 }
 
-// A drive file written behind: the same bytes, the header rewritten at
-// the end, and nothing left when it is dropped uncommitted.
+// A drive file written behind, through the page cache or with O_DIRECT
+// (whole pages; a partial last page through the cache): the same bytes,
+// the header rewritten at the end, and nothing left when it is dropped
+// uncommitted.
 TEST(ScratchIo, AtomicFilesWrittenBehindHoldTheSameBytes) {
   TempDir dir;
   const std::vector<char> bytes = records(50000, 3);
   base::SerialWorker worker;
-  for (bool behind : {false, true}) {
-    const std::string path = dir / (behind ? "behind" : "alone");
-    base::AtomicFile file(path, 4096);
-    if (behind) file.write_behind(worker);
+  for (const std::string mode : {"alone", "behind", "direct"}) {
+    base::AtomicFile file(dir / mode, 4096);
+    if (mode != "alone") file.write_behind(worker, mode == "direct");
     file.write_zeros(100);
     for (uint64_t at = 0; at < bytes.size(); at += 777) file.write(bytes.data() + at, std::min<uint64_t>(777, bytes.size() - at));
     file.rewrite(0, "header", 6);
     file.commit();
   }
-  std::ifstream alone(dir / "alone", std::ios::binary), behind(dir / "behind", std::ios::binary);
-  const std::string a((std::istreambuf_iterator<char>(alone)), {}), b((std::istreambuf_iterator<char>(behind)), {});
+  auto contents = [&](const std::string& name) {
+    std::ifstream in(dir / name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  const std::string a = contents("alone");
   EXPECT_EQ(a.size(), 100 + bytes.size());
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(b.substr(0, 6), "header");
+  EXPECT_EQ(a, contents("behind"));
+  EXPECT_EQ(a, contents("direct"));
+  EXPECT_EQ(a.substr(0, 6), "header");
   {
     base::AtomicFile dropped(dir / "dropped", 4096);
     dropped.write_behind(worker);
     dropped.write(bytes.data(), bytes.size());
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "dropped"));
-  EXPECT_EQ(dir.files(), (std::vector<std::string>{"alone", "behind"}));
+  EXPECT_EQ(dir.files(), (std::vector<std::string>{"alone", "behind", "direct"}));
 }
 
 }  // namespace
