@@ -119,21 +119,35 @@ uint64_t most_edges_in_text(const base::MappedFile& file, const BuildOptions& bu
   return lines;
 }
 
+// What a pass over an input would find, when it is known without one.
+struct KnownShape {
+  WindowedRead read;
+  uint64_t edges = 0, largest = 0;
+};
+
 // An edge-list file read window by window, then built on scratch files.
 // Parsed text is spilled (parsing it again would cost more than reading
-// 16 bytes an edge back); binary pairs are read again at every pass.
+// 16 bytes an edge back); binary pairs are read again at every pass, the
+// first of which only counts, unless `known` says what it would find.
 template <class Read>
 std::unique_ptr<GraphSource> built_in_bounded_memory(const std::string& format, const LoadOptions& load, BuildOptions build,
-                                                     Read&& read, bool read_again) {
+                                                     Read&& read, bool read_again, std::optional<KnownShape> known = {}) {
   const uint64_t window = window_bytes(build.memory);
   std::optional<SpilledEdges> spilled;
   if (!read_again) spilled.emplace(build.memory.temp_dir, window);
   uint64_t largest = 0, edges = 0;
-  const WindowedRead got = read(EdgeWindows{window, [&](EdgeList<uint64_t>& w) {
-    if (spilled) return spilled->append(w);
-    for (uint64_t e = 0; e < w.size(); ++e) largest = std::max({largest, w.sources[e], w.targets[e]});
-    edges += w.size();
-  }});
+  WindowedRead got;
+  if (known && read_again) {
+    got = known->read;
+    edges = known->edges;
+    largest = known->largest;
+  } else {
+    got = read(EdgeWindows{window, [&](EdgeList<uint64_t>& w) {
+      if (spilled) return spilled->append(w);
+      for (uint64_t e = 0; e < w.size(); ++e) largest = std::max({largest, w.sources[e], w.targets[e]});
+      edges += w.size();
+    }});
+  }
   EdgePasses passes;
   if (spilled) {
     passes = spilled->passes(chunk_edges(build.memory));
@@ -299,7 +313,18 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
     const unsigned stored = format == "bel" ? 4 : 8;
     const uint64_t share_bytes = file.size() / std::max(load.shares, 1u);  // a share of the pairs (LoadOptions::shares)
     if (exceeds(build.memory, in_memory_build_bytes(share_bytes / (2 * stored), 0, share_bytes, build, std::max(stored, estimated_id_bytes), false))) {
-      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_binary_edge_list(file, stored, load, w); }, true);
+      // With --vertices, the pairs come from the file's size and every id
+      // is below the count (the reader checks each at every pass): no pass
+      // to count them.
+      std::optional<KnownShape> known;
+      if (load.vertices && !load.relabel && file.size() % (2 * stored) == 0) {
+        const uint64_t pairs = file.size() / (2 * stored), shares = std::max(load.shares, 1u);
+        const uint64_t first = uint64_t((unsigned __int128)pairs * load.share / shares);
+        const uint64_t last = uint64_t((unsigned __int128)pairs * (load.share + 1) / shares);
+        known = KnownShape{WindowedRead{load.vertices, false, false}, last - first, load.vertices - 1};
+      }
+      source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_binary_edge_list(file, stored, load, w); }, true,
+                                       known);
     } else {
       source = built(read_binary_edge_list(file, stored, load), build, format, false, {}, load.id_bytes == 8);
     }

@@ -52,6 +52,12 @@ same 14m w.wel --transpose --sort
 [ -n "$sanitized" ] || same 14m g.mtx --dedup
 [ -n "$sanitized" ] || same 14m g.bel --transpose --drop-self-loops
 same 14m g.bel64 --transpose --wide-ids
+# A declared vertex count: no pass to count the ids; one beyond it is
+# named by its byte, as in memory.
+same 14m g.bel --transpose --vertices 70000
+"$sluice" convert g.bel out/v.sluice --vertices 1000 --memory-limit 14m >/dev/null 2>v.err && fail "an id beyond --vertices was taken under a limit"
+grep -q "g.bel:byte [0-9]*: vertex id beyond the declared vertex count 1000" v.err || fail "--vertices under a limit: $(cat v.err)"
+[ ! -e out/v.sluice ] || fail "a refused conversion left out/v.sluice"
 same 14m g.adj --transpose
 [ -n "$sanitized" ] || same 14m w.adj --symmetrize --sort
 same 14m s.sluice --transpose --dedup
