@@ -195,6 +195,17 @@ void write_all(int fd, const char* data, size_t bytes, const std::string& path) 
   }
 }
 
+void pwrite_all(int fd, const char* data, size_t bytes, uint64_t offset, const std::string& path) {
+  for (size_t done = 0; done < bytes;) {
+    const ssize_t put = ::pwrite(fd, data + done, bytes - done, off_t(offset + done));
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      throw_system_error(path, "write failed");
+    }
+    done += size_t(put);
+  }
+}
+
 // `bytes` at `offset`: whole pages at an aligned offset through `direct`
 // when it is open (and the file system takes them), the rest through `fd`.
 void write_at(int fd, int direct, const char* data, size_t bytes, uint64_t offset, const std::string& path) {
@@ -208,14 +219,7 @@ void write_at(int fd, int direct, const char* data, size_t bytes, uint64_t offse
     }
     data += done, bytes -= done, offset += done;
   }
-  for (size_t done = 0; done < bytes;) {
-    const ssize_t put = ::pwrite(fd, data + done, bytes - done, off_t(offset + done));
-    if (put < 0) {
-      if (errno == EINTR) continue;
-      throw_system_error(path, "write failed");
-    }
-    done += size_t(put);
-  }
+  pwrite_all(fd, data, bytes, offset, path);
 }
 
 }  // namespace
@@ -271,15 +275,7 @@ void AtomicFile::write(const void* data, size_t length) {
 void AtomicFile::rewrite(uint64_t offset, const void* data, size_t length) {
   if (in_place() || offset + length > written_) throw std::logic_error("rewrite: " + path_ + " cannot be rewritten there");
   wait_for_writes();
-  const char* bytes = static_cast<const char*>(data);
-  for (size_t done = 0; done < length;) {
-    const ssize_t put = ::pwrite(fd_, bytes + done, length - done, off_t(offset + done));
-    if (put < 0) {
-      if (errno == EINTR) continue;
-      throw_system_error(path_, "write failed");
-    }
-    done += size_t(put);
-  }
+  pwrite_all(fd_, static_cast<const char*>(data), length, offset, path_);
 }
 
 void AtomicFile::write_zeros(size_t length) {
