@@ -164,6 +164,39 @@ TEST(ExternalCsr, CutsRangesByBucketsAndByVerticesAroundAHub) {
   }
 }
 
+// Chunks of 100000 edges are counted by several lanes at once, in
+// slices, and ranges placed side by side, few and wide (64 MiB, ranges of
+// 96 KiB) or many and narrow around a hub (16 MiB, ranges of 8 KiB).
+// 1, 2 and 4 lanes give the in-memory build.
+TEST(ExternalCsr, LanesCountAndPlaceAsOneThreadDoes) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "a hub among 50000 skewed vertices";
+  g.n = 50000;
+  g.weighted = true;
+  std::mt19937_64 random(11);
+  for (int e = 0; e < 240000; ++e) {
+    const uint64_t u = random() % g.n, v = (random() % g.n) * (random() % g.n) / g.n;  // low ids are hubs
+    g.edges.push_back({u, v, float(e % 29)});
+  }
+  for (uint64_t v = 0; v < 20000; ++v) g.edges.push_back({v % 3 ? 777 : v * 2, v % 3 ? v * 2 : 777, 2.5f});
+  for (int mask : {0, 1, 31}) {
+    for (int threads : {1, 2, 4}) {
+      for (auto [limit, range_bytes] : {std::pair<uint64_t, uint64_t>{uint64_t(64) << 20, uint64_t(96) << 10},
+                                        std::pair<uint64_t, uint64_t>{uint64_t(16) << 20, uint64_t(8) << 10}}) {
+        BuildOptions o = build_options_from_bits(mask);
+        o.threads = threads;
+        o.memory.limit = limit;
+        o.memory.range_bytes = range_bytes;
+        o.memory.temp_dir = dir.path();
+        const std::string context = "options " + std::to_string(mask) + " threads " + std::to_string(threads) + " limit " +
+                                    std::to_string(limit >> 20) + " MiB";
+        expect_same(in_memory(edge_list_of<uint32_t>(g), o), *build_external_csr(passes_of_list(g, 4, 1, 100000), o), context);
+      }
+    }
+  }
+}
+
 TEST(ExternalCsr, RefusesALimitBelowItsPerVertexArraysBeforeAnyPass) {
   TempDir dir;
   const RefGraph g = graph_shapes(false).back();
