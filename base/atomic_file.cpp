@@ -70,6 +70,15 @@ int create_temporary(const std::string& path, std::string& temp_path, size_t& ti
       throw_system_error(path, "cannot create output file");
     }
     ::flock(fd, LOCK_EX);
+    // A sweeper (remove_dead_temporaries) may have taken the lock between
+    // the open and the flock, and removed the file: then make another.
+    struct stat held {}, named {};
+    if (::fstat(fd, &held) != 0 || ::stat(temp_path.c_str(), &named) != 0 || held.st_ino != named.st_ino ||
+        held.st_dev != named.st_dev) {
+      ::close(fd);
+      forget_on_signals(std::exchange(ticket, no_ticket));
+      continue;
+    }
     return fd;
   }
   throw std::runtime_error(path + ": cannot find a free temporary name beside it");
