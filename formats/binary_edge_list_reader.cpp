@@ -12,12 +12,6 @@ namespace sluice::formats {
 
 namespace {
 
-// The share `share` of `shares` of a file's `pairs` pairs: [first, last).
-std::pair<uint64_t, uint64_t> share_of(uint64_t pairs, const LoadOptions& options) {
-  const unsigned shares = std::max(options.shares, 1u);
-  return {uint64_t((unsigned __int128)pairs * options.share / shares), uint64_t((unsigned __int128)pairs * (options.share + 1) / shares)};
-}
-
 // Pairs [first, first + pairs) of the file.
 template <class Stored, class V>
 EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t first, uint64_t pairs, uint64_t declared, int threads, bool any_ids) {
@@ -63,10 +57,15 @@ void check_whole_pairs(const base::MappedFile& file, unsigned id_bytes) {
 
 }  // namespace
 
+std::pair<uint64_t, uint64_t> share_of_pairs(uint64_t pairs, const LoadOptions& options) {
+  const unsigned shares = std::max(options.shares, 1u);
+  return {uint64_t((unsigned __int128)pairs * options.share / shares), uint64_t((unsigned __int128)pairs * (options.share + 1) / shares)};
+}
+
 AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options) {
   const std::string& path = file.path();
   check_whole_pairs(file, id_bytes);
-  const auto [first, last] = share_of(file.size() / (2 * id_bytes), options);
+  const auto [first, last] = share_of_pairs(file.size() / (2 * id_bytes), options);
   const uint64_t pairs = last - first;
   const int threads = base::resolve_threads(options.threads);
   base::checked_vertex_count(options.vertices, path, "--vertices");
@@ -92,7 +91,7 @@ WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_byt
                                    const EdgeWindows& windows) {
   check_whole_pairs(file, id_bytes);
   const uint64_t pair_bytes = 2 * id_bytes;
-  const auto [share_first, pairs] = share_of(file.size() / pair_bytes, options);  // pairs: the share's end
+  const auto [share_first, pairs] = share_of_pairs(file.size() / pair_bytes, options);  // pairs: the share's end
   const uint64_t declared = base::checked_vertex_count(options.vertices, file.path(), "--vertices");
   const uint64_t per_window = std::max<uint64_t>(1, windows.window_bytes / pair_bytes);
   uint64_t max_id = 0;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "base/mapped_file.hpp"
@@ -53,6 +54,9 @@ inline MatrixMarketGraph read_matrix_market(const std::string& path, const LoadO
 // Little-endian pairs of 32- or 64-bit ids, no header; an empty file is a
 // graph without edges.
 AnyEdgeList read_binary_edge_list(const base::MappedFile& file, unsigned id_bytes, const LoadOptions& options);
+// Of a binary edge list's `pairs` pairs, those [first, last) of its share
+// (LoadOptions::share of shares).
+std::pair<uint64_t, uint64_t> share_of_pairs(uint64_t pairs, const LoadOptions& options);
 inline AnyEdgeList read_binary_edge_list(const std::string& path, unsigned id_bytes, const LoadOptions& options) {
   return read_binary_edge_list(base::MappedFile(path, /*allow_empty=*/true), id_bytes, options);
 }

@@ -318,9 +318,7 @@ std::unique_ptr<BlockGraph> BlockGraph::open(const std::string& path, const Open
       // to count them.
       std::optional<KnownShape> known;
       if (load.vertices && !load.relabel && file.size() % (2 * stored) == 0) {
-        const uint64_t pairs = file.size() / (2 * stored), shares = std::max(load.shares, 1u);
-        const uint64_t first = uint64_t((unsigned __int128)pairs * load.share / shares);
-        const uint64_t last = uint64_t((unsigned __int128)pairs * (load.share + 1) / shares);
+        const auto [first, last] = share_of_pairs(file.size() / (2 * stored), load);
         known = KnownShape{WindowedRead{load.vertices, false, false}, last - first, load.vertices - 1};
       }
       source = built_in_bounded_memory(format, load, build, [&](const EdgeWindows& w) { return read_binary_edge_list(file, stored, load, w); }, true,
