@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 
 #include "base/directory_lock.hpp"
@@ -241,6 +242,18 @@ namespace {
 SluiceWriteOptions options_for(const BlockGraph& graph, const SluiceWriteOptions& requested) {
   SluiceWriteOptions options = requested;
   if (graph.info().weighted) options.sample_edges = 0;
+  const base::GraphInfo& info = graph.info();
+  if (options.compress && info.id_bytes == 4 && info.vertices > layout::compressed_max_vertices) {
+    if (options.compress_required) {
+      throw std::runtime_error("--compress with 32-bit ids holds at most 2^31 vertices (" + std::to_string(info.vertices) +
+                               "): convert with --wide-ids, or without --compress");
+    }
+    options.compress = false;
+    if (options.progress) {
+      std::cerr << "plain edge pages: compressed pages of 32-bit ids hold at most 2^31 vertices (this graph has " +
+                       std::to_string(info.vertices) + "; --wide-ids compresses)\n";
+    }
+  }
   options.with_ids = !options.part && !graph.source().ids().empty();
   return options;
 }
@@ -262,13 +275,6 @@ StagedLayout stage_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const
   }
   if (options.page_bytes < 512 || (options.page_bytes & (options.page_bytes - 1))) {
     throw std::invalid_argument("the page size must be a power of two of at least 512 bytes");
-  }
-  if (options.compress) {
-    const base::GraphInfo& info = graph.info();
-    if (info.id_bytes == 4 && info.vertices > layout::compressed_max_vertices) {
-      throw std::runtime_error("--compress with 32-bit ids holds fewer than 2^31 vertices (" + std::to_string(info.vertices) +
-                               "): convert with --wide-ids, or without --compress");
-    }
   }
   StagedLayout staged{{}, layout::LayoutReplacement(manifest_path, options.drive_dirs, options.force),
                       sluice_layout_files_to_write(manifest_path, transpose != nullptr, options)};

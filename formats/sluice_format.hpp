@@ -36,8 +36,11 @@ struct SluiceWriteOptions {
   // written as NAME.ids (write_sluice_layout asks the graph itself).
   bool with_ids = false;
   // Gap-coded edge pages (layout/compressed_pages.hpp), weights beside the
-  // gaps; with 32-bit ids, fewer than 2^31 vertices.
+  // gaps, each list sorted. With 32-bit ids they hold at most 2^31
+  // vertices: a larger graph gets plain pages, or with `compress_required`
+  // is refused.
   bool compress = false;
+  bool compress_required = false;
   // Each vertex's first targets in a side file per edge set (layout/
   // sampled_targets.hpp), for Afforest's sampling; 0: none. Unweighted
   // graphs only (a weighted one gets none).

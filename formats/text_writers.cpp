@@ -136,6 +136,7 @@ SluiceWriteOptions layout_options(const WriteOptions& options) {
   layout.force = options.force;
   layout.with_ids = options.with_ids;
   layout.compress = options.compress;
+  layout.compress_required = options.compress_required;
   layout.sample_edges = options.sample_edges;
   return layout;
 }

@@ -17,7 +17,12 @@ struct WriteOptions {
   bool progress = false;
   bool force = false;                   // sluice layout: overwrite another layout's drive files
   bool with_ids = false;                // files_to_write: a sluice layout's id map too
-  bool compress = false;                // sluice layout: gap-coded edge pages
+  // sluice layout: gap-coded edge pages (what convert and Python write
+  // unless asked for plain ones; they sort each list). Where they cannot
+  // hold the graph (32-bit ids, more than 2^31 vertices) plain pages,
+  // unless `compress_required` (convert --compress), which refuses instead.
+  bool compress = false;
+  bool compress_required = false;
   uint32_t sample_edges = 2;            // sluice layout: each vertex's first targets beside the index (0: none)
 };
 

@@ -1,6 +1,6 @@
-// Compressed edge pages (`sluice convert --compress`): each page holds the
-// edges [first, first + count) of the edge set, as whole or partial
-// neighbour lists, and decodes on its own:
+// Compressed edge pages (what `sluice convert` writes unless --plain):
+// each page holds the edges [first, first + count) of the edge set, as
+// whole or partial neighbour lists, and decodes on its own:
 //
 //   u32 count        edges in the page; in a weighted layout, bit 31 set
 //                    when the page's weights are raw floats

@@ -140,6 +140,22 @@ void add_rebuild_options(po::options_description& options) {
     ("drop-weights", po::bool_switch(), "read a weighted graph as unweighted");
 }
 
+void add_page_options(po::options_description& options) {
+  options.add_options()
+    ("compress", po::bool_switch(), "gap-coded edge pages, weights beside the gaps (sluice layout; the default): fewer bytes to read. "
+                                    "Given, a graph they cannot hold (32-bit ids, more than 2^31 vertices) is refused rather than written plain")
+    ("plain", po::bool_switch(), "edge pages of fixed records (4 or 8 bytes a target, 4 more a weight) instead of gap-coded ones (sluice layout)");
+}
+
+void page_options_from(const po::variables_map& v, const std::string& to, formats::WriteOptions& write, const char* compress_name,
+                       const char* plain_name) {
+  const bool compress = v["compress"].as<bool>(), plain = v["plain"].as<bool>();
+  if (compress && plain) throw po::error(std::string(compress_name) + " and " + plain_name + " exclude each other");
+  if ((compress || plain) && to != "sluice") throw po::error(std::string(plain ? plain_name : compress_name) + " applies to sluice's layout only");
+  write.compress = !plain;
+  write.compress_required = compress;
+}
+
 formats::OpenOptions open_options_from(const po::variables_map& v) {
   formats::OpenOptions o;
   o.format = v["format"].as<std::string>();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "formats/block_graph.hpp"
+#include "formats/writers.hpp"
 #include "programs/option_values.hpp"
 
 namespace sluice::programs {
@@ -40,6 +41,15 @@ void add_read_options(po::options_description& options);
 void add_rebuild_options(po::options_description& options);
 // From either or both.
 formats::OpenOptions open_options_from(const po::variables_map& values);
+
+// How a sluice layout's edge pages are stored: --compress (gap-coded, the
+// default; refused where they cannot hold the graph) or --plain (fixed
+// records).
+void add_page_options(po::options_description& options);
+// Into `write`; a page option given for another format than `to` is
+// refused, naming it as the caller knows it (Python: compress=False).
+void page_options_from(const po::variables_map& values, const std::string& to, formats::WriteOptions& write,
+                       const char* compress_name = "--compress", const char* plain_name = "--plain");
 
 // --threads / -t (0: every core, as base::resolve_threads counts them, for
 // every layer); `what` says what they do ("compute threads").

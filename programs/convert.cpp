@@ -30,13 +30,13 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout (refused by default, naming it)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated directories, one per drive (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
-    ("compress", po::bool_switch(), "gap-code the edge pages, weights beside the gaps (sluice layout): fewer bytes to read")
     ("sample-edges", po::value<uint32_t>()->default_value(2), "store each vertex's first K targets beside the index (sluice layout, unweighted; 0: none): WCC's sampling reads them instead of every page")
     ("memory-limit", byte_size_value("0"), "bytes the conversion may hold in DRAM, e.g. 2g (0: half the memory available, "
                                            "within a cgroup's limit, shared by the ranks of a job on one machine); a graph whose build would not fit is built on scratch files")
     ("temp-dir", po::value<std::string>()->default_value(""), "directory for the scratch files of a conversion in bounded memory "
                                                                "(default: the first drive directory, else the output's)")
     ("ranks", po::value<unsigned>()->default_value(0), "split the sluice layout for this many MPI ranks by destination (a part per rank; a drive directory may name {rank})");
+  add_page_options(options);
   add_read_options(options);
   add_rebuild_options(options);
   po::positional_options_description positionals;
@@ -60,12 +60,11 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
   write.with_transpose = values["transpose"].as<bool>();
   write.progress = true;
   write.force = values["force"].as<bool>();
-  write.compress = values["compress"].as<bool>();
+  page_options_from(values, to, write);
   write.sample_edges = values["sample-edges"].as<uint32_t>();
   if (write.sample_edges > layout::max_sample_edges) throw po::error("--sample-edges must be at most " + std::to_string(layout::max_sample_edges));
   if (!values["sample-edges"].defaulted() && to != "sluice") throw po::error("--sample-edges applies to sluice's layout only");
   if (write.with_transpose && to != "sluice") throw po::error("--transpose is stored only in sluice's layout");
-  if (write.compress && to != "sluice") throw po::error("--compress applies to sluice's layout only");
   if ((open_options.build.relabel || open_options.build.order_by_degree) && to != "sluice") {
     throw po::error(std::string(open_options.build.relabel ? "--relabel" : "--reorder degree") +
                     " keeps its map from the new ids to the input's in a sluice layout only: convert to NAME.sluice");
@@ -119,6 +118,7 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
   ranked.layout.progress = true;
   ranked.layout.force = write.force;
   ranked.layout.compress = write.compress;
+  ranked.layout.compress_required = write.compress_required;
   ranked.layout.sample_edges = write.sample_edges;
   ranked.threads = open_options.load.threads;
   ranked.memory = memory;

@@ -43,6 +43,7 @@ int generate_command(int argc, char** argv) {
     ("drop-self-loops", po::bool_switch(), "remove edges (v, v)")
     ("dedup", po::bool_switch(), "remove repeated edges")
     ("sort", po::bool_switch(), "sort neighbour lists");
+  add_page_options(options);
   add_threads_option(options);
   po::positional_options_description positionals;
   positionals.add("kind", 1);
@@ -74,6 +75,8 @@ int generate_command(int argc, char** argv) {
   std::string to = v["to"].as<std::string>();
   if (to.empty()) to = base::format_from_extension(output);
   if (to.empty()) throw po::error("cannot tell the output format from '" + output + "'; give --to");
+  formats::WriteOptions write;
+  page_options_from(v, to, write);
 
   auto start = std::chrono::steady_clock::now();
   bool streams = (to == "el" || to == "wel" || to == "bel" || to == "bel64") && !build.changes_edges();
@@ -84,7 +87,6 @@ int generate_command(int argc, char** argv) {
                                                         : generate_in_memory<uint64_t>(gen, build);
     std::unique_ptr<formats::BlockGraph> transpose;
     if (v["transpose"].as<bool>()) transpose = formats::transpose_of(*graph, gen.threads);
-    formats::WriteOptions write;
     write.drive_dirs = split_list(v["drives"].as<std::string>());
     write.force = v["force"].as<bool>();
     write.transpose = transpose.get();

@@ -205,8 +205,8 @@ int cmd_info(int argc, char** argv) {
     const auto& edges = layout->out().edges();
     std::cout << "layout      version " << m.version << ", " << edges.interleaving().drives << " drive(s), "
               << edges.interleaving().page_bytes << "-byte pages, " << edges.pages() << " pages, "
-              << (m.compressed ? std::string("gap-coded (convert --compress)")
-                               : std::to_string(edges.layout().record_bytes()) + "-byte edge records")
+              << (m.compressed ? std::string("gap-coded (the default)")
+                               : std::to_string(edges.layout().record_bytes()) + "-byte edge records (convert --plain)")
               << ", " << std::setprecision(2) << std::fixed
               << (info.edges ? double(edges.pages() * edges.interleaving().page_bytes) / double(info.edges) : 0.0)
               << " bytes per edge, transpose " << (layout->in() ? "yes" : "no") << "\n";

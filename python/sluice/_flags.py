@@ -70,6 +70,9 @@ def to_flags(options: Mapping[str, Any]) -> list[str]:
             if not value:
                 flags.append("--no-verify-reads")
             continue
+        if name == "compress":  # compressed pages are the default; False asks for plain ones
+            flags.append("--compress" if value else "--plain")
+            continue
         flag = "--" + name.replace("_", "-")
         if value is True:
             flags.append(flag)

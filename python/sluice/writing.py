@@ -26,8 +26,9 @@ def convert(src: PathLike, dst: PathLike, **options: Any) -> str:
     """``sluice convert SRC DST`` in process, with its options as keywords:
     to (the output format; default from DST's extension), drives (a list of
     directories, one per drive: sluice and Blaze layouts), transpose,
-    compress (gap-coded edge pages, weights beside the gaps: fewer bytes to
-    read), sample_edges (each vertex's first targets kept
+    compress (True, the default for a sluice layout: gap-coded edge pages,
+    weights beside the gaps, fewer bytes to read; False: plain pages of
+    fixed records), sample_edges (each vertex's first targets kept
     beside the index for WCC's sampling; 2 by default, 0 for none), force,
     and the read and rebuild options of
     :func:`sluice.open`.
@@ -50,6 +51,7 @@ _GENERATE_OPTIONS = (
     "to",
     "drives",
     "transpose",
+    "compress",
     "force",
     "symmetrize",
     "drop_self_loops",
@@ -62,7 +64,8 @@ def generate(kind: str, output: PathLike, **options: Any) -> str:
     """``sluice generate KIND -o OUTPUT``: an RMAT (Graph500) or uniform
     random graph, 2**scale vertices and edge_factor edges per vertex; the
     same seed gives the same graph. Options: scale, edge_factor, seed, a, b,
-    c, no_permute, weighted, threads, to, drives, transpose, force,
+    c, no_permute, weighted, threads, to, drives, transpose, compress (a
+    sluice layout's pages: gap-coded by default, plain with False), force,
     symmetrize, drop_self_loops, dedup, sort. Returns the command's summary
     line."""
     check_names("generate", options, _GENERATE_OPTIONS)
@@ -77,7 +80,8 @@ def from_arrays(
     Vertex v's edges go to indices[indptr[v]:indptr[v + 1]]. The arrays are
     read in place when they are uint64 / uint32-or-uint64 / float32 and
     contiguous. Options: to, drives, transpose, compress (gap-coded edge
-    pages, as ``sluice convert --compress``), force, threads, and
+    pages, the default for a sluice layout; False: plain pages, as
+    ``sluice convert --plain``), force, threads, and
     symmetric=True when every edge is stored both ways (an undirected
     graph): a layout records it, and the algorithms then need no transpose."""
     check_names("from_arrays", options, _ARRAY_OPTIONS)

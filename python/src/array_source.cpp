@@ -82,22 +82,21 @@ void write_arrays(const py::array_t<uint64_t, py::array::c_style>& indptr, const
     ("to", po::value<std::string>()->default_value(""), "output format (default: from the extension)")
     ("drives", po::value<std::string>()->default_value(""), "comma-separated drive directories (layouts only)")
     ("transpose", po::bool_switch(), "also store the transpose (sluice layout)")
-    ("compress", po::bool_switch(), "gap-coded edge pages, weights beside the gaps (sluice layout): fewer bytes to read")
     ("force", po::bool_switch(), "overwrite drive files that belong to another layout")
     ("symmetric", po::bool_switch(), "every edge is stored both ways (an undirected graph): a layout records it, and the "
                                      "programs then need no transpose");
+  programs::add_page_options(options);
   programs::add_threads_option(options);
   const po::variables_map v = parse_flags("sluice.write", options, flags);
   std::string to = v["to"].as<std::string>();
   if (to.empty()) to = base::format_from_extension(path);
   if (to.empty()) throw po::error("cannot tell the output format from '" + path + "'; give to=");
   if (v["transpose"].as<bool>() && to != "sluice") throw po::error("transpose is stored only in sluice's layout");
-  if (v["compress"].as<bool>() && to != "sluice") throw po::error("compress applies to sluice's layout only");
   formats::WriteOptions write;
   write.drive_dirs = programs::split_list(v["drives"].as<std::string>());
   if (!write.drive_dirs.empty() && to != "sluice" && to != "blaze") throw po::error("drives apply to sluice and blaze layouts");
   write.force = v["force"].as<bool>();
-  write.compress = v["compress"].as<bool>();
+  programs::page_options_from(v, to, write, "compress=True", "compress=False");
   write.progress = true;  // on a terminal only
   if (uint64_t(indptr.size()) != vertices + 1) {
     throw base::InputError("the arrays", "indptr", "expected " + std::to_string(vertices + 1) + " offsets, found " + std::to_string(indptr.size()));

@@ -1,6 +1,6 @@
-"""compress=True (issue 22): gap-coded edge pages, written from Python,
-give the same BFS depths, WCC labels and PageRank as plain pages, from the
-drives and in memory, in fewer bytes."""
+"""Gap-coded edge pages, the default (compress=False asks for plain ones),
+written from Python, give the same BFS depths, WCC labels and PageRank as
+plain pages, from the drives and in memory, in fewer bytes."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +11,9 @@ import sluice
 def test_compressed_pages_give_the_plain_results(tmp_path):
     sluice.generate("rmat", tmp_path / "g.el", scale=12)
     plain, packed = tmp_path / "plain.sluice", tmp_path / "packed.sluice"
-    sluice.convert(tmp_path / "g.el", plain, transpose=True)
-    sluice.convert(tmp_path / "g.el", packed, transpose=True, compress=True)
+    sluice.convert(tmp_path / "g.el", plain, transpose=True, compress=False)
+    sluice.convert(tmp_path / "g.el", packed, transpose=True)
+    assert "compression gap-vbyte" in packed.read_text() and "compression" not in plain.read_text()
     size = lambda layout: sum(p.stat().st_size for p in tmp_path.glob(layout.stem + ".out.*") if not p.name.endswith("index"))
     assert size(packed) < 0.6 * size(plain)
     expected = sluice.bfs(plain, source=0)
@@ -37,3 +38,11 @@ def test_sample_files_serve_wcc_and_can_be_left_out(tmp_path):
     with_sample, without = sluice.wcc(sampled), sluice.wcc(bare)
     np.testing.assert_array_equal(with_sample.label, without.label)
     assert with_sample.bytes_read < without.bytes_read
+
+
+def test_generate_writes_the_default_pages_and_plain_ones(tmp_path):
+    sluice.generate("rmat", tmp_path / "c.sluice", scale=10, transpose=True)
+    sluice.generate("rmat", tmp_path / "p.sluice", scale=10, transpose=True, compress=False)
+    assert "compression gap-vbyte" in (tmp_path / "c.sluice").read_text()
+    assert "compression" not in (tmp_path / "p.sluice").read_text()
+    np.testing.assert_array_equal(sluice.wcc(tmp_path / "c.sluice").label, sluice.wcc(tmp_path / "p.sluice").label)

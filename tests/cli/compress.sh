@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# convert --compress: gap-coded edge pages give every program the same
-# results as plain pages (BFS, WCC, JT-CC, SpMV byte-identical, PageRank
-# within 1e-12 in L1), from the drives and with --io memory, on 1 and 3
-# drives, and on MPI ranks; weighted graphs too (SSSP and SpMV, integer
-# and fractional weights), and 64-bit ids; they read back to the same edges; fewer bytes
-# are read; what cannot be compressed is refused; damage is found.
+# Gap-coded edge pages, the default (convert --plain asks for fixed
+# records; --compress insists), give every program the results of plain
+# pages (BFS, WCC, JT-CC, SpMV, Radii, k-core, MIS byte-identical,
+# PageRank within 1e-12 in L1, BC's scores within rounding), from the
+# drives and with --io memory, on 1 and 3 drives, and on MPI ranks;
+# weighted graphs too (SSSP and SpMV, integer and fractional weights), and
+# 64-bit ids; they read back to the same edges; fewer bytes are read; the
+# page options are refused where they do not apply; damage is found.
 set -euo pipefail
 tools=$1
 . "$(dirname "$0")/lib.sh"
@@ -13,14 +15,21 @@ python=${PYTHON:-python3}
 
 "$sluice" generate rmat --scale 13 -o g.el > /dev/null
 mkdir d0 d1 d2
-"$sluice" convert g.el plain.sluice --transpose > /dev/null
-"$sluice" convert g.el c.sluice --transpose --compress > /dev/null
+"$sluice" convert g.el plain.sluice --transpose --plain > /dev/null
+"$sluice" convert g.el c.sluice --transpose > /dev/null
 "$sluice" convert g.el c3.sluice --transpose --compress --drives d0,d1,d2 > /dev/null
 grep -q "^compression gap-vbyte$" c.sluice || fail "the manifest does not say compressed: $(cat c.sluice)"
+! grep -q "^compression" plain.sluice || fail "--plain wrote compressed pages: $(cat plain.sluice)"
 "$sluice" info c.sluice --verify > info.out
-grep -q "gap-coded (convert --compress), 1\.[0-9]* bytes per edge" info.out || fail "info: $(cat info.out)"
+grep -q "gap-coded (the default), 1\.[0-9]* bytes per edge" info.out || fail "info: $(cat info.out)"
 grep -q "verified" info.out || fail "info --verify: $(cat info.out)"
+"$sluice" info plain.sluice > info.out
+grep -q "4-byte edge records (convert --plain), 4\.00 bytes per edge" info.out || fail "info of plain pages: $(cat info.out)"
 "$sluice" info c.sluice --json | grep -q '"compressed":true' || fail "info --json"
+# sluice generate writes the same default, and --plain.
+"$sluice" generate rmat --scale 10 -o gen.sluice > /dev/null
+"$sluice" generate rmat --scale 10 -o genplain.sluice --plain > /dev/null
+grep -q "^compression gap-vbyte$" gen.sluice && ! grep -q "^compression" genplain.sluice || fail "generate's pages: $(cat gen.sluice genplain.sluice)"
 # The run record says which pages a run read.
 "$tools/sluice-bfs" c.sluice --stats c.jsonl > /dev/null
 "$tools/sluice-bfs" plain.sluice --stats plain.jsonl > /dev/null
@@ -48,6 +57,18 @@ same_output bfs --direction pull
 same_output wcc
 same_output spmv
 same_output spmv --transposed
+same_output radii
+# BC's sums of shares follow the order of each list (sorted on compressed
+# pages): equal within rounding.
+"$tools/sluice-bc" plain.sluice -o p.txt > /dev/null 2>&1
+for io in auto memory; do
+  "$tools/sluice-bc" c3.sluice --io $io -o c.txt > /dev/null 2>&1
+  "$python" - <<'PY' || fail "bc on compressed pages --io $io differs from plain pages"
+p = [float(x) for x in open("p.txt")]
+c = [float(x) for x in open("c.txt")]
+assert len(p) == len(c) and all(abs(a - b) <= 1e-14 * max(abs(a), 1.0) for a, b in zip(p, c))
+PY
+done
 "$tools/sluice-jtcc" plain.sluice -o p.txt > /dev/null
 "$tools/sluice-jtcc" c3.sluice -o c.txt > /dev/null
 cmp -s p.txt c.txt || fail "jtcc differs on compressed pages"
@@ -74,8 +95,8 @@ compressed_mb=$("$tools/sluice-spmv" c.sluice | read_mb)
 "$sluice" generate rmat --scale 13 --weighted --seed 3 -o w.wel > /dev/null
 awk '/^#/ {print; next} {printf "%s %s %.2f\n", $1, $2, $3 / 7}' w.wel > f.wel
 for weights in w f; do
-  "$sluice" convert $weights.wel wplain.sluice --transpose --force > /dev/null
-  "$sluice" convert $weights.wel wc.sluice --transpose --compress --force > /dev/null
+  "$sluice" convert $weights.wel wplain.sluice --transpose --plain --force > /dev/null
+  "$sluice" convert $weights.wel wc.sluice --transpose --force > /dev/null
   "$sluice" convert $weights.wel wc3.sluice --transpose --compress --drives d0,d1,d2 --force > /dev/null
   "$sluice" info wc.sluice --verify > info.out
   grep -q "verified" info.out || fail "info --verify, weights $weights: $(cat info.out)"
@@ -93,10 +114,10 @@ for weights in w f; do
   "$sluice" convert wplain.sluice plain.wel --force > /dev/null
   cmp -s <(grep -v '^#' back.wel | sort) <(grep -v '^#' plain.wel | sort) || fail "weights $weights: the compressed layout reads back other edges"
 done
-"$sluice" convert w.wel wplain.sluice --transpose --force > /dev/null
-"$sluice" convert w.wel wc.sluice --transpose --compress --force > /dev/null
+"$sluice" convert w.wel wplain.sluice --transpose --plain --force > /dev/null
+"$sluice" convert w.wel wc.sluice --transpose --force > /dev/null
 "$sluice" info wc.sluice > info.out
-grep -q "gap-coded (convert --compress), [1-4]\.[0-9]* bytes per edge" info.out || fail "weights 1-255 should take under 5 bytes an edge: $(cat info.out)"
+grep -q "gap-coded (the default), [1-4]\.[0-9]* bytes per edge" info.out || fail "weights 1-255 should take under 5 bytes an edge: $(cat info.out)"
 # SSSP's buckets are sparse frontiers: a page of either kind is read for
 # few of its edges, so its bytes fall less than the pages do.
 plain_mb=$("$tools/sluice-sssp" wplain.sluice | read_mb)
@@ -106,8 +127,8 @@ compressed_mb=$("$tools/sluice-sssp" wc.sluice | read_mb)
 
 # 64-bit ids, weighted or not: the same results as plain 32-bit pages.
 for graph in g.el w.wel; do
-  "$sluice" convert $graph plain32.sluice --transpose --force > /dev/null
-  "$sluice" convert $graph wide.sluice --transpose --compress --wide-ids --force > /dev/null
+  "$sluice" convert $graph plain32.sluice --transpose --plain --force > /dev/null
+  "$sluice" convert $graph wide.sluice --transpose --wide-ids --force > /dev/null
   "$sluice" info wide.sluice --verify > info.out
   grep -q "^id bytes    8" info.out && grep -q "gap-coded" info.out && grep -q verified info.out || fail "64-bit compressed, $graph: $(cat info.out)"
   for program in bfs wcc spmv sssp; do
@@ -119,8 +140,12 @@ for graph in g.el w.wel; do
   done
 done
 
-# Refusals: another format.
-expect_error 2 "applies to sluice's layout only" "$sluice" convert g.el x.el --compress
+# Refusals: another format, and both kinds of pages at once.
+expect_error -F 2 "--compress applies to sluice's layout only" "$sluice" convert g.el x.el --compress
+expect_error -F 2 "--plain applies to sluice's layout only" "$sluice" convert g.el x.el --plain
+expect_error -F 2 "--compress and --plain exclude each other" "$sluice" convert g.el x.sluice --compress --plain
+expect_error -F 2 "--plain applies to sluice's layout only" "$sluice" generate rmat --scale 10 -o x.el --plain
+[ ! -e x.el ] && [ ! -e x.sluice ] || fail "a refused conversion left output"
 
 # A damaged page: found by its checksum, or (checksums off) by the decode.
 cp c.sluice damaged.sluice
@@ -184,7 +209,7 @@ expect_error 1 "xdamaged.out.0" "$tools/sluice-sssp" xdamaged.sluice
 if [ "${2:-}" = mpi ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0  # OpenMPI's, as in ranks.sh
-  "$sluice" convert g.el r.sluice --transpose --compress --ranks 2 > /dev/null 2>&1
+  "$sluice" convert g.el r.sluice --transpose --ranks 2 > /dev/null 2>&1
   grep -q "^compression gap-vbyte$" r.part0.sluice || fail "a part is not compressed: $(cat r.part0.sluice)"
   "$tools/sluice-bfs" plain.sluice -o p.txt > /dev/null
   mpirun --oversubscribe -np 2 "$tools/sluice-bfs" r.sluice -o c.txt > /dev/null 2>&1
@@ -192,17 +217,29 @@ if [ "${2:-}" = mpi ]; then
   "$tools/sluice-wcc" plain.sluice -o p.txt > /dev/null
   mpirun --oversubscribe -np 2 "$tools/sluice-wcc" r.sluice -o c.txt > /dev/null 2>&1
   cmp -s p.txt c.txt || fail "wcc on 2 compressed ranks differs"
-  "$sluice" convert w.wel wr.sluice --transpose --compress --ranks 2 > /dev/null 2>&1
+  "$sluice" convert w.wel wr.sluice --transpose --ranks 2 > /dev/null 2>&1
+  "$sluice" convert g.el rp.sluice --transpose --plain --ranks 2 > /dev/null 2>&1
+  ! grep -q "^compression" rp.part0.sluice || fail "a --plain part is compressed: $(cat rp.part0.sluice)"
+  mpirun --oversubscribe -np 2 "$tools/sluice-bfs" rp.sluice -o c.txt > /dev/null 2>&1
+  "$tools/sluice-bfs" plain.sluice -o p.txt > /dev/null
+  cmp -s p.txt c.txt || fail "bfs on 2 plain ranks differs"
   "$tools/sluice-sssp" wplain.sluice -o p.txt > /dev/null 2>&1
   mpirun --oversubscribe -np 2 "$tools/sluice-sssp" wr.sluice -o c.txt > /dev/null 2>&1
   cmp -s p.txt c.txt || fail "sssp on 2 weighted compressed ranks differs"
 fi
-# Whole lists (triangle counting) over compressed pages: the plain
-# layout's counts, every list held and in several ranges, from the drives
-# and in memory.
+# Undirected programs: k-core and MIS as on plain pages; whole lists
+# (triangle counting) give the plain layout's counts, every list held and
+# in several ranges, from the drives and in memory.
 mkdir s0
-"$sluice" convert g.el sym.sluice --symmetrize > /dev/null
-"$sluice" convert g.el csym.sluice --symmetrize --compress --drives s0 > /dev/null
+"$sluice" convert g.el sym.sluice --symmetrize --plain > /dev/null
+"$sluice" convert g.el csym.sluice --symmetrize --drives s0 > /dev/null
+for program in kcore mis; do
+  "$tools/sluice-$program" sym.sluice -o p.txt > /dev/null 2>&1
+  for io in auto memory; do
+    "$tools/sluice-$program" csym.sluice --io $io -o c.txt > /dev/null 2>&1
+    cmp -s p.txt c.txt || fail "$program on compressed pages --io $io differs from plain pages"
+  done
+done
 "$tools/sluice-tc" sym.sluice -o p.txt > /dev/null 2>&1
 for flags in "" "--list-memory 64k" "--io memory --list-memory 64k"; do
   "$tools/sluice-tc" csym.sluice $flags -o c.txt > tc.out 2>&1 || fail "tc on compressed pages $flags: $(cat tc.out)"

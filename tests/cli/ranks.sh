@@ -58,13 +58,16 @@ one() {
 }
 
 # same_results NAME GRAPH R [engine flags]: every distributed program on an
-# R-rank layout of GRAPH against one process on the plain layout.
+# R-rank layout of GRAPH against one process on a one-part layout of
+# plain pages. The ranked layout has the default, compressed pages, and on
+# 2 ranks plain ones.
 same_results() {
   local name=$1 graph=$2 ranks=$3
   shift 3
-  local plain=$name.sluice ranked=$name-r$ranks.sluice
-  [ -e "$plain" ] || "$tools/sluice" convert "$graph" "$plain" --transpose > /dev/null
-  "$tools/sluice" convert "$graph" "$ranked" --transpose --ranks "$ranks" --drives "drives/$name/{rank}/a,drives/$name/{rank}/b" > /dev/null
+  local plain=$name.sluice ranked=$name-r$ranks.sluice pages=
+  [ "$ranks" -eq 2 ] && pages=--plain
+  [ -e "$plain" ] || "$tools/sluice" convert "$graph" "$plain" --transpose --plain > /dev/null
+  "$tools/sluice" convert "$graph" "$ranked" --transpose --ranks "$ranks" --drives "drives/$name/{rank}/a,drives/$name/{rank}/b" $pages > /dev/null
   mpi "$ranks" "$tools/sluice-bfs" "$ranked" --output many.bfs "$@" > bfs.out 2>&1
   cmp -s "$(one bfs "$plain" "$@")" many.bfs || fail "$name, $ranks ranks $*: bfs depths differ"
   [ "$(grep -c "^bfs $ranked: .* iterations" bfs.out)" -eq 1 ] || fail "$name: the summary line is not printed once: $(cat bfs.out)"
@@ -92,10 +95,11 @@ same_results() {
   cmp -s "$(one wcc "$plain" "$@")" many.jtcc || fail "$name, $ranks ranks: jtcc labels differ from wcc's"
 }
 
-# same_cores NAME GRAPH R: k-core on an undirected graph (no transpose needed).
+# same_cores NAME GRAPH R: k-core on an undirected graph (no transpose
+# needed), the ranks on compressed pages, one process on plain ones.
 same_cores() {
   local name=$1 graph=$2 ranks=$3
-  [ -e "$name-sym.sluice" ] || "$tools/sluice" convert "$graph" "$name-sym.sluice" --symmetrize > /dev/null
+  [ -e "$name-sym.sluice" ] || "$tools/sluice" convert "$graph" "$name-sym.sluice" --symmetrize --plain > /dev/null
   "$tools/sluice" convert "$graph" "$name-sym-r$ranks.sluice" --symmetrize --ranks "$ranks" > /dev/null
   mpi "$ranks" "$tools/sluice-kcore" "$name-sym-r$ranks.sluice" --output many.core > /dev/null 2>&1
   cmp -s "$(one kcore "$name-sym.sluice")" many.core || fail "$name, $ranks ranks: kcore differs"
@@ -142,14 +146,14 @@ by_ranks() {
   return 0
 }
 fixed_id=0123456789abcdef0123456789abcdef
-by_ranks 3 rmat.el --transpose
+by_ranks 3 rmat.el --transpose --plain
 by_ranks 3 rmat.el --transpose --relabel --compress
 by_ranks 2 uniform.el --transpose --reorder degree --wide-ids
 # Binary edge lists: each rank reads its share of the pairs.
 "$tools/sluice" convert uniform.el uniform.bel > /dev/null
 "$tools/sluice" convert uniform.el uniform.bel64 > /dev/null
 by_ranks 3 uniform.bel --transpose --compress
-by_ranks 2 uniform.bel64 --transpose
+by_ranks 2 uniform.bel64 --transpose --plain
 # A share too large for the limit is read window by window onto scratch files.
 "$tools/sluice" generate rmat --scale 13 --edge-factor 256 --seed 8 -o dense.bel > /dev/null
 by_ranks 2 dense.bel --memory-limit 16m
