@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <bit>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <limits>
+#include <utility>
 
 #include "base/directory_lock.hpp"
 #include "base/errors.hpp"
 #include "base/progress.hpp"
+#include "base/serial_worker.hpp"
 #include "layout/compressed_pages.hpp"
 #include "layout/id_map_file.hpp"
 #include "layout/index_file.hpp"
@@ -52,6 +55,97 @@ std::string relative_to(const std::string& dir, const std::string& path) {
   fs::path rel = abs.lexically_relative(abs_dir);
   if (!rel.empty() && *rel.begin() != "..") return rel.string();
   return abs.string();
+}
+
+// Sorts a list of ids below 2^bits: std::sort for short lists, a radix
+// sort of 11-bit digits (two passes for 4 M vertices) for long ones, which
+// took most of a compressed conversion's sorting.
+template <class Id>
+void sort_ids(Id* list, uint64_t count, unsigned bits, std::vector<Id>& scratch) {
+  constexpr unsigned digit = 11;
+  constexpr uint64_t radix = uint64_t(1) << digit;
+  if (count < 512) {
+    std::sort(list, list + count);
+    return;
+  }
+  scratch.resize(count);
+  Id* from = list;
+  Id* to = scratch.data();
+  uint64_t counts[radix];
+  for (unsigned shift = 0; shift < bits; shift += digit) {
+    std::fill(counts, counts + radix, 0);
+    for (uint64_t i = 0; i < count; ++i) ++counts[(from[i] >> shift) & (radix - 1)];
+    uint64_t sum = 0;
+    for (uint64_t& c : counts) sum += std::exchange(c, sum);
+    for (uint64_t i = 0; i < count; ++i) to[counts[(from[i] >> shift) & (radix - 1)]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != list) std::copy(from, from + count, list);
+}
+
+// The lists of every block, in order, sorted and put into compressed pages
+// (and their first targets into the sample file) in two stages that
+// overlap: this thread copies a block's lists and sorts them (gaps need
+// sorted lists; a weighted list by target, then by the weight's bits, so
+// that equal targets come in one order whatever the input's), a worker
+// puts the previous block's into pages. The pages are those one thread
+// putting every list in turn makes; two blocks' sorted copies are held.
+template <class Id>
+void put_sorted_lists(BlockGraph& graph, const base::GraphInfo& info, layout::CompressedPageEncoder& encoder,
+                      layout::SampledTargetsWriter* sample, base::Progress& progress) {
+  struct SortedBlock {
+    uint64_t begin = 0, end = 0;     // its vertices
+    std::vector<uint64_t> offsets;   // of each list in targets, and the end
+    std::vector<Id> targets;
+    std::vector<float> weights;      // weighted graphs
+  };
+  SortedBlock sorted[2];
+  std::vector<std::pair<Id, uint32_t>> pairs;  // (target, weight's bits) of a weighted list
+  std::vector<Id> scratch;
+  const unsigned id_bits = unsigned(std::bit_width(std::max<uint64_t>(info.vertices, 2) - 1));
+  base::SerialWorker pages;  // after `sorted`: its queued tasks run before the copies go
+  base::SerialWorker::Ticket putting[2] = {0, 0};
+  uint64_t blocks = 0;
+  for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+    const size_t b = blocks++ % 2;
+    if (putting[b]) pages.wait(putting[b]);  // the block before last is in pages: its copy is free
+    SortedBlock& s = sorted[b];
+    const Id* targets = static_cast<const Id*>(block.targets);
+    s.begin = block.begin;
+    s.end = block.end;
+    s.offsets.resize(block.end - block.begin + 1);
+    s.targets.assign(targets, targets + block.edges);
+    if (info.weighted) s.weights.assign(block.weights, block.weights + block.edges);
+    for (uint64_t v = block.begin; v <= block.end; ++v) s.offsets[v - block.begin] = block.offsets[v - block.begin] - block.first_edge();
+    for (uint64_t i = 0; i + 1 < s.offsets.size(); ++i) {
+      Id* list = s.targets.data() + s.offsets[i];
+      const uint64_t count = s.offsets[i + 1] - s.offsets[i];
+      // Lists often come sorted already: a transpose's always, built
+      // from the other edge set in source order.
+      if (!info.weighted) {
+        if (!std::is_sorted(list, list + count)) sort_ids(list, count, id_bits, scratch);
+        continue;
+      }
+      if (std::adjacent_find(list, list + count, std::greater_equal<Id>()) == list + count) continue;  // ascending, no ties
+      float* weights = s.weights.data() + s.offsets[i];
+      pairs.resize(count);
+      for (uint64_t k = 0; k < count; ++k) pairs[k] = {list[k], std::bit_cast<uint32_t>(weights[k])};
+      std::sort(pairs.begin(), pairs.end());
+      for (uint64_t k = 0; k < count; ++k) {
+        list[k] = pairs[k].first;
+        weights[k] = std::bit_cast<float>(pairs[k].second);
+      }
+    }
+    putting[b] = pages.submit([&s, &encoder, sample, &progress, weighted = info.weighted] {
+      for (uint64_t v = s.begin; v < s.end; ++v) {
+        const uint64_t first = s.offsets[v - s.begin], count = s.offsets[v - s.begin + 1] - first;
+        encoder.add_list(v, s.targets.data() + first, count, weighted ? s.weights.data() + first : nullptr);
+        if (sample) sample->add(v, s.targets.data() + first, count);
+      }
+      progress.advance(s.offsets.back());
+    });
+  });
+  pages.wait(std::max(putting[0], putting[1]));
 }
 
 // Where one edge set of a layout goes: NAME.SET.index beside the manifest,
@@ -114,41 +208,10 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
       writer->append_page(page);
       page_starts.push_back(first_edge);
     }, info.id_bytes == 8);
-    auto encode = [&]<class Id>(const Id*) {
-      std::vector<Id> list;
-      std::vector<float> weights;
-      std::vector<std::pair<Id, uint32_t>> pairs;  // (target, weight's bits) of a weighted list
-      for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
-        const Id* targets = static_cast<const Id*>(block.targets);
-        for (uint64_t v = block.begin; v < block.end; ++v) {
-          const uint64_t begin = block.offsets[v - block.begin] - block.first_edge(), end = block.offsets[v - block.begin + 1] - block.first_edge();
-          // Gaps need sorted lists; a weighted list by target, then by the
-          // weight's bits, so that equal targets come in one order whatever
-          // the input's.
-          if (!info.weighted) {
-            list.assign(targets + begin, targets + end);
-            std::sort(list.begin(), list.end());
-          } else {
-            pairs.resize(end - begin);
-            for (uint64_t i = begin; i < end; ++i) pairs[i - begin] = {targets[i], std::bit_cast<uint32_t>(block.weights[i])};
-            std::sort(pairs.begin(), pairs.end());
-            list.resize(pairs.size());
-            weights.resize(pairs.size());
-            for (size_t i = 0; i < pairs.size(); ++i) {
-              list[i] = pairs[i].first;
-              weights[i] = std::bit_cast<float>(pairs[i].second);
-            }
-          }
-          encoder.add_list(v, list.data(), list.size(), info.weighted ? weights.data() : nullptr);
-          if (sample) sample->add(v, list.data(), list.size());
-        }
-        progress.advance(block.edges);
-      });
-    };
     if (info.id_bytes == 8) {
-      encode(static_cast<const uint64_t*>(nullptr));
+      put_sorted_lists<uint64_t>(graph, info, encoder, sample ? &*sample : nullptr, progress);
     } else {
-      encode(static_cast<const uint32_t*>(nullptr));
+      put_sorted_lists<uint32_t>(graph, info, encoder, sample ? &*sample : nullptr, progress);
     }
     encoder.finish();
     files.pages = encoder.pages();

@@ -142,9 +142,9 @@ void add_rebuild_options(po::options_description& options) {
 
 void add_page_options(po::options_description& options) {
   options.add_options()
-    ("compress", po::bool_switch(), "gap-coded edge pages, weights beside the gaps (sluice layout; the default): fewer bytes to read. "
+    ("compress", po::bool_switch(), "gap-coded edge pages, weights beside the gaps, each list sorted (sluice layout; the default): fewer bytes to read. "
                                     "Given, a graph they cannot hold (32-bit ids, more than 2^31 vertices) is refused rather than written plain")
-    ("plain", po::bool_switch(), "edge pages of fixed records (4 or 8 bytes a target, 4 more a weight) instead of gap-coded ones (sluice layout)");
+    ("plain", po::bool_switch(), "edge pages of fixed records (4 or 8 bytes a target, 4 more a weight), each list in the input's order, instead of gap-coded ones (sluice layout)");
 }
 
 void page_options_from(const po::variables_map& v, const std::string& to, formats::WriteOptions& write, const char* compress_name,
