@@ -46,8 +46,8 @@ sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
 rm -rf mem capped grid && mkdir mem capped grid
 # Both converters are given the vertex count (GridGraph needs it; sluice
 # then skips the pass that counts it).
-step "convert, in memory" "$tools/sluice" convert g.bel mem/g.sluice --transpose --memory-limit 1t --vertices "$vertices"
-step "convert, capped" "${capped[@]}" "$tools/sluice" convert g.bel capped/g.sluice --transpose --memory-limit "$cap" --vertices "$vertices"
+step "convert, in memory" "$tools/sluice" convert g.bel mem/g.sluice --transpose --plain --memory-limit 1t --vertices "$vertices"
+step "convert, capped" "${capped[@]}" "$tools/sluice" convert g.bel capped/g.sluice --transpose --plain --memory-limit "$cap" --vertices "$vertices"
 # The same layout id: equal indexes (with every page's checksum) mean equal pages.
 for f in g.out.index g.in.index g.out.sample g.in.sample; do cmp mem/$f capped/$f || { echo "the capped layout differs ($f)" >&2; exit 1; }; done
 rm -rf mem

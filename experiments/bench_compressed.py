@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Compressed edge pages (convert --compress) against plain ones, side by
-side: for each graph, the plain layout and its compressed copy run the same
-program in alternating order, round after round; kernel seconds (medians)
-and MB read, from disk and with --io memory.
+"""Compressed edge pages (the converter's default) against plain ones
+(convert --plain), side by side: for each graph, the plain layout and its
+compressed copy run the same program in alternating order, round after
+round; kernel seconds (medians) and MB read, from disk and with --io memory.
 
   experiments/bench_compressed.py --tools build-release/tools --rounds 3 \\
       NAME=PLAIN.sluice,COMPRESSED.sluice [...]
 
-Each layout needs its transpose. PageRank runs 10 classic iterations.
---programs picks some of bfs, wcc, pagerank10, spmv, sssp (default: all
-but sssp, which needs a weighted graph); --flags adds flags
-to every run (e.g. --programs pagerank10 --flags '--shares float')."""
+Each layout needs its transpose (or is symmetric). PageRank runs 10
+classic iterations. --programs picks some of bfs, wcc, pagerank10, spmv,
+bc, radii, jtcc, sssp, kcore, mis, tc (default: bfs, wcc, pagerank10,
+spmv; sssp wants a weighted graph, kcore, mis and tc a symmetric one);
+--flags adds flags to every run (e.g. --programs pagerank10 --flags
+'--shares float')."""
 import argparse
 import re
 import shlex
@@ -25,6 +27,12 @@ PROGRAMS = {
     "pagerank10": ["sluice-pagerank", "--method", "classic", "--iterations", "10", "--tolerance", "0"],
     "spmv": ["sluice-spmv"],
     "sssp": ["sluice-sssp"],  # weighted layouts: the weights beside the gaps
+    "bc": ["sluice-bc"],
+    "radii": ["sluice-radii"],
+    "jtcc": ["sluice-jtcc"],  # one pass over the edges through the block API (no --io): "MB of ids"
+    "kcore": ["sluice-kcore"],  # symmetric layouts
+    "mis": ["sluice-mis"],
+    "tc": ["sluice-tc"],
 }
 
 
@@ -32,8 +40,11 @@ def run(cmd):
     done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"failed ({done.returncode}): {' '.join(map(str, cmd))}\n{done.stderr}")
-    found = re.search(r": ([0-9.]+) s, ([0-9]+) iterations, ([0-9.]+) MB read", done.stdout)
-    return float(found.group(1)), float(found.group(3)), done.stdout
+    seconds = re.search(r": ([0-9.]+) s, ", done.stdout)
+    read = re.search(r"([0-9.]+) MB (read|of ids)", done.stdout)
+    if not seconds or not read:
+        sys.exit(f"no kernel seconds and MB read in the summary of {' '.join(map(str, cmd))}:\n{done.stdout}")
+    return float(seconds.group(1)), float(read.group(1)), done.stdout
 
 
 def page_bytes(tools, layout):
@@ -63,14 +74,15 @@ def main():
         sizes = [page_bytes(args.tools, x) for x in (plain, compressed)]
         for algorithm in args.programs.split(","):
             program = PROGRAMS[algorithm]
-            for io in ("auto", "memory"):
+            for io in ("auto", "memory") if algorithm != "jtcc" else ("auto",):
                 seconds = {plain: [], compressed: []}
                 mb = {}
                 outputs = {}
                 for r in range(args.rounds):
                     order = [plain, compressed] if r % 2 == 0 else [compressed, plain]
                     for layout in order:
-                        cmd = [args.tools / program[0], layout, "-t", args.threads, "--io", io] + program[1:] + shlex.split(args.flags)
+                        where = ["--io", io] if algorithm != "jtcc" else []
+                        cmd = [args.tools / program[0], layout, "-t", args.threads] + where + program[1:] + shlex.split(args.flags)
                         s, m, out = run(cmd)
                         seconds[layout].append(s)
                         mb[layout] = m
@@ -80,7 +92,7 @@ def main():
                     sys.exit(f"{name} {algorithm}: plain says '{outputs[plain]}', compressed '{outputs[compressed]}'")
                 p, c = statistics.median(seconds[plain]), statistics.median(seconds[compressed])
                 print(f"| {name} | {sizes[0]:.2f} | {sizes[1]:.2f} | {algorithm} | {'disk' if io == 'auto' else 'memory'} | "
-                      f"{p:.3f} | {c:.3f} | {p / c:.2f} | {mb[plain]:.0f} | {mb[compressed]:.0f} |", flush=True)
+                      f"{p:.3f} | {c:.3f} | {p / c if c else float('nan'):.2f} | {mb[plain]:.0f} | {mb[compressed]:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

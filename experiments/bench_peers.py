@@ -2,7 +2,8 @@
 (both in memory, kernel time only) on the same generated graphs, in
 alternating rounds on one machine; with --reorder also sluice on a copy
 converted with --reorder degree, and GAPBS on the same reordered graph;
-with --compress also sluice on compressed copies of its layouts;
+with --compress also sluice on compressed copies of its layouts (the
+converter's default layout; the others are plain pages, convert --plain);
 plus, for full scans, the PageRank iterations' bandwidth (--stats) against
 a sequential read of the same drive files measured in the same round. Run
 through experiments/bench_peers.
@@ -33,16 +34,20 @@ def run(cmd, env=None):
 
 
 def make_graph(tools, work, kind, scale, threads, suffix=""):
-    """Generates KIND at SCALE onto one drive directory, with the transpose
-    (the same seed gives the same graph from any sluice version; SUFFIX
-    keeps the layouts of two versions apart)."""
+    """Generates KIND at SCALE onto one drive directory, with the transpose,
+    in plain pages (read_layout reads them; the same seed gives the same
+    graph from any sluice version; SUFFIX keeps the layouts of two versions
+    apart)."""
     name = f"{kind}{scale}{suffix}"
     layout = work / f"{name}.sluice"
     if not layout.exists():
         drive = work / f"{name}-drive0"
         drive.mkdir(parents=True, exist_ok=True)
+        # Versions before compressed pages were the default wrote plain ones
+        # and know no --plain.
+        plain = ["--plain"] if "--plain" in run([tools / "sluice", "generate", "--help"]) else []
         run([tools / "sluice", "generate", kind, "-s", str(scale), "-o", layout, "--drives", drive,
-             "--transpose", "-t", str(threads)])
+             "--transpose", "-t", str(threads)] + plain)
     return layout
 
 
@@ -125,7 +130,7 @@ def main():
     parser.add_argument("--iterations", type=int, default=10, help="PageRank iterations")
     parser.add_argument("--gapbs", type=Path, help="a GAPBS build (bfs, cc, pr), run on the same graph")
     parser.add_argument("--reorder", action="store_true", help="also a copy converted with --reorder degree")
-    parser.add_argument("--compress", action="store_true", help="also compressed copies (convert --compress) of sluice's layouts")
+    parser.add_argument("--compress", action="store_true", help="also compressed copies (the converter's default) of sluice's plain layouts")
     parser.add_argument("--pagerank-flags", default="",
                         help="more flags for this build's PageRank runs (not --before's), e.g. '--shares float' as GAPBS stores them")
     args = parser.parse_args()
@@ -147,7 +152,7 @@ def main():
             if not reordered.exists():
                 drive = args.work / f"{kind}{args.scale}-degree-drive0"
                 drive.mkdir(parents=True, exist_ok=True)
-                run([args.tools / "sluice", "convert", layout, reordered, "--reorder", "degree", "--transpose", "--drives", drive, "-t", t])
+                run([args.tools / "sluice", "convert", layout, reordered, "--reorder", "degree", "--transpose", "--plain", "--drives", drive, "-t", t])
             sluices.append(("sluice degree", args.tools, reordered))
         if args.compress:
             for name, tools, path in [x for x in sluices if x[0] != "before"]:

@@ -36,14 +36,14 @@ for ranks in 1 2 4; do
       start=$(date +%s.%N)
       case $how in
         one-machine)
-          /usr/bin/time -f %M -o "$work/rss.0" "$tools/sluice" convert "$el" "$work/out/g.sluice" --transpose --ranks "$ranks" \
+          /usr/bin/time -f %M -o "$work/rss.0" "$tools/sluice" convert "$el" "$work/out/g.sluice" --transpose --plain --ranks "$ranks" \
             --drives "$work/out/{rank}" > "$log" 2>&1 ;;
         one-input)
           mpirun -np "$ranks" sh -c '/usr/bin/time -f %M -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' "$work" \
-            "$tools/sluice" convert "$el" "$work/out/g.sluice" --transpose --ranks "$ranks" --drives "$work/out/{rank}" > "$log" 2>&1 ;;
+            "$tools/sluice" convert "$el" "$work/out/g.sluice" --transpose --plain --ranks "$ranks" --drives "$work/out/{rank}" > "$log" 2>&1 ;;
         shares)
           mpirun -np "$ranks" sh -c '/usr/bin/time -f %M -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' "$work" \
-            "$tools/sluice" convert "$work/share.{rank}.el" "$work/out/g.sluice" --transpose --ranks "$ranks" \
+            "$tools/sluice" convert "$work/share.{rank}.el" "$work/out/g.sluice" --transpose --plain --ranks "$ranks" \
             --drives "$work/out/{rank}" > "$log" 2>&1 ;;
       esac
       seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}')

@@ -28,9 +28,9 @@ for graph in "uniform 22 4" "rmat 22 16"; do
     if [ ! -e "$layout" ]; then
       if [ "$ranks" = 1 ]; then
         mkdir -p "$work/drives/$name"
-        "$tools/sluice" convert "$el" "$layout" --transpose --drives "$work/drives/$name" > /dev/null
+        "$tools/sluice" convert "$el" "$layout" --transpose --plain --drives "$work/drives/$name" > /dev/null
       else
-        "$tools/sluice" convert "$el" "$layout" --transpose --ranks "$ranks" --drives "$work/drives/$name-r$ranks/{rank}" > /dev/null
+        "$tools/sluice" convert "$el" "$layout" --transpose --plain --ranks "$ranks" --drives "$work/drives/$name-r$ranks/{rank}" > /dev/null
       fi
     fi
     for program in "bfs" "wcc" "pagerank --method classic --iterations 10 --tolerance 0" "sssp"; do

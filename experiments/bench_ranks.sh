@@ -40,7 +40,7 @@ run() {  # KIND SCALE RANKS
   local kind=$1 scale=$2 ranks=$3
   local el=$work/rmat$scale.el layout=$work/rmat$scale-r$ranks.sluice
   [ -e "$el" ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
-  [ -e "$layout" ] || "$tools/sluice" convert "$el" "$layout" --ranks "$ranks" --transpose \
+  [ -e "$layout" ] || "$tools/sluice" convert "$el" "$layout" --ranks "$ranks" --transpose --plain \
     --drives "$work/drives/rmat$scale-r$ranks/{rank}" > /dev/null 2>&1
   for round in $(seq "${FIRST_ROUND:-1}" $((${FIRST_ROUND:-1} + rounds - 1))); do
     for program in "bfs" "pagerank --method classic --iterations 10 --tolerance 0" "wcc"; do
@@ -83,7 +83,7 @@ scale=${ONE_RANK_SCALE:-22}
 el=$work/rmat$scale.el plain=$work/rmat$scale.sluice
 [ -e "$el" ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
 mkdir -p "$work/drives/plain$scale"
-[ -e "$plain" ] || "$tools/sluice" convert "$el" "$plain" --transpose --drives "$work/drives/plain$scale" > /dev/null 2>&1
+[ -e "$plain" ] || "$tools/sluice" convert "$el" "$plain" --transpose --plain --drives "$work/drives/plain$scale" > /dev/null 2>&1
 : > "$work/one-rank.jsonl"
 # Each process runs 5 trials and reports their median (BFS): single
 # processes here spread by 25%; PageRank runs one 10-iteration trial.

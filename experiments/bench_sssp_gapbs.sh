@@ -35,7 +35,7 @@ mkdir -p "$work/drive0"
 graph=$work/rmat$scale
 if [ ! -f "$graph.wsg" ]; then
   "$tools/sluice" generate rmat --scale "$scale" --weighted --seed 1 -t "$threads" -o "$graph.wel" >/dev/null
-  "$tools/sluice" convert "$graph.wel" "$graph.sluice" --drives "$work/drive0" --transpose -t "$threads" >/dev/null
+  "$tools/sluice" convert "$graph.wel" "$graph.sluice" --drives "$work/drive0" --transpose --plain -t "$threads" >/dev/null
   grep -v '^#' "$graph.wel" > "$graph.gapbs.wel"  # GAPBS's reader wants no comment line
   "$gapbs/converter" -f "$graph.gapbs.wel" -wb "$graph.wsg" >/dev/null
   rm -f "$graph.wel" "$graph.gapbs.wel"

@@ -27,7 +27,7 @@ mkdir -p "$work/drive0"
 graph=$work/rmat$scale
 if [ ! -f "$graph.sg" ]; then
   "$tools/sluice" generate rmat --scale "$scale" --seed 1 -t "$threads" -o "$graph.el" >/dev/null
-  "$tools/sluice" convert "$graph.el" "$graph.sluice" --drives "$work/drive0" --symmetrize --dedup --drop-self-loops -t "$threads" >/dev/null
+  "$tools/sluice" convert "$graph.el" "$graph.sluice" --drives "$work/drive0" --symmetrize --dedup --drop-self-loops --plain -t "$threads" >/dev/null
   grep -v '^#' "$graph.el" > "$graph.gapbs.el"
   "$gapbs/converter" -f "$graph.gapbs.el" -s -b "$graph.sg" >/dev/null  # -s: undirected
   rm -f "$graph.el" "$graph.gapbs.el"

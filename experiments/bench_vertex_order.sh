@@ -39,7 +39,7 @@ for input in "${inputs[@]}"; do
     flags=()
     [ "$order" = degree ] && flags=(--reorder degree)
     rm -rf "$work/$name-$order" && mkdir -p "$work/$name-$order"
-    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$tools/sluice" convert "$input" "$layout" --transpose \
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$tools/sluice" convert "$input" "$layout" --transpose --plain \
       --drives "$work/$name-$order" --threads "$threads" "${flags[@]}" > /dev/null 2>&1
     read -r s kb < "$work/time.txt"
     map=$(stat -c %s "${layout%.sluice}.ids" 2>/dev/null || echo 0)
