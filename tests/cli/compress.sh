@@ -41,6 +41,19 @@ head -1 plain.jsonl | grep -q '"pages":"plain"' || fail "run record on plain pag
 "$sluice" convert plain.sluice plain.el > /dev/null
 cmp -s <(grep -v '^#' back.el | sort) <(grep -v '^#' plain.el | sort) || fail "the compressed layout reads back other edges"
 
+# agree PLAIN LAYOUT WHAT PROGRAM...: each program's output on LAYOUT, from
+# the drives and in memory, is byte for byte its output on PLAIN.
+agree() {
+  local plain=$1 layout=$2 what=$3 program io
+  shift 3
+  for program in "$@"; do
+    "$tools/sluice-$program" "$plain" -o p.txt > /dev/null 2>&1
+    for io in auto memory; do
+      "$tools/sluice-$program" "$layout" --io "$io" -o c.txt > /dev/null 2>&1
+      cmp -s p.txt c.txt || fail "$program on $what, --io $io, differs from plain pages"
+    done
+  done
+}
 same_output() {  # same_output PROGRAM [FLAGS...]: plain and compressed outputs byte-identical
   local program=$1
   shift
@@ -131,13 +144,7 @@ for graph in g.el w.wel; do
   "$sluice" convert $graph wide.sluice --transpose --wide-ids --force > /dev/null
   "$sluice" info wide.sluice --verify > info.out
   grep -q "^id bytes    8" info.out && grep -q "gap-coded" info.out && grep -q verified info.out || fail "64-bit compressed, $graph: $(cat info.out)"
-  for program in bfs wcc spmv sssp; do
-    "$tools/sluice-$program" plain32.sluice -o p.txt > /dev/null 2>&1
-    for io in auto memory; do
-      "$tools/sluice-$program" wide.sluice --io $io -o c.txt > /dev/null 2>&1
-      cmp -s p.txt c.txt || fail "$program on 64-bit compressed pages of $graph, --io $io, differs from plain pages"
-    done
-  done
+  agree plain32.sluice wide.sluice "64-bit compressed pages of $graph" bfs wcc spmv sssp
 done
 
 # Refusals: another format, and both kinds of pages at once.
@@ -233,13 +240,7 @@ fi
 mkdir s0
 "$sluice" convert g.el sym.sluice --symmetrize --plain > /dev/null
 "$sluice" convert g.el csym.sluice --symmetrize --drives s0 > /dev/null
-for program in kcore mis; do
-  "$tools/sluice-$program" sym.sluice -o p.txt > /dev/null 2>&1
-  for io in auto memory; do
-    "$tools/sluice-$program" csym.sluice --io $io -o c.txt > /dev/null 2>&1
-    cmp -s p.txt c.txt || fail "$program on compressed pages --io $io differs from plain pages"
-  done
-done
+agree sym.sluice csym.sluice "compressed pages" kcore mis
 "$tools/sluice-tc" sym.sluice -o p.txt > /dev/null 2>&1
 for flags in "" "--list-memory 64k" "--io memory --list-memory 64k"; do
   "$tools/sluice-tc" csym.sluice $flags -o c.txt > tc.out 2>&1 || fail "tc on compressed pages $flags: $(cat tc.out)"
