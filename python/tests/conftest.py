@@ -71,7 +71,9 @@ def graphs() -> dict[str, scipy.sparse.csr_matrix]:
 
 @pytest.fixture(scope="session")
 def layouts(tmp_path_factory, graphs) -> dict[tuple[str, int], tuple[str, scipy.sparse.csr_matrix]]:
-    """(shape, drives) -> (layout path, matrix), with the transpose."""
+    """(shape, drives) -> (layout path, matrix), with the transpose: on one
+    drive the default, compressed pages; on two, plain pages (every test
+    taking both drive counts runs on both kinds)."""
     root = tmp_path_factory.mktemp("layouts")
     out = {}
     for name, a in graphs.items():
@@ -80,7 +82,7 @@ def layouts(tmp_path_factory, graphs) -> dict[tuple[str, int], tuple[str, scipy.
             for d in dirs:
                 d.mkdir()
             path = root / f"{name}-{drives}.sluice"
-            sluice.from_scipy(a, path, drives=dirs, transpose=True, weighted=False)
+            sluice.from_scipy(a, path, drives=dirs, transpose=True, weighted=False, compress=drives == 1)
             out[(name, drives)] = (str(path), a)
     return out
 
