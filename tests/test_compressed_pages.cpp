@@ -213,6 +213,26 @@ TEST(CompressedPages, RefuseWhatCannotBeAPage) {
   EXPECT_THROW(weighted.add_list(0, big, 1), std::invalid_argument);
 }
 
+namespace {
+// The compressed layout at `path` reads back through the block API as
+// g's lists, each sorted (repeated targets kept).
+void expect_sorted_lists(const std::string& path, const RefGraph& g) {
+  auto read = BlockGraph::open(path);
+  ASSERT_EQ(read->info().edges, g.edges.size()) << g.name;
+  std::vector<uint64_t> offsets(g.n + 1);
+  read->source().read_offsets(0, g.n, offsets.data());
+  std::vector<uint32_t> targets(g.edges.size());
+  read->source().read_edges(0, g.n, targets.data(), nullptr);
+  std::vector<std::vector<uint32_t>> expected(g.n);
+  for (const Edge& e : g.edges) expected[e.u].push_back(uint32_t(e.v));
+  for (uint64_t v = 0; v < g.n; ++v) {
+    std::sort(expected[v].begin(), expected[v].end());
+    ASSERT_EQ(std::vector<uint32_t>(targets.begin() + int64_t(offsets[v]), targets.begin() + int64_t(offsets[v + 1])), expected[v])
+        << g.name << " vertex " << v;
+  }
+}
+}  // namespace
+
 // Long unsorted lists (the writer radix-sorts those of 512 targets or
 // more) come back sorted, duplicates kept, over ids of 19 bits and with
 // the largest id there is.
@@ -225,20 +245,7 @@ TEST(CompressedPages, LongListsComeBackSorted) {
   for (int i = 0; i < 5000; ++i) g.edges.push_back({7, random() % g.n, 1.0f});
   for (uint64_t i = 0; i < 600; ++i) g.edges.push_back({8, g.n - 1 - i * 3, 1.0f});  // descending
   for (int i = 0; i < 700; ++i) g.edges.push_back({9, i % 2 ? g.n - 1 : 0, 1.0f});  // the extremes, alternating
-  const std::string path = layout_on_drives(dir, g, 1, false, true);
-  auto read = BlockGraph::open(path);
-  std::vector<uint64_t> offsets(g.n + 1);
-  read->source().read_offsets(0, g.n, offsets.data());
-  std::vector<uint32_t> targets(g.edges.size());
-  read->source().read_edges(0, g.n, targets.data(), nullptr);
-  for (uint64_t v : {7, 8, 9}) {
-    std::vector<uint32_t> expected;
-    for (const Edge& e : g.edges) {
-      if (e.u == v) expected.push_back(uint32_t(e.v));
-    }
-    std::sort(expected.begin(), expected.end());
-    ASSERT_EQ(std::vector<uint32_t>(targets.begin() + int64_t(offsets[v]), targets.begin() + int64_t(offsets[v + 1])), expected) << "vertex " << v;
-  }
+  expect_sorted_lists(layout_on_drives(dir, g, 1, false, true), g);
 }
 
 // A layout written with --compress reads back through the block API as
@@ -247,22 +254,7 @@ TEST(CompressedPages, LayoutRoundTripAndDamage) {
   TempDir dir;
   for (RefGraph g : graph_shapes(false)) {
     const std::string path = layout_on_drives(dir, g, 2, true, true);
-    const RefGraph csr = g.csr_order();
-    auto read = BlockGraph::open(path);
-    ASSERT_EQ(read->info().edges, g.edges.size()) << g.name;
-    std::vector<uint64_t> offsets(g.n + 1);
-    read->source().read_offsets(0, g.n, offsets.data());
-    std::vector<uint32_t> targets(g.edges.size());
-    read->source().read_edges(0, g.n, targets.data(), nullptr);
-    for (uint64_t v = 0; v < g.n; ++v) {
-      std::vector<uint32_t> expected;
-      for (const Edge& e : csr.edges) {
-        if (e.u == v) expected.push_back(uint32_t(e.v));
-      }
-      std::sort(expected.begin(), expected.end());
-      ASSERT_EQ(std::vector<uint32_t>(targets.begin() + int64_t(offsets[v]), targets.begin() + int64_t(offsets[v + 1])), expected)
-          << g.name << " vertex " << v;
-    }
+    expect_sorted_lists(path, g);
     layout::SluiceLayout(path).verify();
   }
   // A page whose edge count was changed (checksums off: the decode itself
