@@ -74,14 +74,15 @@ def main():
         sizes = [page_bytes(args.tools, x) for x in (plain, compressed)]
         for algorithm in args.programs.split(","):
             program = PROGRAMS[algorithm]
-            for io in ("auto", "memory") if algorithm != "jtcc" else ("auto",):
+            takes_io = algorithm != "jtcc"  # JT-CC reads through the block API
+            for io in ("auto", "memory") if takes_io else ("auto",):
                 seconds = {plain: [], compressed: []}
                 mb = {}
                 outputs = {}
                 for r in range(args.rounds):
                     order = [plain, compressed] if r % 2 == 0 else [compressed, plain]
                     for layout in order:
-                        where = ["--io", io] if algorithm != "jtcc" else []
+                        where = ["--io", io] if takes_io else []
                         cmd = [args.tools / program[0], layout, "-t", args.threads] + where + program[1:] + shlex.split(args.flags)
                         s, m, out = run(cmd)
                         seconds[layout].append(s)
