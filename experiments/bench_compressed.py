@@ -92,7 +92,7 @@ def main():
                 if outputs[plain] != outputs[compressed] and algorithm != "pagerank10":
                     sys.exit(f"{name} {algorithm}: plain says '{outputs[plain]}', compressed '{outputs[compressed]}'")
                 p, c = statistics.median(seconds[plain]), statistics.median(seconds[compressed])
-                print(f"| {name} | {sizes[0]:.2f} | {sizes[1]:.2f} | {algorithm} | {'disk' if io == 'auto' else 'memory'} | "
+                print(f"| {name} | {sizes[0]:.2f} | {sizes[1]:.2f} | {algorithm} | {('disk' if io == 'auto' else 'memory') if takes_io else 'block API'} | "
                       f"{p:.3f} | {c:.3f} | {p / c if c else float('nan'):.2f} | {mb[plain]:.0f} | {mb[compressed]:.0f} |", flush=True)
 
 
