@@ -61,6 +61,9 @@ struct BuildOptions {
   bool order_by_degree = false;    // renumber by descending degree (formats/relabel.hpp)
   int threads = 0;                 // 0: OpenMP's default
   bool progress = false;           // the passes' progress on a terminal
+  // Bounded builds: the transpose's records are spilled as the graph's
+  // ranges are placed, for GraphSource::built_transpose.
+  bool transpose_alongside = false;
   BuildMemory memory;
   bool changes_edges() const {
     return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors || relabel || order_by_degree;

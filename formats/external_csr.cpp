@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -36,36 +37,6 @@ struct Emission {
     if (forward) emit(u, v);
     if (backward) emit(v, u);
   }
-};
-
-// The CSR as built, in scratch files; offsets and the id map in memory.
-template <class V>
-class ExternalCsrSource : public GraphSource {
- public:
-  ExternalCsrSource(base::GraphInfo info, std::string format, base::Array<uint64_t> offsets, base::TempFile targets,
-                    std::optional<base::TempFile> weights, base::IdMap ids)
-      : info_(info), format_(std::move(format)), offsets_(std::move(offsets)), targets_(std::move(targets)),
-        weights_(std::move(weights)), ids_(std::move(ids)) {}
-  base::GraphInfo info() const override { return info_; }
-  std::string format_name() const override { return format_; }
-  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
-    std::copy(offsets_.data() + begin, offsets_.data() + end + 1, out);
-  }
-  void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
-    const uint64_t first = offsets_[begin], count = offsets_[end] - first;
-    if (count == 0) return;
-    targets_.read(targets, count * sizeof(V), first * sizeof(V));
-    if (weights && weights_) weights_->read(weights, count * sizeof(float), first * sizeof(float));
-  }
-  const base::IdMap& ids() const override { return ids_; }
-
- private:
-  base::GraphInfo info_;
-  std::string format_;
-  base::Array<uint64_t> offsets_;
-  base::TempFile targets_;
-  std::optional<base::TempFile> weights_;
-  base::IdMap ids_;
 };
 
 // New ids for old, from a pass over the edges: --relabel's dense ids
@@ -269,6 +240,310 @@ std::vector<uint64_t> cut_ranges(const std::vector<uint64_t>& bucket_records, co
   return starts;
 }
 
+// A plan of vertex ranges and their records on a scratch file: range r
+// holds vertices [starts[r], starts[r + 1]) and its `records[r]` records
+// from byte region[r] on. No file: one range, placed from the input.
+struct SpilledRanges {
+  std::vector<uint64_t> starts{0, 0};
+  std::vector<uint64_t> records{0};
+  std::vector<uint64_t> region{0, 0};
+  std::optional<base::TempFile> file;
+  size_t count() const { return starts.size() - 1; }
+};
+
+// Each bucket's first range: an owner's range is found in a step or two.
+struct RangeLookup {
+  Buckets buckets;
+  const std::vector<uint64_t>* starts;
+  std::vector<uint32_t> first;
+  RangeLookup(Buckets b, const std::vector<uint64_t>& s) : buckets(b), starts(&s), first(b.count) {
+    for (uint64_t k = 0; k < buckets.count; ++k) {
+      first[k] = uint32_t(std::upper_bound(s.begin(), s.end(), buckets.first(k)) - s.begin() - 1);
+    }
+  }
+  size_t of(uint64_t owner) const {
+    size_t r = first[buckets.of(owner)];
+    while (owner >= (*starts)[r + 1]) ++r;
+    return r;
+  }
+};
+
+// The records of each range as counted: whole buckets, and hubs' vertices one by one.
+std::vector<uint64_t> records_of_ranges(const std::vector<uint64_t>& starts, const std::vector<uint64_t>& bucket_records,
+                                        const std::vector<char>& oversized, const base::Array<uint64_t>& counts, Buckets buckets) {
+  std::vector<uint64_t> records(starts.size() - 1, 0);
+  for (size_t r = 0; r + 1 < starts.size(); ++r) {
+    for (uint64_t b = buckets.of(starts[r]); b < buckets.count && buckets.first(b) < starts[r + 1]; ++b) {
+      if (!oversized[b]) {
+        records[r] += bucket_records[b];
+        continue;
+      }
+      const uint64_t first = std::max(starts[r], buckets.first(b)), last = std::min(starts[r + 1], buckets.first(b + 1));
+      for (uint64_t v = first; v < last; ++v) records[r] += counts[v];
+    }
+  }
+  return records;
+}
+
+// A record in a range's file: owner, other end and, when weighted, the weight.
+template <class V>
+void put_record(char* at, uint64_t owner, uint64_t other, bool weighted, float w) {
+  const V o = V(owner), t = V(other);
+  std::memcpy(at, &o, sizeof(V));
+  std::memcpy(at + sizeof(V), &t, sizeof(V));
+  if (weighted) std::memcpy(at + 2 * sizeof(V), &w, 4);
+}
+
+// The transpose's records, appended to their ranges' regions as the
+// graph's ranges are placed in vertex order: each in-list comes in
+// ascending source order, ties in the order of the source's list, which is
+// the transpose the in-memory build makes from the placed graph.
+template <class V>
+struct TransposeSpill {
+  SpilledRanges& ranges;
+  RangeLookup lookup;
+  std::vector<base::TempFileAppender> appenders;
+  bool weighted;
+  uint64_t record_bytes;
+  void add(uint64_t source, const V* targets, const float* weights, uint64_t count) {
+    for (uint64_t k = 0; k < count; ++k) {
+      const size_t r = lookup.of(targets[k]);
+      put_record<V>(appenders[r].reserve(record_bytes), targets[k], source, weighted, weighted ? weights[k] : 0.0f);
+      ++ranges.records[r];
+    }
+  }
+};
+
+// What a placement needs besides its plan.
+struct Placing {
+  const BuildOptions& build;  // threads, progress, and sorting and deduplication when the lists are the graph's
+  bool sort_lists;
+  uint64_t budget;            // for the lanes' arrays
+  Lanes& lanes;
+  base::SerialWorker& scratch_io;
+  bool weighted;
+  uint64_t vertices;
+};
+
+// The CSR's targets and weights, placed range by range.
+struct PlacedCsr {
+  base::TempFile targets;
+  std::optional<base::TempFile> weights;
+};
+
+// Pass 3: each range placed and appended, in order, to the CSR's files;
+// `counts` in: each vertex's records where the plan has no file (one range
+// placed from `input`), out: the CSR's offsets. With `spill`, every placed
+// list's transpose records are appended to their ranges on the way.
+template <class V>
+PlacedCsr place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& counts,
+                       const std::function<void(const std::function<void(uint64_t, uint64_t, float)>&)>& input,
+                       TransposeSpill<V>* spill) {
+  const bool weighted = p.weighted;
+  const uint64_t stored_bytes = sizeof(V) + (weighted ? 4 : 0);
+  const uint64_t spilled_bytes = 2 * sizeof(V) + (weighted ? 4 : 0);
+  const size_t ranges = plan.count();
+  const std::string& temp = p.build.memory.temp_dir;
+  uint64_t records = 0;
+  for (uint64_t r : plan.records) records += r;
+  // Scratch bytes in flight while placing: two pieces of this read per lane, and
+  // this much of buffers each for the targets and the weights written
+  // (4 MiB at most).
+  constexpr uint64_t in_flight = uint64_t(1) << 20;
+  PlacedCsr placed{base::TempFile(temp, "the CSR's targets"), std::nullopt};
+  if (weighted) placed.weights.emplace(temp, "the CSR's weights");
+  std::optional<base::TempFileAppender> targets_out, weights_out;
+  targets_out.emplace(placed.targets, in_flight, UINT64_MAX, &p.scratch_io);
+  if (weighted) weights_out.emplace(*placed.weights, in_flight, UINT64_MAX, &p.scratch_io);
+  base::Progress placing("building CSR in bounded memory: placing", records, p.build.progress);
+  // Ranges are placed by the lanes side by side, each lane into arrays of
+  // its own, sized for the widest and the fullest range and reused (a
+  // range's own would fault fresh pages in each time). A worker appends
+  // them in order (and spills their transpose records) while the lanes
+  // place the next ranges into a second set of arrays, where the budget
+  // holds two.
+  uint64_t widest = 0, fullest = 0;
+  for (size_t r = 0; r < ranges; ++r) widest = std::max(widest, plan.starts[r + 1] - plan.starts[r]), fullest = std::max(fullest, plan.records[r]);
+  const uint64_t lane_bytes = fullest * stored_bytes + (2 * widest + 1) * 8;
+  const int most_lanes = int(std::min<uint64_t>(uint64_t(p.lanes.count()), ranges));
+  const int placing_lanes = ranges > 1 && uint64_t(most_lanes) * lane_bytes <= p.budget ? most_lanes : 1;
+  const int sets = ranges > uint64_t(placing_lanes) && 2 * uint64_t(placing_lanes) * lane_bytes <= p.budget ? 2 : 1;
+  struct Lane {
+    Csr<V> local;
+    std::vector<uint64_t> cursor;
+    std::optional<base::TempFileReader> spilled_in;
+  };
+  std::vector<Lane> lanes_of(static_cast<size_t>(placing_lanes * sets));
+  for (Lane& lane : lanes_of) {
+    lane.local.weighted = weighted;
+    lane.local.offsets = base::Array<uint64_t>(widest + 1, "a range's offsets");
+    lane.local.targets = base::Array<V>(fullest, "a range's targets");
+    if (weighted) lane.local.weights = base::Array<float>(fullest, "a range's weights");
+    lane.cursor.resize(widest);
+  }
+  for (int lane = 0; lane < placing_lanes; ++lane) {
+    if (plan.file) lanes_of[size_t(lane)].spilled_in.emplace(*plan.file, p.scratch_io, in_flight, spilled_bytes);
+  }
+  // f(owner, other, weight) for each record of range r, from its region.
+  auto for_each_spilled = [&](Lane& lane, size_t r, auto&& f) {
+    lane.spilled_in->for_each_piece(plan.region[r], plan.region[r] + plan.records[r] * spilled_bytes, [&](const char* piece, uint64_t bytes) {
+      for (const char* at = piece; at < piece + bytes; at += spilled_bytes) {
+        V o, t;
+        float w = 0.0f;
+        std::memcpy(&o, at, sizeof(V));
+        std::memcpy(&t, at + sizeof(V), sizeof(V));
+        if (weighted) std::memcpy(&w, at + 2 * sizeof(V), 4);
+        f(o, t, w);
+      }
+    });
+  };
+  // Range r into `local`; its degrees into counts.
+  auto place_range = [&](size_t r, Lane& lane, Csr<V>& local, int sort_threads) {
+    const uint64_t lo = plan.starts[r], hi = plan.starts[r + 1], width = hi - lo;
+    if (plan.file) {
+      std::fill(counts.data() + lo, counts.data() + hi, 0);
+      for_each_spilled(lane, r, [&](uint64_t owner, uint64_t, float) { ++counts[owner]; });
+    }
+    local.vertices = width;
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < width; ++i) local.offsets[i] = lane.cursor[i] = total, total += counts[lo + i];
+    local.offsets[width] = total;
+    auto place = [&](uint64_t owner, uint64_t other, float w) {
+      const uint64_t at = lane.cursor[owner - lo]++;
+      local.targets[at] = V(other);
+      if (weighted) local.weights[at] = w;
+    };
+    if (plan.file) {
+      for_each_spilled(lane, r, place);
+    } else {
+      input(place);
+    }
+    if (p.sort_lists) {
+      // A small range is not worth waking the threads for.
+      sort_and_deduplicate(local, p.build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : sort_threads);
+    }
+    for (uint64_t i = 0; i < width; ++i) counts[lo + i] = local.degree(i);
+  };
+  // Range r, placed in `local`, appended to the CSR's files.
+  auto append_range = [&](size_t r, const Csr<V>& local) {
+    if (plan.file) plan.file->discard(plan.region[r], plan.region[r + 1] - plan.region[r]);  // its disk space back before the next ranges
+    targets_out->append(local.targets.data(), local.edges() * sizeof(V));
+    if (weighted) weights_out->append(local.weights.data(), local.edges() * sizeof(float));
+    if (spill) {
+      for (uint64_t i = 0; i < local.vertices; ++i) {
+        const uint64_t begin = local.offsets[i];
+        spill->add(plan.starts[r] + i, local.targets.data() + begin, weighted ? local.weights.data() + begin : nullptr, local.degree(i));
+      }
+    }
+    placing.advance(plan.records[r]);
+  };
+  base::SerialWorker appending;
+  std::vector<base::SerialWorker::Ticket> appended(size_t(sets), 0);  // each set's last appending
+  size_t group = 0;
+  for (size_t first = 0; first < ranges; first += size_t(placing_lanes), ++group) {
+    const size_t set = group % size_t(sets);
+    if (appended[set]) appending.wait(appended[set]);  // its arrays are free again
+    const int here = int(std::min<size_t>(size_t(placing_lanes), ranges - first));
+    Lane* locals = lanes_of.data() + set * size_t(placing_lanes);
+    p.lanes.run(here, [&](int lane) {
+      place_range(first + size_t(lane), lanes_of[size_t(lane)], locals[lane].local, here > 1 ? 1 : p.build.threads);
+    });
+    appended[set] = appending.submit([&append_range, locals, first, here] {
+      for (int lane = 0; lane < here; ++lane) append_range(first + size_t(lane), locals[lane].local);
+    });
+  }
+  if (group) appending.wait(*std::max_element(appended.begin(), appended.end()));
+  targets_out->flush();
+  targets_out.reset();
+  if (weighted) weights_out->flush(), weights_out.reset();
+  if (spill) {
+    for (auto& a : spill->appenders) a.flush();
+  }
+  placing.done();
+  if (ranges > 1) {
+    std::fprintf(stderr, "sluice: %zu vertex ranges placed %d at a time: %s of scratch files at most\n", ranges, placing_lanes,
+                 base::byte_count(records * (spilled_bytes + stored_bytes)).c_str());
+  }
+  // The final degrees become offsets, in place.
+  uint64_t offset = 0;
+  for (uint64_t v = 0; v < p.vertices; ++v) {
+    const uint64_t d = counts[v];
+    counts[v] = offset;
+    offset += d;
+  }
+  counts[p.vertices] = offset;
+  return placed;
+}
+
+// The budget the records of a build may take: what the floor and the
+// passes' chunks (a chunk, its renamed copy and the input's window: about
+// 3 windows' bytes) leave.
+uint64_t records_budget(uint64_t vertices, const BuildOptions& build) {
+  const uint64_t taken = external_build_floor(vertices, build) + 3 * window_bytes(build.memory);
+  return std::max<uint64_t>(build.memory.limit - std::min(build.memory.limit, taken), uint64_t(1) << 20);
+}
+
+// The transpose's records of a graph built in bounded memory, spilled
+// while its ranges were placed; placed by built_transpose().
+struct TransposeRecords {
+  SpilledRanges ranges;
+  base::Array<uint64_t> counts;  // becomes the transpose's offsets
+  BuildOptions build;
+  base::GraphInfo info;
+  std::string format;
+};
+
+template <class V>
+std::unique_ptr<GraphSource> transpose_from(TransposeRecords& t, const base::IdMap& ids);
+
+// The CSR as built, in scratch files; offsets and the id map in memory.
+template <class V>
+class ExternalCsrSource : public GraphSource {
+ public:
+  ExternalCsrSource(base::GraphInfo info, std::string format, base::Array<uint64_t> offsets, PlacedCsr placed, base::IdMap ids,
+                    std::unique_ptr<TransposeRecords> transpose)
+      : info_(info), format_(std::move(format)), offsets_(std::move(offsets)), placed_(std::move(placed)), ids_(std::move(ids)),
+        transpose_(std::move(transpose)) {}
+  base::GraphInfo info() const override { return info_; }
+  std::string format_name() const override { return format_; }
+  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
+    std::copy(offsets_.data() + begin, offsets_.data() + end + 1, out);
+  }
+  void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
+    const uint64_t first = offsets_[begin], count = offsets_[end] - first;
+    if (count == 0) return;
+    placed_.targets.read(targets, count * sizeof(V), first * sizeof(V));
+    if (weights && placed_.weights) placed_.weights->read(weights, count * sizeof(float), first * sizeof(float));
+  }
+  const base::IdMap& ids() const override { return ids_; }
+  std::unique_ptr<GraphSource> built_transpose() const override {
+    std::lock_guard lock(taking_);
+    if (!transpose_) return nullptr;
+    std::unique_ptr<TransposeRecords> t = std::move(transpose_);
+    return transpose_from<V>(*t, ids_);
+  }
+
+ private:
+  base::GraphInfo info_;
+  std::string format_;
+  base::Array<uint64_t> offsets_;
+  PlacedCsr placed_;
+  base::IdMap ids_;
+  mutable std::mutex taking_;
+  mutable std::unique_ptr<TransposeRecords> transpose_;
+};
+
+template <class V>
+std::unique_ptr<GraphSource> transpose_from(TransposeRecords& t, const base::IdMap& ids) {
+  const uint64_t n = t.info.vertices;
+  std::fprintf(stderr, "sluice: placing the transpose's records, spilled with the graph's\n");
+  base::SerialWorker scratch_io;
+  Lanes lanes(std::min(base::resolve_threads(t.build.threads), max_lanes));
+  const Placing placing{t.build, false, records_budget(n, t.build), lanes, scratch_io, t.info.weighted, n};
+  PlacedCsr placed = place_ranges<V>(t.ranges, placing, t.counts, {}, nullptr);
+  return std::make_unique<ExternalCsrSource<V>>(t.info, t.format, std::move(t.counts), std::move(placed), ids.copy(), nullptr);
+}
+
 template <class V>
 std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOptions& build, uint64_t vertices,
                                           base::IdMap ids) {
@@ -278,26 +553,33 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   const std::string& temp = build.memory.temp_dir;
   const uint64_t stored_bytes = sizeof(V) + (weighted ? 4 : 0);  // a placed record
   const uint64_t spilled_bytes = 2 * sizeof(V) + (weighted ? 4 : 0);  // a record in a range's file
+  // The transpose too: its records are counted by bucket of their owner
+  // (each record's other end) with the graph's, and spilled as the
+  // graph's ranges are placed.
+  const bool with_transpose = build.transpose_alongside && !build.transpose;
 
   // Pass 1: records per bucket of owners, every id checked against the vertex count.
   std::fprintf(stderr, "sluice: building the %s in bounded memory (--memory-limit %s): scratch files in %s\n",
-               build.transpose && !build.symmetrize ? "transpose" : "CSR", base::byte_count(build.memory.limit).c_str(),
-               temp.empty() ? "." : temp.c_str());
+               build.transpose && !build.symmetrize ? "transpose" : with_transpose ? "CSR and its transpose" : "CSR",
+               base::byte_count(build.memory.limit).c_str(), temp.empty() ? "." : temp.c_str());
   base::Array<uint64_t> counts = base::Array<uint64_t>::zeros(n + 1, "the degrees");
   const Buckets buckets(n);
   // The scratch files' writes and reads, off this thread (it outlives
   // every buffer it is handed).
   base::SerialWorker scratch_io;
   Lanes lanes(std::min(base::resolve_threads(build.threads), max_lanes));
-  // Each lane counts a slice of every chunk into counts of its own.
-  std::vector<std::vector<uint64_t>> lane_records(size_t(lanes.count()), std::vector<uint64_t>(buckets.count, 0));
+  // Each lane counts a slice of every chunk into counts of its own: the
+  // graph's records, then the transpose's.
+  const uint64_t counted = buckets.count * (with_transpose ? 2 : 1);
+  std::vector<std::vector<uint64_t>> lane_records(size_t(lanes.count()), std::vector<uint64_t>(counted, 0));
   std::vector<uint64_t> first_bad(static_cast<size_t>(lanes.count()));  // in a lane's slice, the first edge out of range
   uint64_t seen = 0;
   base::Progress counting("building CSR in bounded memory: counting", edges.edges, build.progress);
   edges.pass([&](const EdgeChunk& c) {
     const int slices = c.size < (uint64_t(1) << 16) ? 1 : lanes.count();  // a small chunk is not worth waking a lane for
     lanes.run(slices, [&](int lane) {
-      std::vector<uint64_t>& mine = lane_records[size_t(lane)];
+      uint64_t* mine = lane_records[size_t(lane)].data();
+      uint64_t* theirs = mine + (with_transpose ? buckets.count : 0);
       const uint64_t begin = c.size * uint64_t(lane) / uint64_t(slices), end = c.size * uint64_t(lane + 1) / uint64_t(slices);
       first_bad[size_t(lane)] = UINT64_MAX;
       for (uint64_t e = begin; e < end; ++e) {
@@ -306,7 +588,11 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
           first_bad[size_t(lane)] = e;
           return;
         }
-        emission(u, v, [&](uint64_t owner, uint64_t) { ++mine[buckets.of(owner)]; });
+        if (with_transpose) {
+          emission(u, v, [&](uint64_t owner, uint64_t other) { ++mine[buckets.of(owner)], ++theirs[buckets.of(other)]; });
+        } else {
+          emission(u, v, [&](uint64_t owner, uint64_t) { ++mine[buckets.of(owner)]; });
+        }
       }
     });
     for (int lane = 0; lane < slices; ++lane) {
@@ -319,19 +605,17 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     counting.advance(c.size);
   });
   counting.done();
-  std::vector<uint64_t> bucket_records(buckets.count, 0);
+  std::vector<uint64_t> bucket_records(buckets.count, 0), transpose_bucket_records(with_transpose ? buckets.count : 0, 0);
   uint64_t records = 0;
   for (const auto& mine : lane_records) {
     for (uint64_t b = 0; b < buckets.count; ++b) bucket_records[b] += mine[b], records += mine[b];
+    for (uint64_t b = 0; b < transpose_bucket_records.size(); ++b) transpose_bucket_records[b] += mine[buckets.count + b];
   }
   lane_records = {};
 
   // Half the budget for a range's records, half for the buffers that
   // spill records to the ranges' files.
-  // What the floor and the passes' chunks (a chunk, its renamed copy and
-  // the input's window: about 3 windows' bytes) leave.
-  const uint64_t taken = external_build_floor(n, build) + 3 * window_bytes(build.memory);
-  const uint64_t budget = std::max<uint64_t>(build.memory.limit - std::min(build.memory.limit, taken), uint64_t(1) << 20);
+  const uint64_t budget = records_budget(n, build);
   // At most max_ranges ranges, each with a write buffer of at least
   // spill_buffer_bytes in the other half.
   constexpr uint64_t spill_buffer_bytes = uint64_t(4) << 10;
@@ -353,72 +637,64 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   constexpr uint64_t placing_bytes = uint64_t(4) << 20;
   const uint64_t range_bytes = std::max(least, build.memory.range_bytes ? build.memory.range_bytes : std::min(placing_bytes, budget / 2));
   // A bucket that alone exceeds a range has its vertices counted one by
-  // one (a pass that counts only theirs: a hub's few vertices).
-  std::vector<char> oversized(buckets.count, 0);
-  bool any_oversized = false;
-  for (uint64_t b = 0; b < buckets.count; ++b) {
-    const uint64_t width = std::min(n, buckets.first(b + 1)) - buckets.first(b);
-    oversized[b] = width > 1 && bucket_records[b] * stored_bytes + width * 16 > range_bytes;
-    any_oversized = any_oversized || oversized[b];
-  }
-  auto count_owners = [&](bool all) {
+  // one (a pass that counts only theirs: a hub's few vertices); the
+  // transpose's into an array of their own, which becomes its degrees.
+  auto oversized_of = [&](const std::vector<uint64_t>& per_bucket, bool& any) {
+    std::vector<char> oversized(per_bucket.size(), 0);
+    for (uint64_t b = 0; b < per_bucket.size(); ++b) {
+      const uint64_t width = std::min(n, buckets.first(b + 1)) - buckets.first(b);
+      oversized[b] = width > 1 && per_bucket[b] * stored_bytes + width * 16 > range_bytes;
+      any = any || oversized[b];
+    }
+    return oversized;
+  };
+  bool any_oversized = false, any_transpose_oversized = false;
+  const std::vector<char> oversized = oversized_of(bucket_records, any_oversized);
+  const std::vector<char> transpose_oversized = oversized_of(transpose_bucket_records, any_transpose_oversized);
+  base::Array<uint64_t> transpose_counts;
+  if (with_transpose) transpose_counts = base::Array<uint64_t>::zeros(n + 1, "the transpose's degrees");
+  auto count_owners = [&](bool all, bool transposed) {
     edges.pass([&](const EdgeChunk& c) {
       for (uint64_t e = 0; e < c.size; ++e) {
-        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t) {
+        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) {
           if (all || oversized[buckets.of(owner)]) ++counts[owner];
+          if (transposed && transpose_oversized[buckets.of(other)]) ++transpose_counts[other];
         });
       }
     });
   };
-  if (any_oversized) count_owners(false);
-  const std::vector<uint64_t> starts = cut_ranges(bucket_records, oversized, counts, buckets, n, stored_bytes, range_bytes);
-  const size_t ranges = starts.size() - 1;
-  std::vector<uint64_t> range_records(ranges, 0);
-  for (size_t r = 0; r < ranges; ++r) {
-    for (uint64_t b = buckets.of(starts[r]); b < buckets.count && buckets.first(b) < starts[r + 1]; ++b) {
-      if (!oversized[b]) {
-        range_records[r] += bucket_records[b];
-        continue;
-      }
-      const uint64_t first = std::max(starts[r], buckets.first(b)), last = std::min(starts[r + 1], buckets.first(b + 1));
-      for (uint64_t v = first; v < last; ++v) range_records[r] += counts[v];
-    }
-  }
+  if (any_oversized || any_transpose_oversized) count_owners(false, any_transpose_oversized);
+  SpilledRanges plan;
+  plan.starts = cut_ranges(bucket_records, oversized, counts, buckets, n, stored_bytes, range_bytes);
+  plan.records = records_of_ranges(plan.starts, bucket_records, oversized, counts, buckets);
+  const size_t ranges = plan.count();
   // The degrees: one range is placed straight from the input, so counted
   // first; several are counted from their records as they are placed.
   if (ranges == 1) {
     std::fill(counts.begin(), counts.end(), 0);
-    count_owners(true);
+    count_owners(true, false);
   }
+  // Each range's records go to its own region of one scratch file.
+  auto lay_out = [&](SpilledRanges& p, const std::string& what) {
+    p.region.assign(p.count() + 1, 0);
+    for (size_t r = 0; r < p.count(); ++r) p.region[r + 1] = p.region[r] + p.records[r] * spilled_bytes;
+    p.file.emplace(temp, what);
+  };
 
-  // A range's records go to its own region of one scratch file.
-  std::optional<base::TempFile> spilled;
-  std::vector<uint64_t> region(ranges + 1, 0);
   if (ranges > 1) {
-    for (size_t r = 0; r < ranges; ++r) region[r + 1] = region[r] + range_records[r] * spilled_bytes;
-    // Each bucket's first range: an owner's range is found in a step or two.
-    std::vector<uint32_t> first_range(buckets.count);
-    for (uint64_t b = 0; b < buckets.count; ++b) {
-      first_range[b] = uint32_t(std::upper_bound(starts.begin(), starts.end(), buckets.first(b)) - starts.begin() - 1);
-    }
     // Pass 2: each record to its range's region, in input order.
-    spilled.emplace(temp, "the records by vertex range");
+    lay_out(plan, "the records by vertex range");
+    const RangeLookup lookup(buckets, plan.starts);
     std::vector<base::TempFileAppender> appenders;
     appenders.reserve(ranges);
     const uint64_t buffer = std::max(spill_buffer_bytes, budget / 2 / ranges);
-    for (size_t r = 0; r < ranges; ++r) appenders.emplace_back(*spilled, buffer, region[r], &scratch_io);
+    for (size_t r = 0; r < ranges; ++r) appenders.emplace_back(*plan.file, buffer, plan.region[r], &scratch_io);
     base::Progress scattering("building CSR in bounded memory: spilling", edges.edges, build.progress);
     edges.pass([&](const EdgeChunk& c) {
       for (uint64_t e = 0; e < c.size; ++e) {
         const float w = weighted ? c.weights[e] : 0.0f;
         emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) {
-          size_t r = first_range[buckets.of(owner)];
-          while (owner >= starts[r + 1]) ++r;
-          const V o = V(owner), t = V(other);
-          char* record = appenders[r].reserve(spilled_bytes);
-          std::memcpy(record, &o, sizeof(V));
-          std::memcpy(record + sizeof(V), &t, sizeof(V));
-          if (weighted) std::memcpy(record + 2 * sizeof(V), &w, 4);
+          put_record<V>(appenders[lookup.of(owner)].reserve(spilled_bytes), owner, other, weighted, w);
         });
       }
       scattering.advance(c.size);
@@ -427,122 +703,45 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     scattering.done();
   }
 
-  // Pass 3: each range placed and appended, in order, to the CSR's files.
-  // Scratch bytes in flight while placing: two pieces of this read per lane, and
-  // this much of buffers each for the targets and the weights written
-  // (4 MiB at most).
-  constexpr uint64_t in_flight = uint64_t(1) << 20;
-  base::TempFile targets_file(temp, "the CSR's targets");
-  std::optional<base::TempFile> weights_file;
-  if (weighted) weights_file.emplace(temp, "the CSR's weights");
-  std::optional<base::TempFileAppender> targets_out, weights_out;
-  targets_out.emplace(targets_file, in_flight, UINT64_MAX, &scratch_io);
-  if (weighted) weights_out.emplace(*weights_file, in_flight, UINT64_MAX, &scratch_io);
-  base::Progress placing("building CSR in bounded memory: placing", records, build.progress);
-  // Ranges are placed by the lanes side by side, each lane into arrays of
-  // its own, sized for the widest and the fullest range and reused (a
-  // range's own would fault fresh pages in each time), and appended in
-  // order. The spill buffers are gone: the lanes may share the whole
-  // budget, or one lane takes it all.
-  uint64_t widest = 0, fullest = 0;
-  for (size_t r = 0; r < ranges; ++r) widest = std::max(widest, starts[r + 1] - starts[r]), fullest = std::max(fullest, range_records[r]);
-  const uint64_t lane_bytes = fullest * stored_bytes + (2 * widest + 1) * 8;
-  const int most_lanes = int(std::min<uint64_t>(uint64_t(lanes.count()), ranges));
-  const int placing_lanes = ranges > 1 && uint64_t(most_lanes) * lane_bytes <= budget ? most_lanes : 1;
-  struct Lane {
-    Csr<V> local;
-    std::vector<uint64_t> cursor;
-    std::optional<base::TempFileReader> spilled_in;
-  };
-  std::vector<Lane> lanes_of(static_cast<size_t>(placing_lanes));
-  for (Lane& lane : lanes_of) {
-    lane.local.weighted = weighted;
-    lane.local.offsets = base::Array<uint64_t>(widest + 1, "a range's offsets");
-    lane.local.targets = base::Array<V>(fullest, "a range's targets");
-    if (weighted) lane.local.weights = base::Array<float>(fullest, "a range's weights");
-    lane.cursor.resize(widest);
-    if (ranges > 1) lane.spilled_in.emplace(*spilled, scratch_io, in_flight, spilled_bytes);
+  // The transpose's ranges, cut alike; its records, counted again as they
+  // are spilled (deduplication keeps fewer than were counted).
+  auto transpose = with_transpose ? std::make_unique<TransposeRecords>() : nullptr;
+  std::optional<TransposeSpill<V>> spill;
+  if (with_transpose) {
+    SpilledRanges& t = transpose->ranges;
+    t.starts = cut_ranges(transpose_bucket_records, transpose_oversized, transpose_counts, buckets, n, stored_bytes, range_bytes);
+    t.records = records_of_ranges(t.starts, transpose_bucket_records, transpose_oversized, transpose_counts, buckets);
+    lay_out(t, "the transpose's records by vertex range");
+    std::fill(t.records.begin(), t.records.end(), 0);
+    spill.emplace(TransposeSpill<V>{t, RangeLookup(buckets, t.starts), {}, weighted, spilled_bytes});
+    spill->appenders.reserve(t.count());
+    const uint64_t buffer = std::max(spill_buffer_bytes, budget / 2 / t.count());
+    for (size_t r = 0; r < t.count(); ++r) spill->appenders.emplace_back(*t.file, buffer, t.region[r], &scratch_io);
   }
-  // f(owner, other, weight) for each record of range r, from its region.
-  auto for_each_spilled = [&](Lane& lane, size_t r, auto&& f) {
-    lane.spilled_in->for_each_piece(region[r], region[r + 1], [&](const char* piece, uint64_t bytes) {
-      for (const char* p = piece; p < piece + bytes; p += spilled_bytes) {
-        V o, t;
-        float w = 0.0f;
-        std::memcpy(&o, p, sizeof(V));
-        std::memcpy(&t, p + sizeof(V), sizeof(V));
-        if (weighted) std::memcpy(&w, p + 2 * sizeof(V), 4);
-        f(o, t, w);
+
+  // The spill buffers of pass 2 are gone: the lanes may share the whole
+  // budget (half of it beside the transpose's buffers), or one lane takes it all.
+  const Placing placing{build, build.sort_neighbors || build.remove_duplicates, with_transpose ? budget / 2 : budget, lanes, scratch_io, weighted, n};
+  auto input = [&](const std::function<void(uint64_t, uint64_t, float)>& place) {
+    edges.pass([&](const EdgeChunk& c) {
+      for (uint64_t e = 0; e < c.size; ++e) {
+        const float w = weighted ? c.weights[e] : 0.0f;
+        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) { place(owner, other, w); });
       }
     });
   };
-  // Range r into the lane's arrays; its degrees into counts.
-  auto place_range = [&](size_t r, Lane& lane, int sort_threads) {
-    const uint64_t lo = starts[r], hi = starts[r + 1], width = hi - lo;
-    Csr<V>& local = lane.local;
-    if (ranges > 1) {
-      std::fill(counts.data() + lo, counts.data() + hi, 0);
-      for_each_spilled(lane, r, [&](uint64_t owner, uint64_t, float) { ++counts[owner]; });
-    }
-    local.vertices = width;
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < width; ++i) local.offsets[i] = lane.cursor[i] = total, total += counts[lo + i];
-    local.offsets[width] = total;
-    auto place = [&](uint64_t owner, uint64_t other, float w) {
-      const uint64_t at = lane.cursor[owner - lo]++;
-      local.targets[at] = V(other);
-      if (weighted) local.weights[at] = w;
-    };
-    if (ranges == 1) {
-      edges.pass([&](const EdgeChunk& c) {
-        for (uint64_t e = 0; e < c.size; ++e) {
-          const float w = weighted ? c.weights[e] : 0.0f;
-          emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) { place(owner, other, w); });
-        }
-      });
-    } else {
-      for_each_spilled(lane, r, place);
-    }
-    if (build.sort_neighbors || build.remove_duplicates) {
-      // A small range is not worth waking the threads for.
-      sort_and_deduplicate(local, build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : sort_threads);
-    }
-    for (uint64_t i = 0; i < width; ++i) counts[lo + i] = local.degree(i);
-  };
-  for (size_t first = 0; first < ranges; first += size_t(placing_lanes)) {
-    const int here = int(std::min<size_t>(size_t(placing_lanes), ranges - first));
-    lanes.run(here, [&](int lane) { place_range(first + size_t(lane), lanes_of[size_t(lane)], here > 1 ? 1 : build.threads); });
-    for (int lane = 0; lane < here; ++lane) {
-      const size_t r = first + size_t(lane);
-      const Csr<V>& local = lanes_of[size_t(lane)].local;
-      if (ranges > 1) spilled->discard(region[r], region[r + 1] - region[r]);  // its disk space back before the next ranges
-      targets_out->append(local.targets.data(), local.edges() * sizeof(V));
-      if (weighted) weights_out->append(local.weights.data(), local.edges() * sizeof(float));
-      placing.advance(range_records[r]);
-    }
+  PlacedCsr placed = place_ranges<V>(plan, placing, counts, input, spill ? &*spill : nullptr);
+  const base::GraphInfo info{n, counts[n], weighted, unsigned(sizeof(V)), edges.symmetric || build.symmetrize};
+  if (transpose) {
+    spill.reset();
+    transpose->counts = std::move(transpose_counts);
+    transpose->build = build;
+    transpose->info = info;
+    transpose->format = edges.format;
   }
-  targets_out->flush();
-  targets_out.reset();
-  if (weighted) weights_out->flush(), weights_out.reset();
-  placing.done();
-  if (ranges > 1) {
-    std::fprintf(stderr, "sluice: %zu vertex ranges placed %d at a time: %s of scratch files at most\n", ranges, placing_lanes,
-                 base::byte_count(records * (spilled_bytes + stored_bytes)).c_str());
-  }
-
-  // The final degrees become offsets, in place.
-  uint64_t offset = 0;
-  for (uint64_t v = 0; v < n; ++v) {
-    const uint64_t d = counts[v];
-    counts[v] = offset;
-    offset += d;
-  }
-  counts[n] = offset;
-  const base::GraphInfo info{n, offset, weighted, unsigned(sizeof(V)), edges.symmetric || build.symmetrize};
-  return std::make_unique<ExternalCsrSource<V>>(info, edges.format, std::move(counts), std::move(targets_file),
-                                                std::move(weights_file), std::move(ids));
+  return std::make_unique<ExternalCsrSource<V>>(info, edges.format, std::move(counts), std::move(placed), std::move(ids),
+                                                std::move(transpose));
 }
-
 }  // namespace
 
 uint64_t external_build_floor(uint64_t vertices, const BuildOptions& build) {

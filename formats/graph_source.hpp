@@ -25,6 +25,10 @@ class GraphSource {
   // The input's ids of a relabelled graph (convert --relabel); empty when
   // the ids are the input's own.
   virtual const base::IdMap& ids() const;
+  // The transpose, where it was built beside the graph (a bounded build
+  // with BuildOptions::transpose_alongside, formats/external_csr.hpp):
+  // the first call places it, later calls return null.
+  virtual std::unique_ptr<GraphSource> built_transpose() const { return nullptr; }
 };
 
 // A CSR held in memory: what the text and binary edge-list formats load to.

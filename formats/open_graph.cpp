@@ -211,6 +211,7 @@ std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads, const B
   build.threads = threads;
   build.memory = memory;
   const GraphSource& source = graph.source();
+  if (std::unique_ptr<GraphSource> alongside = source.built_transpose()) return std::make_unique<BlockGraph>(std::move(alongside), graph.options());
   const base::GraphInfo info = source.info();
   if (exceeds(memory, in_memory_build_bytes(info.edges, info.vertices, 0, build, info.id_bytes, info.weighted))) {
     return std::make_unique<BlockGraph>(build_external_csr(passes_of(source, chunk_edges(memory)), build), graph.options());

@@ -86,6 +86,43 @@ void expect_same(const std::pair<Csr<V>, base::IdMap>& expected, const GraphSour
             std::vector<uint64_t>(originals.data(), originals.data() + originals.size())) << context;
 }
 
+// The transpose transpose_of builds in memory from a built CSR: its edges
+// in CSR order, reversed.
+template <class V>
+std::pair<Csr<V>, base::IdMap> transpose_in_memory(const std::pair<Csr<V>, base::IdMap>& built) {
+  const Csr<V>& csr = built.first;
+  EdgeList<V> list;
+  list.vertices = csr.vertices;
+  list.weighted = csr.weighted;
+  list.sources = Array<V>(csr.edges());
+  list.targets = Array<V>(csr.edges());
+  if (csr.weighted) list.weights = Array<float>(csr.edges());
+  for (uint64_t u = 0; u < csr.vertices; ++u) {
+    for (uint64_t e = csr.offsets[u]; e < csr.offsets[u + 1]; ++e) {
+      list.sources[e] = V(u);
+      list.targets[e] = csr.targets[e];
+      if (csr.weighted) list.weights[e] = csr.weights[e];
+    }
+  }
+  BuildOptions o;
+  o.transpose = true;
+  o.threads = 1;
+  return {build_csr(list, o), built.second.copy()};
+}
+
+// The graph built with its transpose alongside: both as in memory.
+template <class V>
+void expect_same_with_transpose(const std::pair<Csr<V>, base::IdMap>& expected, EdgePasses passes, BuildOptions o,
+                                const std::string& context) {
+  o.transpose_alongside = true;
+  const std::unique_ptr<GraphSource> built = build_external_csr(std::move(passes), o);
+  expect_same(expected, *built, context + " (with its transpose)");
+  const std::unique_ptr<GraphSource> transpose = built->built_transpose();
+  ASSERT_TRUE(transpose) << context;
+  expect_same(transpose_in_memory(expected), *transpose, context + ", its transpose");
+  EXPECT_FALSE(built->built_transpose()) << context << ": the transpose is taken once";
+}
+
 // The edge options, then --relabel and --reorder degree over a few of
 // them; ranges of about 64 records and one range; 32- and 64-bit ids.
 TEST(ExternalCsr, MatchesTheInMemoryBuildForEveryShapeAndOption) {
@@ -109,6 +146,12 @@ TEST(ExternalCsr, MatchesTheInMemoryBuildForEveryShapeAndOption) {
           expect_same(in_memory(edge_list_of<uint32_t>(g), o), *build_external_csr(passes_of_list(g, 4, 1, 3), o), context + " 32-bit");
           if (range_bytes == 0 || mask % 4 == 3 || mask == 96) {
             expect_same(in_memory(edge_list_of<uint64_t>(g), o), *build_external_csr(passes_of_list(g, 8, 1, 5), o), context + " 64-bit");
+          }
+          if (!o.transpose) {
+            expect_same_with_transpose(in_memory(edge_list_of<uint32_t>(g), o), passes_of_list(g, 4, 1, 3), o, context + " 32-bit");
+            if (range_bytes == 0 || mask % 4 == 0) {
+              expect_same_with_transpose(in_memory(edge_list_of<uint64_t>(g), o), passes_of_list(g, 8, 1, 5), o, context + " 64-bit");
+            }
           }
         }
       }
@@ -149,7 +192,7 @@ TEST(ExternalCsr, CutsRangesByBucketsAndByVerticesAroundAHub) {
   std::mt19937_64 random(7);
   for (int e = 0; e < 60000; ++e) g.edges.push_back({random() % g.n, random() % g.n, float(e % 13)});
   for (uint64_t v = 0; v < 6000; ++v) g.edges.push_back({v % 2 ? 4242 : v * 3, v % 2 ? v * 3 : 4242, 1.5f});
-  for (int mask : {0, 1, 31}) {
+  for (int mask : {0, 1, 29, 31}) {
     BuildOptions o = build_options_from_bits(mask);
     o.threads = 2;
     o.memory.limit = uint64_t(64) << 20;
@@ -160,6 +203,7 @@ TEST(ExternalCsr, CutsRangesByBucketsAndByVerticesAroundAHub) {
       o.memory.range_bytes = range_bytes;
       const std::string context = "options " + std::to_string(mask) + " range bytes " + std::to_string(range_bytes);
       expect_same(in_memory(edge_list_of<uint32_t>(g), o), *build_external_csr(passes_of_list(g, 4, 1, 1000), o), context);
+      if (!o.transpose) expect_same_with_transpose(in_memory(edge_list_of<uint32_t>(g), o), passes_of_list(g, 4, 1, 1000), o, context);
     }
   }
 }
@@ -180,7 +224,7 @@ TEST(ExternalCsr, LanesCountAndPlaceAsOneThreadDoes) {
     g.edges.push_back({u, v, float(e % 29)});
   }
   for (uint64_t v = 0; v < 20000; ++v) g.edges.push_back({v % 3 ? 777 : v * 2, v % 3 ? v * 2 : 777, 2.5f});
-  for (int mask : {0, 1, 31}) {
+  for (int mask : {0, 1, 29, 31}) {
     for (int threads : {1, 2, 4}) {
       for (auto [limit, range_bytes] : {std::pair<uint64_t, uint64_t>{uint64_t(64) << 20, uint64_t(96) << 10},
                                         std::pair<uint64_t, uint64_t>{uint64_t(16) << 20, uint64_t(8) << 10}}) {
@@ -192,6 +236,7 @@ TEST(ExternalCsr, LanesCountAndPlaceAsOneThreadDoes) {
         const std::string context = "options " + std::to_string(mask) + " threads " + std::to_string(threads) + " limit " +
                                     std::to_string(limit >> 20) + " MiB";
         expect_same(in_memory(edge_list_of<uint32_t>(g), o), *build_external_csr(passes_of_list(g, 4, 1, 100000), o), context);
+        if (!o.transpose) expect_same_with_transpose(in_memory(edge_list_of<uint32_t>(g), o), passes_of_list(g, 4, 1, 100000), o, context);
       }
     }
   }
