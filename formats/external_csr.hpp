@@ -6,6 +6,10 @@
 // a stable counting sort (sorted and deduplicated if asked, as in
 // csr_builder.hpp) and appended to the CSR's scratch files. The result is
 // the CSR build_csr gives, edge for edge, served from those files.
+// With BuildOptions::transpose_alongside, the transpose's records are
+// counted in the first pass and spilled as the placed ranges are appended
+// (in vertex order: each in-list in source order, as transpose_of builds
+// it in memory); GraphSource::built_transpose places them.
 #pragma once
 
 #include <cstdint>

@@ -362,6 +362,8 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   // bounded build of the input goes beside the manifest.
   formats::OpenOptions open_here = open;
   if (cut_input) open_here.load.share = rank, open_here.load.shares = p;
+  // The transpose's edges are routed to their owners, not built here.
+  open_here.build.transpose_alongside = false;
   const std::string beside_manifest = fs::path(manifest_path).parent_path().string();
   open_here.build.memory.temp_dir = fs::is_directory(options.memory.temp_dir) ? options.memory.temp_dir
                                     : beside_manifest.empty()                  ? "."
