@@ -95,8 +95,8 @@ for signal in INT KILL; do
   before=$(find gone scratch -mindepth 1)
   with_sigint "$sluice" convert big.el gone/g.sluice --transpose --memory-limit 20m --temp-dir scratch >/dev/null 2>signal.err &
   pid=$!
-  for _ in $(seq 1 3000); do grep -q "building the transpose" signal.err && break; sleep 0.02; done
-  grep -q "building the transpose" signal.err || fail "the conversion never reached its transpose: $(cat signal.err)"
+  for _ in $(seq 1 3000); do grep -q "placing the transpose" signal.err && break; sleep 0.02; done
+  grep -q "placing the transpose" signal.err || fail "the conversion never reached its transpose: $(cat signal.err)"
   kill -$signal $pid
   wait $pid && fail "convert survived SIG$signal"
   [ -z "$(ls -A scratch)" ] || fail "SIG$signal left scratch files: $(ls -A scratch)"
