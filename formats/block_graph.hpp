@@ -158,7 +158,9 @@ void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
 
 // The transpose of `graph` (edges reversed), built through the block API:
 // in memory, or within memory.limit bytes on scratch files when an
-// in-memory build would not fit (formats/external_csr.hpp).
+// in-memory build would not fit (formats/external_csr.hpp). A graph built
+// with its transpose's records alongside gives that transpose instead
+// (GraphSource::built_transpose).
 std::unique_ptr<BlockGraph> transpose_of(BlockGraph& graph, int threads, const BuildMemory& memory = {});
 
 // Every file that opening `path` with `options` would read (a layout's
