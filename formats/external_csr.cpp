@@ -368,21 +368,22 @@ PlacedCsr place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64
   const int most_lanes = int(std::min<uint64_t>(uint64_t(p.lanes.count()), ranges));
   const int placing_lanes = ranges > 1 && uint64_t(most_lanes) * lane_bytes <= p.budget ? most_lanes : 1;
   const int sets = ranges > uint64_t(placing_lanes) && 2 * uint64_t(placing_lanes) * lane_bytes <= p.budget ? 2 : 1;
+  // What a lane places with; the arrays it places into, a set for each lane.
   struct Lane {
-    Csr<V> local;
     std::vector<uint64_t> cursor;
     std::optional<base::TempFileReader> spilled_in;
   };
-  std::vector<Lane> lanes_of(static_cast<size_t>(placing_lanes * sets));
+  std::vector<Lane> lanes_of(static_cast<size_t>(placing_lanes));
   for (Lane& lane : lanes_of) {
-    lane.local.weighted = weighted;
-    lane.local.offsets = base::Array<uint64_t>(widest + 1, "a range's offsets");
-    lane.local.targets = base::Array<V>(fullest, "a range's targets");
-    if (weighted) lane.local.weights = base::Array<float>(fullest, "a range's weights");
     lane.cursor.resize(widest);
+    if (plan.file) lane.spilled_in.emplace(*plan.file, p.scratch_io, in_flight, spilled_bytes);
   }
-  for (int lane = 0; lane < placing_lanes; ++lane) {
-    if (plan.file) lanes_of[size_t(lane)].spilled_in.emplace(*plan.file, p.scratch_io, in_flight, spilled_bytes);
+  std::vector<Csr<V>> arrays(static_cast<size_t>(placing_lanes * sets));
+  for (Csr<V>& local : arrays) {
+    local.weighted = weighted;
+    local.offsets = base::Array<uint64_t>(widest + 1, "a range's offsets");
+    local.targets = base::Array<V>(fullest, "a range's targets");
+    if (weighted) local.weights = base::Array<float>(fullest, "a range's weights");
   }
   // f(owner, other, weight) for each record of range r, from its region.
   auto for_each_spilled = [&](Lane& lane, size_t r, auto&& f) {
@@ -444,12 +445,12 @@ PlacedCsr place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64
     const size_t set = group % size_t(sets);
     if (appended[set]) appending.wait(appended[set]);  // its arrays are free again
     const int here = int(std::min<size_t>(size_t(placing_lanes), ranges - first));
-    Lane* locals = lanes_of.data() + set * size_t(placing_lanes);
+    Csr<V>* locals = arrays.data() + set * size_t(placing_lanes);
     p.lanes.run(here, [&](int lane) {
-      place_range(first + size_t(lane), lanes_of[size_t(lane)], locals[lane].local, here > 1 ? 1 : p.build.threads);
+      place_range(first + size_t(lane), lanes_of[size_t(lane)], locals[lane], here > 1 ? 1 : p.build.threads);
     });
     appended[set] = appending.submit([&append_range, locals, first, here] {
-      for (int lane = 0; lane < here; ++lane) append_range(first + size_t(lane), locals[lane].local);
+      for (int lane = 0; lane < here; ++lane) append_range(first + size_t(lane), locals[lane]);
     });
   }
   if (group) appending.wait(*std::max_element(appended.begin(), appended.end()));
@@ -488,7 +489,7 @@ uint64_t records_budget(uint64_t vertices, const BuildOptions& build) {
 struct TransposeRecords {
   SpilledRanges ranges;
   base::Array<uint64_t> counts;  // becomes the transpose's offsets
-  BuildOptions build;
+  BuildOptions build;            // threads, progress and memory: as transpose_of's own build
   base::GraphInfo info;
   std::string format;
 };
@@ -735,7 +736,9 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   if (transpose) {
     spill.reset();
     transpose->counts = std::move(transpose_counts);
-    transpose->build = build;
+    transpose->build.threads = build.threads;
+    transpose->build.progress = build.progress;
+    transpose->build.memory = build.memory;
     transpose->info = info;
     transpose->format = edges.format;
   }
