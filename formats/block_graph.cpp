@@ -343,4 +343,14 @@ void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
   if (error) std::rethrow_exception(error);
 }
 
+void for_each_block_once(BlockGraph& graph, const std::function<void(const EdgeBlock&)>& consume) {
+  if (graph.source().stream_once([&](const EdgeBlock& block) {
+        base::throw_if_interrupted();
+        consume(block);
+      })) {
+    return;
+  }
+  for_each_block_in_order(graph, 0, graph.info().vertices, consume);
+}
+
 }  // namespace sluice::formats

@@ -155,6 +155,11 @@ class BlockGraph {
 // on the calling thread.
 void for_each_block_in_order(BlockGraph& graph, uint64_t begin, uint64_t end,
                              const std::function<void(const EdgeBlock&)>& consume);
+// Every block of the graph, in vertex order, for a writer that passes over
+// it once: straight from a source that streams its lists as it makes them
+// (GraphSource::stream_once: a bounded build then writes no CSR of its
+// own), otherwise as above.
+void for_each_block_once(BlockGraph& graph, const std::function<void(const EdgeBlock&)>& consume);
 
 // The transpose of `graph` (edges reversed), built through the block API:
 // in memory, or within memory.limit bytes on scratch files when an

@@ -1,6 +1,7 @@
 #include "formats/external_csr.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <bit>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "base/serial_worker.hpp"
 #include "base/temp_file.hpp"
 #include "base/thread_count.hpp"
+#include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/relabel.hpp"
 
@@ -331,31 +333,29 @@ struct PlacedCsr {
   std::optional<base::TempFile> weights;
 };
 
-// Pass 3: each range placed and appended, in order, to the CSR's files;
-// `counts` in: each vertex's records where the plan has no file (one range
-// placed from `input`), out: the CSR's offsets. With `spill`, every placed
-// list's transpose records are appended to their ranges on the way.
+// Where placed ranges go, in order: put(first vertex, the range's CSR),
+// called on a worker while the next ranges are placed.
 template <class V>
-PlacedCsr place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& counts,
-                       const std::function<void(const std::function<void(uint64_t, uint64_t, float)>&)>& input,
-                       TransposeSpill<V>* spill) {
+using PutRange = std::function<void(uint64_t, const Csr<V>&)>;
+using PlaceInput = std::function<void(const std::function<void(uint64_t, uint64_t, float)>&)>;
+
+// Pass 3: each range placed and handed, in order, to `put`; `counts` in:
+// each vertex's records where the plan has no file (one range placed from
+// `input`), out: the CSR's offsets. With `spill`, every placed list's
+// transpose records are appended to their ranges on the way.
+template <class V>
+void place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& counts, const PlaceInput& input,
+                  TransposeSpill<V>* spill, const PutRange<V>& put, bool scratch_csr) {
   const bool weighted = p.weighted;
   const uint64_t stored_bytes = sizeof(V) + (weighted ? 4 : 0);
   const uint64_t spilled_bytes = 2 * sizeof(V) + (weighted ? 4 : 0);
   const size_t ranges = plan.count();
-  const std::string& temp = p.build.memory.temp_dir;
   uint64_t records = 0;
   for (uint64_t r : plan.records) records += r;
-  // Scratch bytes in flight while placing: two pieces of this read per lane, and
-  // this much of buffers each for the targets and the weights written
-  // (4 MiB at most).
+  // Scratch bytes in flight while placing: two pieces of this read per lane.
   constexpr uint64_t in_flight = uint64_t(1) << 20;
-  PlacedCsr placed{base::TempFile(temp, "the CSR's targets"), std::nullopt};
-  if (weighted) placed.weights.emplace(temp, "the CSR's weights");
-  std::optional<base::TempFileAppender> targets_out, weights_out;
-  targets_out.emplace(placed.targets, in_flight, UINT64_MAX, &p.scratch_io);
-  if (weighted) weights_out.emplace(*placed.weights, in_flight, UINT64_MAX, &p.scratch_io);
-  base::Progress placing("building CSR in bounded memory: placing", records, p.build.progress);
+  // Handed to a writer as placed, the writer shows its own progress.
+  base::Progress placing("building CSR in bounded memory: placing", records, p.build.progress && scratch_csr);
   // Ranges are placed by the lanes side by side, each lane into arrays of
   // its own, sized for the widest and the fullest range and reused (a
   // range's own would fault fresh pages in each time). A worker appends
@@ -428,8 +428,7 @@ PlacedCsr place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64
   // Range r, placed in `local`, appended to the CSR's files.
   auto append_range = [&](size_t r, const Csr<V>& local) {
     if (plan.file) plan.file->discard(plan.region[r], plan.region[r + 1] - plan.region[r]);  // its disk space back before the next ranges
-    targets_out->append(local.targets.data(), local.edges() * sizeof(V));
-    if (weighted) weights_out->append(local.weights.data(), local.edges() * sizeof(float));
+    put(plan.starts[r], local);
     if (spill) {
       for (uint64_t i = 0; i < local.vertices; ++i) {
         const uint64_t begin = local.offsets[i];
@@ -454,16 +453,15 @@ PlacedCsr place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64
     });
   }
   if (group) appending.wait(*std::max_element(appended.begin(), appended.end()));
-  targets_out->flush();
-  targets_out.reset();
-  if (weighted) weights_out->flush(), weights_out.reset();
   if (spill) {
     for (auto& a : spill->appenders) a.flush();
   }
   placing.done();
   if (ranges > 1) {
-    std::fprintf(stderr, "sluice: %zu vertex ranges placed %d at a time: %s of scratch files at most\n", ranges, placing_lanes,
-                 base::byte_count(records * (spilled_bytes + stored_bytes)).c_str());
+    // The ranges' records, the transpose's spilled beside them, and the CSR's files.
+    const uint64_t scratch = records * ((spill ? 2 : 1) * spilled_bytes + (scratch_csr ? stored_bytes : 0));
+    std::fprintf(stderr, "sluice: %zu vertex ranges placed %d at a time%s: %s of scratch files at most\n", ranges, placing_lanes,
+                 scratch_csr ? "" : ", each handed to the writer", base::byte_count(scratch).c_str());
   }
   // The final degrees become offsets, in place.
   uint64_t offset = 0;
@@ -473,7 +471,51 @@ PlacedCsr place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64
     offset += d;
   }
   counts[p.vertices] = offset;
+}
+
+// Placed ranges appended to the CSR's scratch files.
+template <class V>
+PlacedCsr place_into_scratch(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& counts, const PlaceInput& input,
+                             TransposeSpill<V>* spill) {
+  // This much of buffers each for the targets and the weights written.
+  constexpr uint64_t buffer_bytes = uint64_t(1) << 20;
+  const std::string& temp = p.build.memory.temp_dir;
+  PlacedCsr placed{base::TempFile(temp, "the CSR's targets"), std::nullopt};
+  if (p.weighted) placed.weights.emplace(temp, "the CSR's weights");
+  std::optional<base::TempFileAppender> targets_out, weights_out;
+  targets_out.emplace(placed.targets, buffer_bytes, UINT64_MAX, &p.scratch_io);
+  if (p.weighted) weights_out.emplace(*placed.weights, buffer_bytes, UINT64_MAX, &p.scratch_io);
+  place_ranges<V>(plan, p, counts, input, spill, [&](uint64_t, const Csr<V>& local) {
+    targets_out->append(local.targets.data(), local.edges() * sizeof(V));
+    if (p.weighted) weights_out->append(local.weights.data(), local.edges() * sizeof(float));
+  }, true);
+  targets_out->flush();
+  if (p.weighted) weights_out->flush();
   return placed;
+}
+
+// Placed ranges handed to `consume` as blocks, in vertex order: nothing
+// of the CSR is written.
+template <class V>
+void place_into_stream(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& counts, TransposeSpill<V>* spill,
+                       const std::function<void(const EdgeBlock&)>& consume) {
+  std::vector<uint64_t> offsets;  // a block's, as edge offsets in the whole CSR
+  uint64_t placed = 0;
+  place_ranges<V>(plan, p, counts, {}, spill, [&](uint64_t first, const Csr<V>& local) {
+    if (local.vertices == 0) return;  // the one range of a graph without vertices
+    offsets.resize(local.vertices + 1);
+    for (uint64_t i = 0; i <= local.vertices; ++i) offsets[i] = placed + local.offsets[i];
+    EdgeBlock block;
+    block.begin = first;
+    block.end = first + local.vertices;
+    block.offsets = offsets.data();
+    block.edges = local.edges();
+    block.targets = local.targets.data();
+    block.id_bytes = sizeof(V);
+    block.weights = p.weighted ? local.weights.data() : nullptr;
+    consume(block);
+    placed += local.edges();
+  }, false);
 }
 
 // The budget the records of a build may take: what the floor and the
@@ -484,66 +526,133 @@ uint64_t records_budget(uint64_t vertices, const BuildOptions& build) {
   return std::max<uint64_t>(build.memory.limit - std::min(build.memory.limit, taken), uint64_t(1) << 20);
 }
 
-// The transpose's records of a graph built in bounded memory, spilled
-// while its ranges were placed; placed by built_transpose().
-struct TransposeRecords {
-  SpilledRanges ranges;
-  base::Array<uint64_t> counts;  // becomes the transpose's offsets
-  BuildOptions build;            // threads, progress and memory: as transpose_of's own build
+// The edge sets of a bounded build (the graph's, and the transpose's
+// built alongside), each placed when first needed: into scratch CSR files
+// to be read by range, or, when a writer's one pass in vertex order comes
+// first (stream_once), straight to that writer, with no CSR written at
+// all. The transpose has all its records only once the graph's ranges are
+// placed, so placing it places the graph's first.
+template <class V>
+class BoundedBuild {
+ public:
+  enum class State { spilled, in_scratch, streamed, failed };
+  struct EdgeSet {
+    SpilledRanges plan;
+    base::Array<uint64_t> counts;  // the degrees counted so far; once placed, the offsets
+    bool sort_lists = false;       // the graph's, when sorted or deduplicated
+    uint64_t budget = 0;           // for the lanes' arrays
+    State state = State::spilled;
+    std::optional<PlacedCsr> placed;  // in_scratch
+    std::atomic<bool> readable{false};
+  };
+
+  BoundedBuild(const BuildOptions& b, int lanes) : build(b), lanes_(lanes) {}
+
+  BuildOptions build;
   base::GraphInfo info;
   std::string format;
-};
+  base::IdMap ids;
+  EdgeSet graph;
+  std::unique_ptr<EdgeSet> transpose;       // with BuildOptions::transpose_alongside
+  std::optional<TransposeSpill<V>> spill;   // its records, while the graph's ranges are placed
+  std::atomic<bool> transpose_taken{false};
 
-template <class V>
-std::unique_ptr<GraphSource> transpose_from(TransposeRecords& t, const base::IdMap& ids);
+  base::SerialWorker& scratch_io() { return scratch_io_; }
+  Lanes& lanes() { return lanes_; }
 
-// The CSR as built, in scratch files; offsets and the id map in memory.
-template <class V>
-class ExternalCsrSource : public GraphSource {
- public:
-  ExternalCsrSource(base::GraphInfo info, std::string format, base::Array<uint64_t> offsets, PlacedCsr placed, base::IdMap ids,
-                    std::unique_ptr<TransposeRecords> transpose)
-      : info_(info), format_(std::move(format)), offsets_(std::move(offsets)), placed_(std::move(placed)), ids_(std::move(ids)),
-        transpose_(std::move(transpose)) {}
-  base::GraphInfo info() const override { return info_; }
-  std::string format_name() const override { return format_; }
-  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
-    std::copy(offsets_.data() + begin, offsets_.data() + end + 1, out);
+  // The graph's ranges placed now, into scratch files (a build whose edge
+  // count is known only once placed, or one range placed from `input`).
+  void place_graph(const PlaceInput& input) {
+    std::lock_guard lock(mutex_);
+    place_locked(graph, input, nullptr);
   }
-  void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
-    const uint64_t first = offsets_[begin], count = offsets_[end] - first;
-    if (count == 0) return;
-    placed_.targets.read(targets, count * sizeof(V), first * sizeof(V));
-    if (weights && placed_.weights) placed_.weights->read(weights, count * sizeof(float), first * sizeof(float));
+
+  // The set, placed into scratch files if it was not yet.
+  const EdgeSet& readable(bool transposed) {
+    EdgeSet& set = transposed ? *transpose : graph;
+    if (set.readable.load(std::memory_order_acquire)) return set;
+    std::lock_guard lock(mutex_);
+    if (set.state == State::spilled) {
+      if (transposed && graph.state == State::spilled) place_locked(graph, {}, nullptr);
+      place_locked(set, {}, nullptr);
+    }
+    if (set.state == State::streamed) {
+      throw std::logic_error("a bounded build's edges were handed to a writer as they were placed, and cannot be read again");
+    }
+    if (set.state == State::failed) throw std::runtime_error("an earlier placement of the bounded build's edges failed");
+    return set;
   }
-  const base::IdMap& ids() const override { return ids_; }
-  std::unique_ptr<GraphSource> built_transpose() const override {
-    std::lock_guard lock(taking_);
-    if (!transpose_) return nullptr;
-    std::unique_ptr<TransposeRecords> t = std::move(transpose_);
-    return transpose_from<V>(*t, ids_);
+
+  // The set's lists to `consume` as they are placed, if nothing placed them yet.
+  bool stream(bool transposed, const std::function<void(const EdgeBlock&)>& consume) {
+    std::lock_guard lock(mutex_);
+    EdgeSet& set = transposed ? *transpose : graph;
+    if (set.state != State::spilled) return false;
+    if (transposed && graph.state == State::spilled) place_locked(graph, {}, nullptr);
+    place_locked(set, {}, &consume);
+    return true;
   }
 
  private:
-  base::GraphInfo info_;
-  std::string format_;
-  base::Array<uint64_t> offsets_;
-  PlacedCsr placed_;
-  base::IdMap ids_;
-  mutable std::mutex taking_;
-  mutable std::unique_ptr<TransposeRecords> transpose_;
+  void place_locked(EdgeSet& set, const PlaceInput& input, const std::function<void(const EdgeBlock&)>* consume) {
+    const bool is_graph = &set == &graph;
+    if (!is_graph && graph.state != State::in_scratch && graph.state != State::streamed) {
+      throw std::runtime_error("the transpose's records are incomplete: placing the graph's ranges failed");
+    }
+    if (!is_graph) std::fprintf(stderr, "sluice: placing the transpose's records, spilled with the graph's\n");
+    TransposeSpill<V>* with = is_graph && spill ? &*spill : nullptr;
+    const Placing p{build, set.sort_lists, set.budget, lanes_, scratch_io_, info.weighted, info.vertices};
+    set.state = State::failed;  // until placed
+    if (consume) {
+      place_into_stream<V>(set.plan, p, set.counts, with, *consume);
+      set.state = State::streamed;
+    } else {
+      set.placed = place_into_scratch<V>(set.plan, p, set.counts, input, with);
+      set.state = State::in_scratch;
+      set.readable.store(true, std::memory_order_release);
+    }
+    if (with) spill.reset();
+  }
+
+  // Declared first: the scratch files' writes and reads, off the placing
+  // threads, outlive every buffer and file they are handed.
+  base::SerialWorker scratch_io_;
+  Lanes lanes_;
+  std::mutex mutex_;
 };
 
+// One edge set of a bounded build: served from its scratch files, or
+// streamed once as placed.
 template <class V>
-std::unique_ptr<GraphSource> transpose_from(TransposeRecords& t, const base::IdMap& ids) {
-  const uint64_t n = t.info.vertices;
-  std::fprintf(stderr, "sluice: placing the transpose's records, spilled with the graph's\n");
-  base::SerialWorker scratch_io;
-  Lanes lanes(std::min(base::resolve_threads(t.build.threads), max_lanes));
-  const Placing placing{t.build, false, records_budget(n, t.build), lanes, scratch_io, t.info.weighted, n};
-  PlacedCsr placed = place_ranges<V>(t.ranges, placing, t.counts, {}, nullptr);
-  return std::make_unique<ExternalCsrSource<V>>(t.info, t.format, std::move(t.counts), std::move(placed), ids.copy(), nullptr);
-}
+class ExternalCsrSource : public GraphSource {
+ public:
+  ExternalCsrSource(std::shared_ptr<BoundedBuild<V>> build, bool transposed) : build_(std::move(build)), transposed_(transposed) {}
+  base::GraphInfo info() const override { return build_->info; }
+  std::string format_name() const override { return build_->format; }
+  void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const override {
+    const auto& set = build_->readable(transposed_);
+    std::copy(set.counts.data() + begin, set.counts.data() + end + 1, out);
+  }
+  void read_edges(uint64_t begin, uint64_t end, void* targets, float* weights) const override {
+    const auto& set = build_->readable(transposed_);
+    const uint64_t first = set.counts[begin], count = set.counts[end] - first;
+    if (count == 0) return;
+    set.placed->targets.read(targets, count * sizeof(V), first * sizeof(V));
+    if (weights && set.placed->weights) set.placed->weights->read(weights, count * sizeof(float), first * sizeof(float));
+  }
+  const base::IdMap& ids() const override { return build_->ids; }
+  std::unique_ptr<GraphSource> built_transpose() const override {
+    if (transposed_ || !build_->transpose || build_->transpose_taken.exchange(true)) return nullptr;
+    return std::make_unique<ExternalCsrSource<V>>(build_, true);
+  }
+  bool stream_once(const std::function<void(const EdgeBlock&)>& consume) const override {
+    return build_->stream(transposed_, consume);
+  }
+
+ private:
+  std::shared_ptr<BoundedBuild<V>> build_;
+  bool transposed_;
+};
 
 template <class V>
 std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOptions& build, uint64_t vertices,
@@ -563,12 +672,12 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   std::fprintf(stderr, "sluice: building the %s in bounded memory (--memory-limit %s): scratch files in %s\n",
                build.transpose && !build.symmetrize ? "transpose" : with_transpose ? "CSR and its transpose" : "CSR",
                base::byte_count(build.memory.limit).c_str(), temp.empty() ? "." : temp.c_str());
-  base::Array<uint64_t> counts = base::Array<uint64_t>::zeros(n + 1, "the degrees");
+  auto built = std::make_shared<BoundedBuild<V>>(build, std::min(base::resolve_threads(build.threads), max_lanes));
+  base::Array<uint64_t>& counts = built->graph.counts;
+  counts = base::Array<uint64_t>::zeros(n + 1, "the degrees");
   const Buckets buckets(n);
-  // The scratch files' writes and reads, off this thread (it outlives
-  // every buffer it is handed).
-  base::SerialWorker scratch_io;
-  Lanes lanes(std::min(base::resolve_threads(build.threads), max_lanes));
+  base::SerialWorker& scratch_io = built->scratch_io();
+  Lanes& lanes = built->lanes();
   // Each lane counts a slice of every chunk into counts of its own: the
   // graph's records, then the transpose's.
   const uint64_t counted = buckets.count * (with_transpose ? 2 : 1);
@@ -665,7 +774,7 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     });
   };
   if (any_oversized || any_transpose_oversized) count_owners(false, any_transpose_oversized);
-  SpilledRanges plan;
+  SpilledRanges& plan = built->graph.plan;
   plan.starts = cut_ranges(bucket_records, oversized, counts, buckets, n, stored_bytes, range_bytes);
   plan.records = records_of_ranges(plan.starts, bucket_records, oversized, counts, buckets);
   const size_t ranges = plan.count();
@@ -706,12 +815,15 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
 
   // The transpose's ranges, cut alike; its records, counted again as they
   // are spilled (deduplication keeps fewer than were counted).
-  auto transpose = with_transpose ? std::make_unique<TransposeRecords>() : nullptr;
-  std::optional<TransposeSpill<V>> spill;
+  std::optional<TransposeSpill<V>>& spill = built->spill;
   if (with_transpose) {
-    SpilledRanges& t = transpose->ranges;
-    t.starts = cut_ranges(transpose_bucket_records, transpose_oversized, transpose_counts, buckets, n, stored_bytes, range_bytes);
-    t.records = records_of_ranges(t.starts, transpose_bucket_records, transpose_oversized, transpose_counts, buckets);
+    built->transpose = std::make_unique<typename BoundedBuild<V>::EdgeSet>();
+    built->transpose->counts = std::move(transpose_counts);
+    built->transpose->budget = budget;
+    SpilledRanges& t = built->transpose->plan;
+    const base::Array<uint64_t>& hubs = built->transpose->counts;
+    t.starts = cut_ranges(transpose_bucket_records, transpose_oversized, hubs, buckets, n, stored_bytes, range_bytes);
+    t.records = records_of_ranges(t.starts, transpose_bucket_records, transpose_oversized, hubs, buckets);
     lay_out(t, "the transpose's records by vertex range");
     std::fill(t.records.begin(), t.records.end(), 0);
     spill.emplace(TransposeSpill<V>{t, RangeLookup(buckets, t.starts), {}, weighted, spilled_bytes});
@@ -722,28 +834,28 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
 
   // The spill buffers of pass 2 are gone: the lanes may share the whole
   // budget (half of it beside the transpose's buffers), or one lane takes it all.
-  const Placing placing{build, build.sort_neighbors || build.remove_duplicates, with_transpose ? budget / 2 : budget, lanes, scratch_io, weighted, n};
-  auto input = [&](const std::function<void(uint64_t, uint64_t, float)>& place) {
-    edges.pass([&](const EdgeChunk& c) {
-      for (uint64_t e = 0; e < c.size; ++e) {
-        const float w = weighted ? c.weights[e] : 0.0f;
-        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) { place(owner, other, w); });
-      }
+  built->graph.sort_lists = build.sort_neighbors || build.remove_duplicates;
+  built->graph.budget = with_transpose ? budget / 2 : budget;
+  built->info = base::GraphInfo{n, records, weighted, unsigned(sizeof(V)), edges.symmetric || build.symmetrize};
+  built->format = edges.format;
+  built->ids = std::move(ids);
+  // Placed when first needed (GraphSource::stream_once hands the ranges
+  // to a writer as they are placed), unless placing must come first: one
+  // range is placed from the input, which lives only as long as this
+  // call, and the edge count of a deduplicated graph is known only once
+  // its lists are.
+  if (ranges == 1 || build.remove_duplicates) {
+    built->place_graph([&](const std::function<void(uint64_t, uint64_t, float)>& place) {
+      edges.pass([&](const EdgeChunk& c) {
+        for (uint64_t e = 0; e < c.size; ++e) {
+          const float w = weighted ? c.weights[e] : 0.0f;
+          emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) { place(owner, other, w); });
+        }
+      });
     });
-  };
-  PlacedCsr placed = place_ranges<V>(plan, placing, counts, input, spill ? &*spill : nullptr);
-  const base::GraphInfo info{n, counts[n], weighted, unsigned(sizeof(V)), edges.symmetric || build.symmetrize};
-  if (transpose) {
-    spill.reset();
-    transpose->counts = std::move(transpose_counts);
-    transpose->build.threads = build.threads;
-    transpose->build.progress = build.progress;
-    transpose->build.memory = build.memory;
-    transpose->info = info;
-    transpose->format = edges.format;
+    built->info.edges = counts[n];
   }
-  return std::make_unique<ExternalCsrSource<V>>(info, edges.format, std::move(counts), std::move(placed), std::move(ids),
-                                                std::move(transpose));
+  return std::make_unique<ExternalCsrSource<V>>(std::move(built), false);
 }
 }  // namespace
 

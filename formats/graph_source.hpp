@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -11,6 +12,8 @@
 #include "formats/csr.hpp"
 
 namespace sluice::formats {
+
+struct EdgeBlock;  // formats/block_graph.hpp
 
 class GraphSource {
  public:
@@ -29,6 +32,12 @@ class GraphSource {
   // with BuildOptions::transpose_alongside, formats/external_csr.hpp):
   // the first call places it, later calls return null.
   virtual std::unique_ptr<GraphSource> built_transpose() const { return nullptr; }
+  // A source whose lists are made in vertex order and kept nowhere until
+  // read (a bounded build that has not placed its ranges yet) may hand
+  // them over once, as they are made: then it calls `consume` with blocks
+  // that cover every vertex in order, and returns true, and its edges
+  // cannot be read again. Otherwise it returns false: read it by range.
+  virtual bool stream_once(const std::function<void(const EdgeBlock&)>&) const { return false; }
 };
 
 // A CSR held in memory: what the text and binary edge-list formats load to.

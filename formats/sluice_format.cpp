@@ -90,8 +90,11 @@ void sort_ids(Id* list, uint64_t count, unsigned bits, std::vector<Id>& scratch)
 // that equal targets come in one order whatever the input's), a worker
 // puts the previous block's into pages. The pages are those one thread
 // putting every list in turn makes; two blocks' sorted copies are held.
+// Every block of an edge set in vertex order, once.
+using EachBlock = std::function<void(const std::function<void(const EdgeBlock&)>&)>;
+
 template <class Id>
-void put_sorted_lists(BlockGraph& graph, const base::GraphInfo& info, layout::CompressedPageEncoder& encoder,
+void put_sorted_lists(const EachBlock& each_block, const base::GraphInfo& info, layout::CompressedPageEncoder& encoder,
                       layout::SampledTargetsWriter* sample, base::Progress& progress) {
   struct SortedBlock {
     uint64_t begin = 0, end = 0;     // its vertices
@@ -106,7 +109,7 @@ void put_sorted_lists(BlockGraph& graph, const base::GraphInfo& info, layout::Co
   base::SerialWorker pages;  // after `sorted`: its queued tasks run before the copies go
   base::SerialWorker::Ticket putting[2] = {0, 0};
   uint64_t blocks = 0;
-  for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+  each_block([&](const EdgeBlock& block) {
     const size_t b = blocks++ % 2;
     if (putting[b]) pages.wait(putting[b]);  // the block before last is in pages: its copy is free
     SortedBlock& s = sorted[b];
@@ -180,16 +183,22 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
   layout::EdgeSetFiles files;
   for (const std::string& p : drive_paths) files.drives.push_back(relative_to(dir, p));
 
-  // Degrees, through the block API's offsets.
+  // Degrees, from the blocks as they pass (a bounded build hands its lists
+  // over as it places them, and has no offsets before).
   base::Array<uint32_t> degrees(info.vertices, "degrees");
-  graph.for_each_vertex([&](uint64_t u, uint64_t, uint64_t degree) {
-    if (degree > std::numeric_limits<uint32_t>::max()) {
-      throw std::runtime_error("vertex " + std::to_string(u) + " has " + std::to_string(degree) +
-                               " edges; the layout stores degrees in 32 bits");
-    }
-    degrees[u] = uint32_t(degree);
-  });
-  layout::CompactIndex index(std::move(degrees));
+  const EachBlock each_block = [&](const std::function<void(const EdgeBlock&)>& f) {
+    for_each_block_once(graph, [&](const EdgeBlock& block) {
+      for (uint64_t u = block.begin; u < block.end; ++u) {
+        const uint64_t degree = block.offsets[u - block.begin + 1] - block.offsets[u - block.begin];
+        if (degree > std::numeric_limits<uint32_t>::max()) {
+          throw std::runtime_error("vertex " + std::to_string(u) + " has " + std::to_string(degree) +
+                                   " edges; the layout stores degrees in 32 bits");
+        }
+        degrees[u] = uint32_t(degree);
+      }
+      f(block);
+    });
+  };
 
   const layout::PageInterleaving interleaving{options.page_bytes, unsigned(drive_paths.size()), options.page_bytes};
   base::Progress progress("writing " + suffix + " edges" + (options.compress ? " (compressed)" : ""), info.edges, options.progress);
@@ -209,15 +218,15 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
       page_starts.push_back(first_edge);
     }, info.id_bytes == 8);
     if (info.id_bytes == 8) {
-      put_sorted_lists<uint64_t>(graph, info, encoder, sample ? &*sample : nullptr, progress);
+      put_sorted_lists<uint64_t>(each_block, info, encoder, sample ? &*sample : nullptr, progress);
     } else {
-      put_sorted_lists<uint32_t>(graph, info, encoder, sample ? &*sample : nullptr, progress);
+      put_sorted_lists<uint32_t>(each_block, info, encoder, sample ? &*sample : nullptr, progress);
     }
     encoder.finish();
     files.pages = encoder.pages();
   } else {
     writer.emplace(drive_paths, layout::RecordLayout{info.id_bytes, info.weighted}, interleaving, info.edges, identity);
-    for_each_block_in_order(graph, 0, info.vertices, [&](const EdgeBlock& block) {
+    each_block([&](const EdgeBlock& block) {
       writer->append(block.targets, block.weights, block.edges);
       if (sample) {
         const char* targets = static_cast<const char*>(block.targets);
@@ -242,7 +251,7 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
   const std::string& index_path = paths.index;
   outputs.emplace_back(index_path);
   files.index = relative_to(dir, index_path);
-  files.index_checksum = layout::write_index_file(outputs.back(), index, sums, page_starts);
+  files.index_checksum = layout::write_index_file(outputs.back(), layout::CompactIndex(std::move(degrees)), sums, page_starts);
   return files;
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <random>
 
+#include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/external_csr.hpp"
 #include "formats/relabel.hpp"
@@ -110,17 +111,56 @@ std::pair<Csr<V>, base::IdMap> transpose_in_memory(const std::pair<Csr<V>, base:
   return {build_csr(list, o), built.second.copy()};
 }
 
-// The graph built with its transpose alongside: both as in memory.
+// What a writer's one pass over `actual` sees: the lists streamed as its
+// ranges are placed (GraphSource::stream_once), as in memory. Returns
+// false where the source does not stream (its ranges were placed first).
+template <class V>
+bool expect_streamed(const std::pair<Csr<V>, base::IdMap>& expected, const GraphSource& actual, const std::string& context) {
+  const Csr<V>& csr = expected.first;
+  std::vector<uint64_t> offsets{0};
+  std::vector<V> targets;
+  std::vector<float> weights;
+  uint64_t next = 0;
+  const bool streamed = actual.stream_once([&](const EdgeBlock& block) {
+    EXPECT_EQ(block.begin, next) << context << ": blocks in vertex order";
+    EXPECT_LT(block.begin, block.end) << context;
+    EXPECT_EQ(block.first_edge(), offsets.back()) << context;
+    EXPECT_EQ(block.id_bytes, sizeof(V)) << context;
+    for (uint64_t v = block.begin; v < block.end; ++v) offsets.push_back(block.offsets[v - block.begin + 1]);
+    const std::span<const V> t = block.targets_as<V>();
+    targets.insert(targets.end(), t.begin(), t.end());
+    if (block.weights) weights.insert(weights.end(), block.weights, block.weights + block.edges);
+    next = block.end;
+  });
+  if (!streamed) return false;
+  EXPECT_EQ(actual.info().edges, csr.edges()) << context;
+  EXPECT_EQ(offsets, std::vector<uint64_t>(csr.offsets.data(), csr.offsets.data() + csr.vertices + 1)) << context;
+  EXPECT_EQ(targets, std::vector<V>(csr.targets.data(), csr.targets.data() + csr.edges())) << context;
+  if (csr.weighted) {
+    EXPECT_EQ(weights, std::vector<float>(csr.weights.data(), csr.weights.data() + csr.edges())) << context;
+  }
+  EXPECT_FALSE(actual.stream_once([](const EdgeBlock&) {})) << context << ": streamed once";
+  std::vector<uint64_t> after(csr.vertices + 1);
+  EXPECT_THROW(actual.read_offsets(0, csr.vertices, after.data()), std::logic_error) << context << ": nothing is left to read";
+  return true;
+}
+
+// The graph built with its transpose alongside, both handed to a writer
+// as placed (as sluice convert writes them), or read by range where the
+// graph's ranges had to be placed first: both as in memory.
 template <class V>
 void expect_same_with_transpose(const std::pair<Csr<V>, base::IdMap>& expected, EdgePasses passes, BuildOptions o,
                                 const std::string& context) {
   o.transpose_alongside = true;
   const std::unique_ptr<GraphSource> built = build_external_csr(std::move(passes), o);
-  expect_same(expected, *built, context + " (with its transpose)");
   const std::unique_ptr<GraphSource> transpose = built->built_transpose();
   ASSERT_TRUE(transpose) << context;
-  expect_same(transpose_in_memory(expected), *transpose, context + ", its transpose");
   EXPECT_FALSE(built->built_transpose()) << context << ": the transpose is taken once";
+  if (!expect_streamed(expected, *built, context + " (with its transpose)")) {
+    expect_same(expected, *built, context + " (with its transpose)");
+  }
+  const std::pair<Csr<V>, base::IdMap> reversed = transpose_in_memory(expected);
+  EXPECT_TRUE(expect_streamed(reversed, *transpose, context + ", its transpose")) << context << ": a transpose always streams";
 }
 
 // The edge options, then --relabel and --reorder degree over a few of
@@ -240,6 +280,43 @@ TEST(ExternalCsr, LanesCountAndPlaceAsOneThreadDoes) {
       }
     }
   }
+}
+
+// A build's ranges are placed once: streamed to a writer when that comes
+// first, else into scratch files, which every later read is served from.
+// The transpose, read first, places the graph's ranges (and so its own
+// records) first. Placed at once are one range (from the input) and a
+// deduplicated graph (its edge count is known only once placed).
+TEST(ExternalCsr, HandsItsListsToAWriterOnceOrServesThemFromScratch) {
+  TempDir dir;
+  const RefGraph g = graph_shapes(true).back();
+  BuildOptions o;
+  o.threads = 2;
+  o.memory.limit = uint64_t(64) << 20;
+  o.memory.temp_dir = dir.path();
+  o.memory.range_bytes = 256;
+  const auto expected = in_memory(edge_list_of<uint32_t>(g), o);
+  EXPECT_TRUE(expect_streamed(expected, *build_external_csr(passes_of_list(g, 4, 1, 3), o), "streamed"));
+  {
+    BuildOptions alongside = o;
+    alongside.transpose_alongside = true;
+    const std::unique_ptr<GraphSource> built = build_external_csr(passes_of_list(g, 4, 1, 3), alongside);
+    const std::unique_ptr<GraphSource> transpose = built->built_transpose();
+    expect_same(transpose_in_memory(expected), *transpose, "the transpose read first");
+    EXPECT_FALSE(transpose->stream_once([](const EdgeBlock&) {})) << "placed by the read";
+    EXPECT_FALSE(built->stream_once([](const EdgeBlock&) {})) << "placed for the transpose's records";
+    expect_same(expected, *built, "the graph after its transpose");
+    expect_same(expected, *built, "the graph read again");
+  }
+  BuildOptions one_range = o;
+  one_range.memory.range_bytes = 0;
+  EXPECT_FALSE(build_external_csr(passes_of_list(g, 4, 1, 3), one_range)->stream_once([](const EdgeBlock&) {})) << "one range";
+  BuildOptions dedup = o;
+  dedup.remove_duplicates = true;
+  const std::unique_ptr<GraphSource> deduplicated = build_external_csr(passes_of_list(g, 4, 1, 3), dedup);
+  EXPECT_FALSE(deduplicated->stream_once([](const EdgeBlock&) {})) << "deduplicated";
+  expect_same(in_memory(edge_list_of<uint32_t>(g), dedup), *deduplicated, "deduplicated");
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "scratch files are never named";
 }
 
 TEST(ExternalCsr, RefusesALimitBelowItsPerVertexArraysBeforeAnyPass) {

@@ -2,7 +2,8 @@
 // conversion's spills): the worker runs tasks in order and hands a
 // task's error to every caller after it; appenders with a worker write
 // exactly what appenders without one write, and readers return the
-// bytes in order, piece boundaries on whole records.
+// bytes in order, piece boundaries on whole records. A bounded build's
+// lanes place ranges while its worker hands the placed ones to a writer.
 #include <atomic>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,9 @@
 #include "base/atomic_file.hpp"
 #include "base/serial_worker.hpp"
 #include "base/temp_file.hpp"
+#include "formats/block_graph.hpp"
+#include "formats/csr_builder.hpp"
+#include "formats/external_csr.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {
@@ -162,6 +166,64 @@ TEST(ScratchIo, AtomicFilesWrittenBehindHoldTheSameBytes) {
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "dropped"));
   EXPECT_EQ(dir.files(), (std::vector<std::string>{"alone", "behind", "direct"}));
+}
+
+// Two lanes place ranges into one set of arrays while the worker hands the
+// other set's to a writer (and spills their transpose records): the
+// writer sees the in-memory build's lists, then the transpose's.
+TEST(ScratchIo, ABoundedBuildHandsPlacedRangesToAWriterWhileTheLanesPlaceMore) {
+  TempDir dir;
+  std::vector<uint32_t> sources, targets;
+  uint64_t state = 5;
+  for (int e = 0; e < 60000; ++e) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    sources.push_back(uint32_t((state >> 33) % 20000));
+    targets.push_back(uint32_t(((state >> 17) % 20000) * ((state >> 45) % 20000) / 20000));  // low ids are hubs
+  }
+  formats::EdgePasses passes;
+  passes.vertices = 20000;
+  passes.edges = sources.size();
+  passes.format = "test";
+  passes.pass = [&](const formats::EdgeConsumer& consume) {
+    std::vector<uint64_t> s64(sources.begin(), sources.end()), t64(targets.begin(), targets.end());
+    for (uint64_t first = 0; first < s64.size(); first += 7000) {
+      consume(formats::EdgeChunk{s64.data() + first, t64.data() + first, nullptr, std::min<uint64_t>(7000, s64.size() - first)});
+    }
+  };
+  formats::BuildOptions o;
+  o.threads = 2;
+  o.transpose_alongside = true;
+  o.memory.limit = uint64_t(64) << 20;
+  o.memory.range_bytes = uint64_t(8) << 10;
+  o.memory.temp_dir = dir.path();
+  const std::unique_ptr<formats::GraphSource> built = formats::build_external_csr(std::move(passes), o);
+  const std::unique_ptr<formats::GraphSource> transpose = built->built_transpose();
+  formats::EdgeList<uint32_t> list;
+  list.vertices = 20000;
+  list.sources = Array<uint32_t>(sources.size());
+  list.targets = Array<uint32_t>(sources.size());
+  std::copy(sources.begin(), sources.end(), list.sources.data());
+  std::copy(targets.begin(), targets.end(), list.targets.data());
+  formats::BuildOptions in_memory;
+  in_memory.threads = 1;
+  const formats::Csr<uint32_t> expected = formats::build_csr(list, in_memory);
+  // The transpose transpose_of builds: the graph's edges in CSR order, reversed.
+  for (uint64_t u = 0, e = 0; u < 20000; ++u) {
+    for (; e < expected.offsets[u + 1]; ++e) list.sources[e] = uint32_t(u), list.targets[e] = expected.targets[e];
+  }
+  in_memory.transpose = true;
+  const formats::Csr<uint32_t> expected_transpose = formats::build_csr(list, in_memory);
+  for (auto [source, csr] : {std::pair{built.get(), &expected}, std::pair{transpose.get(), &expected_transpose}}) {
+    std::vector<uint64_t> offsets{0};
+    std::vector<uint32_t> lists;
+    ASSERT_TRUE(source->stream_once([&](const formats::EdgeBlock& block) {
+      for (uint64_t v = block.begin; v < block.end; ++v) offsets.push_back(block.offsets[v - block.begin + 1]);
+      const std::span<const uint32_t> t = block.targets_as<uint32_t>();
+      lists.insert(lists.end(), t.begin(), t.end());
+    }));
+    EXPECT_EQ(offsets, std::vector<uint64_t>(csr->offsets.data(), csr->offsets.data() + 20001));
+    EXPECT_EQ(lists, std::vector<uint32_t>(csr->targets.data(), csr->targets.data() + csr->edges()));
+  }
 }
 
 }  // namespace
