@@ -494,26 +494,31 @@ PlacedCsr place_into_scratch(SpilledRanges& plan, const Placing& p, base::Array<
   return placed;
 }
 
-// Placed ranges handed to `consume` as blocks, in vertex order: nothing
-// of the CSR is written.
+// Placed ranges handed to `consume` in vertex order, as blocks of at most
+// `block_edges` edges (or one vertex): a writer copies a block or two, as
+// it would from the block API. Nothing of the CSR is written.
 template <class V>
 void place_into_stream(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& counts, TransposeSpill<V>* spill,
-                       const std::function<void(const EdgeBlock&)>& consume) {
+                       uint64_t block_edges, const std::function<void(const EdgeBlock&)>& consume) {
   std::vector<uint64_t> offsets;  // a block's, as edge offsets in the whole CSR
-  uint64_t placed = 0;
+  uint64_t placed = 0;            // edges of the ranges before
   place_ranges<V>(plan, p, counts, {}, spill, [&](uint64_t first, const Csr<V>& local) {
-    if (local.vertices == 0) return;  // the one range of a graph without vertices
-    offsets.resize(local.vertices + 1);
-    for (uint64_t i = 0; i <= local.vertices; ++i) offsets[i] = placed + local.offsets[i];
-    EdgeBlock block;
-    block.begin = first;
-    block.end = first + local.vertices;
-    block.offsets = offsets.data();
-    block.edges = local.edges();
-    block.targets = local.targets.data();
-    block.id_bytes = sizeof(V);
-    block.weights = p.weighted ? local.weights.data() : nullptr;
-    consume(block);
+    for (uint64_t begin = 0; begin < local.vertices;) {
+      uint64_t end = begin + 1;
+      while (end < local.vertices && local.offsets[end + 1] - local.offsets[begin] <= block_edges) ++end;
+      offsets.resize(end - begin + 1);
+      for (uint64_t i = begin; i <= end; ++i) offsets[i - begin] = placed + local.offsets[i];
+      EdgeBlock block;
+      block.begin = first + begin;
+      block.end = first + end;
+      block.offsets = offsets.data();
+      block.edges = local.offsets[end] - local.offsets[begin];
+      block.targets = local.targets.data() + local.offsets[begin];
+      block.id_bytes = sizeof(V);
+      block.weights = p.weighted ? local.weights.data() + local.offsets[begin] : nullptr;
+      consume(block);
+      begin = end;
+    }
     placed += local.edges();
   }, false);
 }
@@ -604,7 +609,10 @@ class BoundedBuild {
     const Placing p{build, set.sort_lists, set.budget, lanes_, scratch_io_, info.weighted, info.vertices};
     set.state = State::failed;  // until placed
     if (consume) {
-      place_into_stream<V>(set.plan, p, set.counts, with, *consume);
+      // Blocks as sluice convert asks the block API for (at most a
+      // 5120th of the limit; programs/convert.cpp).
+      const uint64_t block_edges = std::clamp<uint64_t>(build.memory.limit / 5120, 4096, uint64_t(1) << 20);
+      place_into_stream<V>(set.plan, p, set.counts, with, block_edges, *consume);
       set.state = State::streamed;
     } else {
       set.placed = place_into_scratch<V>(set.plan, p, set.counts, input, with);

@@ -4,12 +4,14 @@
 // whose records fit the budget; a second pass appends every record to
 // its range's scratch file, in input order; then each range is placed by
 // a stable counting sort (sorted and deduplicated if asked, as in
-// csr_builder.hpp) and appended to the CSR's scratch files. The result is
-// the CSR build_csr gives, edge for edge, served from those files.
+// csr_builder.hpp). The result is the CSR build_csr gives, edge for edge.
+// Ranges are placed when first needed: handed straight to a writer that
+// passes over the graph once in vertex order (GraphSource::stream_once),
+// or else appended to the CSR's scratch files and served from them.
 // With BuildOptions::transpose_alongside, the transpose's records are
-// counted in the first pass and spilled as the placed ranges are appended
-// (in vertex order: each in-list in source order, as transpose_of builds
-// it in memory); GraphSource::built_transpose places them.
+// counted in the first pass and spilled as the placed ranges go by (in
+// vertex order: each in-list in source order, as transpose_of builds it
+// in memory); GraphSource::built_transpose serves them, placed alike.
 #pragma once
 
 #include <cstdint>
