@@ -827,7 +827,13 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   if (with_transpose) {
     built->transpose = std::make_unique<typename BoundedBuild<V>::EdgeSet>();
     built->transpose->counts = std::move(transpose_counts);
-    built->transpose->budget = budget;
+    // Placed after this build has returned, without the relabelling maps
+    // (they go with the passes): budgeted as transpose_of's own build is.
+    BuildOptions placing_alone;
+    placing_alone.threads = build.threads;
+    placing_alone.progress = build.progress;
+    placing_alone.memory = build.memory;
+    built->transpose->budget = records_budget(n, placing_alone);
     SpilledRanges& t = built->transpose->plan;
     const base::Array<uint64_t>& hubs = built->transpose->counts;
     t.starts = cut_ranges(transpose_bucket_records, transpose_oversized, hubs, buckets, n, stored_bytes, range_bytes);
