@@ -546,9 +546,8 @@ class BoundedBuild {
     base::Array<uint64_t> counts;  // the degrees counted so far; once placed, the offsets
     bool sort_lists = false;       // the graph's, when sorted or deduplicated
     uint64_t budget = 0;           // for the lanes' arrays
-    State state = State::spilled;
-    std::optional<PlacedCsr> placed;  // in_scratch
-    std::atomic<bool> readable{false};
+    std::atomic<State> state{State::spilled};  // changed under the build's mutex
+    std::optional<PlacedCsr> placed;           // in_scratch
   };
 
   BoundedBuild(const BuildOptions& b, int lanes) : build(b), lanes_(lanes) {}
@@ -575,12 +574,9 @@ class BoundedBuild {
   // The set, placed into scratch files if it was not yet.
   const EdgeSet& readable(bool transposed) {
     EdgeSet& set = transposed ? *transpose : graph;
-    if (set.readable.load(std::memory_order_acquire)) return set;
+    if (set.state.load(std::memory_order_acquire) == State::in_scratch) return set;
     std::lock_guard lock(mutex_);
-    if (set.state == State::spilled) {
-      if (transposed && graph.state == State::spilled) place_locked(graph, {}, nullptr);
-      place_locked(set, {}, nullptr);
-    }
+    if (set.state == State::spilled) place_locked(set, {}, nullptr);
     if (set.state == State::streamed) {
       throw std::logic_error("a bounded build's edges were handed to a writer as they were placed, and cannot be read again");
     }
@@ -593,7 +589,6 @@ class BoundedBuild {
     std::lock_guard lock(mutex_);
     EdgeSet& set = transposed ? *transpose : graph;
     if (set.state != State::spilled) return false;
-    if (transposed && graph.state == State::spilled) place_locked(graph, {}, nullptr);
     place_locked(set, {}, &consume);
     return true;
   }
@@ -601,7 +596,8 @@ class BoundedBuild {
  private:
   void place_locked(EdgeSet& set, const PlaceInput& input, const std::function<void(const EdgeBlock&)>* consume) {
     const bool is_graph = &set == &graph;
-    if (!is_graph && graph.state != State::in_scratch && graph.state != State::streamed) {
+    if (!is_graph && graph.state == State::spilled) place_locked(graph, {}, nullptr);  // its records come from the graph's
+    if (!is_graph && graph.state == State::failed) {
       throw std::runtime_error("the transpose's records are incomplete: placing the graph's ranges failed");
     }
     if (!is_graph) std::fprintf(stderr, "sluice: placing the transpose's records, spilled with the graph's\n");
@@ -616,8 +612,7 @@ class BoundedBuild {
       set.state = State::streamed;
     } else {
       set.placed = place_into_scratch<V>(set.plan, p, set.counts, input, with);
-      set.state = State::in_scratch;
-      set.readable.store(true, std::memory_order_release);
+      set.state.store(State::in_scratch, std::memory_order_release);
     }
     if (with) spill.reset();
   }
