@@ -605,10 +605,8 @@ class BoundedBuild {
     const Placing p{build, set.sort_lists, set.budget, lanes_, scratch_io_, info.weighted, info.vertices};
     set.state = State::failed;  // until placed
     if (consume) {
-      // Blocks as sluice convert asks the block API for (at most a
-      // 5120th of the limit; programs/convert.cpp).
-      const uint64_t block_edges = std::clamp<uint64_t>(build.memory.limit / 5120, 4096, uint64_t(1) << 20);
-      place_into_stream<V>(set.plan, p, set.counts, with, block_edges, *consume);
+      // Blocks as sluice convert asks the block API for (programs/convert.cpp).
+      place_into_stream<V>(set.plan, p, set.counts, with, std::min(BlockOptions{}.block_edges, block_edges(build.memory)), *consume);
       set.state = State::streamed;
     } else {
       set.placed = place_into_scratch<V>(set.plan, p, set.counts, input, with);
@@ -946,6 +944,8 @@ uint64_t window_bytes(const BuildMemory& memory) {
 }
 
 uint64_t chunk_edges(const BuildMemory& memory) { return window_bytes(memory) / 24; }
+
+uint64_t block_edges(const BuildMemory& memory) { return std::max<uint64_t>(memory.limit / 5120, 4096); }
 
 std::unique_ptr<GraphSource> build_external_csr(EdgePasses edges, const BuildOptions& build) {
   if (!build.memory.bounded()) throw std::logic_error("build_external_csr needs a memory limit");

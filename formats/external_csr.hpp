@@ -58,6 +58,10 @@ EdgePasses passes_into(const GraphSource& source, uint64_t first, uint64_t last,
 // The budget's share for a window of input bytes and for a chunk of a pass.
 uint64_t window_bytes(const BuildMemory& memory);
 uint64_t chunk_edges(const BuildMemory& memory);
+// The edges of a block handed to a writer: the block API's buffers (4
+// blocks of ~16 bytes an edge in flight, for each of the up to 5 graphs a
+// ranked conversion holds open) take at most a sixteenth of the limit.
+uint64_t block_edges(const BuildMemory& memory);
 
 // Builds with `build` (relabel and reorder included) within
 // build.memory.limit bytes, scratch files under build.memory.temp_dir.

@@ -11,6 +11,7 @@
 #include "base/launcher.hpp"
 #include "base/temp_file.hpp"
 #include "base/output_guard.hpp"
+#include "formats/external_csr.hpp"
 #include "formats/ranked_writer.hpp"
 #include "formats/writers.hpp"
 #include "layout/manifest.hpp"
@@ -104,10 +105,7 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
     }
     if (memory.temp_dir.empty()) memory.temp_dir = ".";
   }
-  // The block API's buffers (4 blocks of ~16 bytes an edge in flight, for
-  // each of the up to 5 graphs a ranked conversion holds open) take at
-  // most a sixteenth of the limit.
-  open_options.blocks.block_edges = std::min(open_options.blocks.block_edges, std::max<uint64_t>(memory.limit / 5120, 4096));
+  open_options.blocks.block_edges = std::min(open_options.blocks.block_edges, formats::block_edges(memory));
   if (!memory.temp_dir.empty() && !std::filesystem::is_directory(memory.temp_dir)) throw po::error("--temp-dir " + memory.temp_dir + ": not a directory");
   formats::RankedWriteOptions ranked;
   ranked.ranks = ranks;
