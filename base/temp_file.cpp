@@ -119,10 +119,10 @@ void TempFileAppender::flush() {
   if (worker_) worker_->wait(writing_);
 }
 
-TempFileReader::TempFileReader(const TempFile& file, SerialWorker& worker, uint64_t piece_bytes, uint64_t unit)
-    : file_(&file), worker_(&worker), piece_bytes_(std::max<uint64_t>(piece_bytes / unit, 1) * unit) {
-  piece_[0].reset(new char[piece_bytes_]);
-  piece_[1].reset(new char[piece_bytes_]);
+TempFileReader::TempFileReader(const TempFile& file, SerialWorker& worker, uint64_t piece_bytes, uint64_t unit, uint64_t lookahead)
+    : file_(&file), worker_(&worker), piece_bytes_(std::max<uint64_t>(piece_bytes / unit, 1) * unit), lookahead_(lookahead) {
+  piece_[0].reset(new char[piece_bytes_ + lookahead_]);
+  piece_[1].reset(new char[piece_bytes_ + lookahead_]);
 }
 
 TempFileReader::~TempFileReader() { worker_->wait_quietly(std::max(reading_[0], reading_[1])); }
@@ -131,7 +131,12 @@ void TempFileReader::start(int piece, uint64_t at, uint64_t end) {
   const TempFile* file = file_;
   char* out = piece_[piece].get();
   const uint64_t bytes = std::min(piece_bytes_, end - at);
-  reading_[piece] = worker_->submit([file, out, bytes, at] { file->read(out, bytes, at); });
+  const uint64_t size = file->size();
+  const uint64_t beyond = std::min(lookahead_, size > at + bytes ? size - (at + bytes) : 0);
+  reading_[piece] = worker_->submit([file, out, bytes, beyond, zeros = lookahead_ - beyond, at] {
+    file->read(out, bytes + beyond, at);
+    std::memset(out + bytes + beyond, 0, zeros);
+  });
 }
 
 }  // namespace sluice::base

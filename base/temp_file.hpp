@@ -63,6 +63,11 @@ class TempFileAppender {
     size_ += bytes;
     return at;
   }
+  // The last reserve() used `bytes` fewer than it asked for: a record of
+  // variable size reserves its largest.
+  void unreserve(uint64_t bytes) { size_ -= bytes; }
+  // The file offset the next byte appended goes to.
+  uint64_t position() const { return at_ + size_; }
   // Any number of bytes, through the buffer.
   void append(const void* data, uint64_t bytes);
   // Returns once every byte appended is in the file.
@@ -82,10 +87,13 @@ class TempFileAppender {
 
 // Reads bytes [begin, end) of a TempFile piece by piece, the next piece
 // read by the worker while the caller walks this one. Pieces are whole
-// multiples of `unit` bytes (a record never straddles two).
+// multiples of `unit` bytes (a record of that size never straddles two).
+// Each piece is followed by `lookahead` more bytes of the file (zeros past
+// its end), where a record of variable size that starts in the piece may
+// end.
 class TempFileReader {
  public:
-  TempFileReader(const TempFile& file, SerialWorker& worker, uint64_t piece_bytes, uint64_t unit);
+  TempFileReader(const TempFile& file, SerialWorker& worker, uint64_t piece_bytes, uint64_t unit, uint64_t lookahead = 0);
   ~TempFileReader();
   TempFileReader(const TempFileReader&) = delete;
   TempFileReader& operator=(const TempFileReader&) = delete;
@@ -110,7 +118,7 @@ class TempFileReader {
 
   const TempFile* file_;
   SerialWorker* worker_;
-  uint64_t piece_bytes_;
+  uint64_t piece_bytes_, lookahead_;
   std::unique_ptr<char[]> piece_[2];
   SerialWorker::Ticket reading_[2] = {0, 0};
 };

@@ -4,6 +4,7 @@
 // exactly what appenders without one write, and readers return the
 // bytes in order, piece boundaries on whole records. A bounded build's
 // lanes place ranges while its worker hands the placed ones to a writer.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "base/atomic_file.hpp"
 #include "base/serial_worker.hpp"
 #include "base/temp_file.hpp"
+#include "base/varint.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/external_csr.hpp"
@@ -122,6 +124,44 @@ TEST(ScratchIo, AppendersAndReadersOnAWorkerMoveTheSameBytes) {
     EXPECT_EQ(got, r);
     begin += r.size();
   }
+}
+
+// Records of variable size (varints) reserved at their largest and
+// trimmed, read back in pieces with a lookahead: a record that starts in
+// a piece is whole in it and its lookahead, and past the file's end the
+// lookahead reads zeros.
+TEST(ScratchIo, VariableRecordsReadBackAcrossPiecesWithALookahead) {
+  TempDir dir;
+  base::TempFile file(dir.path(), "varints");
+  std::vector<uint64_t> values;
+  for (uint64_t k = 0; k < 5000; ++k) values.push_back(k % 7 == 0 ? ~uint64_t(0) >> (k % 64) : k * k % 300);
+  base::SerialWorker worker;
+  {
+    base::TempFileAppender appender(file, 256, UINT64_MAX, &worker);
+    for (uint64_t v : values) {
+      char* at = appender.reserve(10);
+      appender.unreserve(uint64_t(10 - (base::put_varint(at, v) - at)));
+    }
+    appender.flush();
+    EXPECT_EQ(appender.position(), file.size());
+  }
+  for (uint64_t piece : {1, 7, 100, 4096}) {
+    base::TempFileReader reader(file, worker, piece, 1, 10);
+    std::vector<uint64_t> got;
+    uint64_t skip = 0;
+    reader.for_each_piece(0, file.size(), [&](const char* data, uint64_t bytes) {
+      const char* at = data + skip;
+      while (at < data + bytes) got.push_back(base::get_varint_unchecked(at));
+      skip = uint64_t(at - (data + bytes));
+    });
+    EXPECT_EQ(skip, 0u);
+    EXPECT_EQ(got, values) << "pieces of " << piece;
+  }
+  // The last piece's lookahead, past the end of the file: zeros.
+  base::TempFileReader reader(file, worker, 1 << 20, 1, 10);
+  reader.for_each_piece(0, file.size(), [&](const char* data, uint64_t bytes) {
+    EXPECT_EQ(std::count(data + bytes, data + bytes + 10, 0), 10);
+  });
 }
 
 TEST(ScratchIo, AReadPastTheEndIsAnErrorFromTheReader) {
