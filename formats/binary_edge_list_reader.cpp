@@ -93,7 +93,8 @@ WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_byt
   const uint64_t pair_bytes = 2 * id_bytes;
   const auto [share_first, pairs] = share_of_pairs(file.size() / pair_bytes, options);  // pairs: the share's end
   const uint64_t declared = base::checked_vertex_count(options.vertices, file.path(), "--vertices");
-  const uint64_t per_window = std::max<uint64_t>(1, windows.window_bytes / pair_bytes);
+  // A window's arrays, 16 bytes a pair, take window_bytes.
+  const uint64_t per_window = std::max<uint64_t>(1, windows.window_bytes / 16);
   uint64_t max_id = 0;
   // One window's arrays for every window (the last may be shorter): fresh
   // ones each time cost a page fault and a cleared page every 512 ids.

@@ -609,8 +609,9 @@ void place_into_stream(SpilledRanges& plan, const Placing& p, base::Array<uint64
 }
 
 // The budget the records of a build may take: what the floor and the
-// passes' chunks (a chunk, its renamed copy and the input's window: about
-// 3 windows' bytes) leave.
+// passes' chunks leave: a window's bytes each for the chunk being
+// consumed, the input's window read behind it (WindowsBehind) and the
+// chunk's renamed copy.
 uint64_t records_budget(uint64_t vertices, const BuildOptions& build) {
   const uint64_t taken = external_build_floor(vertices, build) + 3 * window_bytes(build.memory);
   return std::max<uint64_t>(build.memory.limit - std::min(build.memory.limit, taken), uint64_t(1) << 20);

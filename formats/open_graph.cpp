@@ -20,6 +20,7 @@
 #include "formats/sluice_format.hpp"
 #include "formats/spilled_edges.hpp"
 #include "formats/webgraph_bv.hpp"
+#include "formats/windows_behind.hpp"
 #include "layout/sluice_layout.hpp"
 
 namespace sluice::formats {
@@ -155,9 +156,11 @@ std::unique_ptr<GraphSource> built_in_bounded_memory(const std::string& format, 
   } else {
     passes.edges = edges;
     passes.pass = [&read, window](const EdgeConsumer& consume) {
-      read(EdgeWindows{window, [&](EdgeList<uint64_t>& w) {
+      WindowsBehind behind([&](EdgeList<uint64_t>& w) {
         consume(EdgeChunk{w.sources.data(), w.targets.data(), w.weighted ? w.weights.data() : nullptr, w.size()});
-      }});
+      });
+      read(EdgeWindows{window, [&](EdgeList<uint64_t>& w) { behind.hand_over(w); }});
+      behind.finish();
     };
   }
   passes.vertices = got.vertices;
