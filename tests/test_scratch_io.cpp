@@ -3,7 +3,8 @@
 // task's error to every caller after it; appenders with a worker write
 // exactly what appenders without one write, and readers return the
 // bytes in order, piece boundaries on whole records. A bounded build's
-// lanes place ranges while its worker hands the placed ones to a writer.
+// lanes place ranges while its worker hands the placed ones to a writer,
+// and its passes consume an input's windows while the next is read.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@
 #include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
 #include "formats/external_csr.hpp"
+#include "formats/windows_behind.hpp"
 #include "tests/test_support.hpp"
 
 namespace sluice::test {
@@ -211,6 +214,44 @@ TEST(ScratchIo, AtomicFilesWrittenBehindHoldTheSameBytes) {
 // Two lanes place ranges into one set of arrays while the worker hands the
 // other set's to a writer (and spills their transpose records): the
 // writer sees the in-memory build's lists, then the transpose's.
+// A reader that reuses its window's arrays, as the binary edge list's
+// does, fills the next window while the last is consumed on the worker:
+// every window arrives whole and in order, and a consumer's error reaches
+// the reader at its next window, or at the end.
+TEST(ScratchIo, WindowsAreConsumedBehindAReaderThatReusesItsArrays) {
+  auto read = [](formats::WindowsBehind& behind, int windows) {
+    formats::EdgeList<uint64_t> window;
+    for (int w = 0; w < windows; ++w) {
+      const uint64_t count = 1000 + uint64_t(w % 3);
+      if (window.size() != count) window.sources = Array<uint64_t>(count), window.targets = Array<uint64_t>(count);
+      for (uint64_t e = 0; e < count; ++e) window.sources[e] = uint64_t(w), window.targets[e] = e;
+      behind.hand_over(window);
+    }
+    behind.finish();
+  };
+  std::vector<uint64_t> seen;
+  formats::WindowsBehind behind([&](formats::EdgeList<uint64_t>& w) {
+    for (uint64_t e = 0; e < w.size(); ++e) {
+      ASSERT_EQ(w.sources[e], w.sources[0]);
+      ASSERT_EQ(w.targets[e], e);
+    }
+    seen.push_back(w.sources[0]);
+  });
+  read(behind, 40);
+  std::vector<uint64_t> expected(40);
+  std::iota(expected.begin(), expected.end(), 0);
+  EXPECT_EQ(seen, expected);
+
+  for (int failing : {3, 39}) {
+    int consumed = 0;
+    formats::WindowsBehind fails([&](formats::EdgeList<uint64_t>&) {
+      if (consumed++ == failing) throw std::runtime_error("edge 7 leaves the vertices");
+    });
+    EXPECT_THROW(read(fails, 40), std::runtime_error);
+    EXPECT_EQ(consumed, failing + 1) << "the windows after an error are not consumed";
+  }
+}
+
 TEST(ScratchIo, ABoundedBuildHandsPlacedRangesToAWriterWhileTheLanesPlaceMore) {
   TempDir dir;
   std::vector<uint32_t> sources, targets;
