@@ -15,7 +15,8 @@ namespace sluice::layout {
 
 namespace {
 
-unsigned value_bytes(uint32_t v) { return v < (1u << 8) ? 1 : v < (1u << 16) ? 2 : v < (1u << 24) ? 3 : 4; }
+// Without branches: the lengths of a page's values are coin flips.
+unsigned value_bytes(uint32_t v) { return (unsigned(std::bit_width(v | 1u)) + 7) / 8; }
 // 64-bit ids: 1, 2, 4 or 8 bytes (the control bits say which power of two).
 unsigned wide_value_bytes(uint64_t v) { return v < (1u << 8) ? 1 : v < (1u << 16) ? 2 : v < (uint64_t(1) << 32) ? 4 : 8; }
 unsigned wide_control(unsigned bytes) { return unsigned(std::countr_zero(bytes)); }
@@ -142,12 +143,17 @@ bool has_sse41() {
 bool integer_weight(float w) { return w >= 0.0f && w < compressed_integer_weight_limit && w == float(uint32_t(w)) && !std::signbit(w); }
 
 // `values` (with `lengths`) as control bytes, then data bytes, at
-// `control`; returns the end. `wide`: 64-bit ids' controls (log2 of the length).
+// `control`; returns the end. `wide`: 64-bit ids' controls (log2 of the
+// length). Each value is stored as 8 bytes, whose bytes past its length
+// are zeros (the next value's go over them): `page_slack` bytes past the
+// end must be writable. A copy of each value's own length was a
+// mispredicted branch a value.
+constexpr uint64_t page_slack = 8;
 uint8_t* put_values(uint8_t* control, const uint64_t* values, const uint8_t* lengths, size_t count, bool wide) {
   uint8_t* data = control + (count + 3) / 4;
   for (size_t i = 0; i < count; ++i) {
     control[i / 4] |= uint8_t((wide ? wide_control(lengths[i]) : lengths[i] - 1u) << (2 * (i % 4)));
-    std::memcpy(data, &values[i], lengths[i]);
+    std::memcpy(data, &values[i], 8);
     data += lengths[i];
   }
   return data;
@@ -173,7 +179,7 @@ CompressedPageHeader CompressedPageHeader::of(const char* page, bool weighted, b
 }
 
 CompressedPageEncoder::CompressedPageEncoder(uint64_t page_bytes, bool weighted, Emit emit, bool wide)
-    : page_bytes_(page_bytes), weighted_(weighted), wide_(wide), emit_(std::move(emit)), page_(page_bytes) {
+    : page_bytes_(page_bytes), weighted_(weighted), wide_(wide), emit_(std::move(emit)), page_(page_bytes + page_slack) {
   values_.reserve(compressed_page_capacity(page_bytes, weighted));
   lengths_.reserve(compressed_page_capacity(page_bytes, weighted));
   if (weighted) weights_.reserve(compressed_page_capacity(page_bytes, weighted));
