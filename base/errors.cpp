@@ -86,7 +86,7 @@ uint64_t cgroup_headroom() {
 
 }  // namespace
 
-uint64_t available_memory() {
+uint64_t available_memory(uint64_t held) {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
   uint64_t kib = 0, available = 0;
@@ -98,6 +98,7 @@ uint64_t available_memory() {
     }
   }
   if (const uint64_t headroom = cgroup_headroom(); headroom && (available == 0 || headroom < available)) available = headroom;
+  if (available) available += held;
   // SLUICE_MEMORY_LIMIT (bytes, or with a k/m/g suffix) caps it: for shared
   // machines, containers whose /proc/meminfo shows the host, and fuzzing.
   if (const char* limit = std::getenv("SLUICE_MEMORY_LIMIT")) {

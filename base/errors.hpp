@@ -42,8 +42,12 @@ std::string byte_count(uint64_t bytes);
 
 void require_memory(uint64_t bytes, const std::string& what);
 
-// MemAvailable from /proc/meminfo (bytes), capped by $SLUICE_MEMORY_LIMIT
-// (bytes, k/m/g suffixes); 0 if neither is known.
-uint64_t available_memory();
+// MemAvailable from /proc/meminfo (bytes), or a memory cgroup's headroom
+// where that is less, capped by $SLUICE_MEMORY_LIMIT (bytes, k/m/g
+// suffixes); 0 if none is known. `held`: bytes the process holds already
+// and counts among what it needs (a run's index, loaded before its budget
+// is fitted), given back to what the machine or the cgroup has left
+// before the cap applies.
+uint64_t available_memory(uint64_t held = 0);
 
 }  // namespace sluice::base

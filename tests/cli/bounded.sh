@@ -150,6 +150,26 @@ if [ -n "$group" ]; then
     paste free.$program capped.$program | awk '{d = $1 - $2; if (d < 0) d = -d; if (d > 1e-9 * ($1 > 0 ? $1 : -$1) + 1e-300) bad = 1} END {exit bad}' ||
       fail "$program under a 40 MiB cgroup answers otherwise"
   done
+
+  # A run's index is loaded before its budget is fitted to the memory the
+  # cgroup has left: that must count the index once. A graph of many
+  # vertices (its index 18 MiB), a cap of the run's peak at its floor plus
+  # the process's reserve (16 MiB) and 8 MiB: counted twice, the index
+  # would not fit; BFS runs at the default limit and answers as uncapped.
+  "$sluice" generate uniform --scale 21 --edge-factor 2 --seed 3 -o wide.bel >/dev/null
+  "$sluice" convert wide.bel wide.sluice --transpose >/dev/null 2>&1
+  "$tools/sluice-bfs" wide.sluice --memory-limit 1k >/dev/null 2>floor.err && fail "bfs ran under a limit of 1 KiB"
+  # "needs at least 61.8 MiB (index 18.3 MiB, ...": both in bytes.
+  to_bytes() { awk -v v="$1" -v u="$2" 'BEGIN { m = u == "KiB" ? 1024 : u == "MiB" ? 1048576 : u == "GiB" ? 1073741824 : 1; printf "%d", v * m + 0.5 }'; }
+  read -r fv fu iv iu < <(sed -n 's/.*needs at least \([0-9.]*\) \([KMG]iB\) (index \([0-9.]*\) \([KMG]iB\),.*/\1 \2 \3 \4/p' floor.err)
+  floor=$(to_bytes "$fv" "$fu") index=$(to_bytes "$iv" "$iu")
+  [ "$index" -ge $((12 << 20)) ] || fail "the wide graph's index is $index bytes: too small to tell one count from two"
+  peak_kib=$(/usr/bin/time -f %M "$tools/sluice-bfs" wide.sluice --memory-limit "$floor" --output free.wide 2>&1 >/dev/null | tail -1)
+  cap=$((peak_kib * 1024 + (24 << 20)))
+  if [ -f "$group/memory.limit_in_bytes" ]; then echo $cap > "$group/memory.limit_in_bytes"; else echo $cap > "$group/memory.max"; fi
+  capped "$tools/sluice-bfs" wide.sluice --output capped.wide >/dev/null 2>capped.err ||
+    fail "bfs at the default limit under a cgroup of $cap bytes (its floor $floor, index $index): $(cat capped.err)"
+  cmp free.wide capped.wide || fail "bfs under a cgroup of $cap bytes answers otherwise"
 else
   [ -n "${SLUICE_SANITIZED:-}" ] || echo "bounded.sh: no memory cgroup can be made here: the capped runs are not tried" >&2
 fi
