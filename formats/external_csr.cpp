@@ -336,6 +336,34 @@ struct SpilledRanges {
   }
 };
 
+// Records appended to the regions of a plan's file, each range's through
+// a buffer of its own that the scratch worker writes.
+struct RegionWriters {
+  SpilledRanges& plan;
+  std::vector<base::TempFileAppender> appenders;
+  std::vector<RecordCoding> codings;
+  RegionWriters(SpilledRanges& p, uint64_t buffer_bytes, base::SerialWorker& worker) : plan(p) {
+    appenders.reserve(p.count());
+    codings.reserve(p.count());
+    for (size_t r = 0; r < p.count(); ++r) {
+      appenders.emplace_back(*p.file, buffer_bytes, p.region[r], &worker);
+      codings.push_back(p.coding(r));
+    }
+  }
+  // `previous`: as for RecordCoding::put.
+  void put(size_t r, uint64_t owner, uint64_t other, uint64_t previous, float w) {
+    char* at = appenders[r].reserve(RecordCoding::lookahead);
+    appenders[r].unreserve(RecordCoding::lookahead - uint64_t(codings[r].put(at, owner, other, previous, w) - at));
+  }
+  // Every record in the file, and each region's bytes noted in the plan.
+  void flush() {
+    for (size_t r = 0; r < appenders.size(); ++r) {
+      appenders[r].flush();
+      plan.written[r] = appenders[r].position() - plan.region[r];
+    }
+  }
+};
+
 // Each bucket's first range: an owner's range is found in a step or two.
 struct RangeLookup {
   Buckets buckets;
@@ -376,26 +404,15 @@ std::vector<uint64_t> records_of_ranges(const std::vector<uint64_t>& starts, con
 // the transpose the in-memory build makes from the placed graph.
 template <class V>
 struct TransposeSpill {
-  SpilledRanges& ranges;
   RangeLookup lookup;
-  std::vector<base::TempFileAppender> appenders;
-  std::vector<RecordCoding> codings;
+  RegionWriters writers;
   std::vector<uint64_t> previous;  // each region's last source
   void add(uint64_t source, const V* targets, const float* weights, uint64_t count) {
     for (uint64_t k = 0; k < count; ++k) {
       const size_t r = lookup.of(targets[k]);
-      char* at = appenders[r].reserve(RecordCoding::lookahead);
-      const char* end = codings[r].put(at, targets[k], source, previous[r], weights ? weights[k] : 0.0f);
-      appenders[r].unreserve(RecordCoding::lookahead - uint64_t(end - at));
+      writers.put(r, targets[k], source, previous[r], weights ? weights[k] : 0.0f);
       previous[r] = source;
-      ++ranges.records[r];
-    }
-  }
-  // Every record in its file, and each region's bytes noted.
-  void flush() {
-    for (size_t r = 0; r < appenders.size(); ++r) {
-      appenders[r].flush();
-      ranges.written[r] = appenders[r].position() - ranges.region[r];
+      ++writers.plan.records[r];
     }
   }
 };
@@ -540,11 +557,11 @@ void place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& 
     });
   }
   if (group) appending.wait(*std::max_element(appended.begin(), appended.end()));
-  if (spill) spill->flush();
+  if (spill) spill->writers.flush();
   placing.done();
   if (ranges > 1) {
     // The ranges' records, the transpose's spilled beside them, and the CSR's files.
-    const uint64_t scratch = plan.bytes_written() + (spill ? spill->ranges.bytes_written() : 0) + (scratch_csr ? records * stored_bytes : 0);
+    const uint64_t scratch = plan.bytes_written() + (spill ? spill->writers.plan.bytes_written() : 0) + (scratch_csr ? records * stored_bytes : 0);
     std::fprintf(stderr, "sluice: %zu vertex ranges placed %d at a time%s: %s of scratch files at most\n", ranges, placing_lanes,
                  scratch_csr ? "" : ", each handed to the writer", base::byte_count(scratch).c_str());
   }
@@ -889,31 +906,16 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     // Pass 2: each record to its range's region, in input order.
     lay_out(plan, false, "the records by vertex range");
     const RangeLookup lookup(buckets, plan.starts);
-    std::vector<base::TempFileAppender> appenders;
-    std::vector<RecordCoding> codings;
-    appenders.reserve(ranges);
-    codings.reserve(ranges);
-    const uint64_t buffer = std::max(spill_buffer_bytes, budget / 2 / ranges);
-    for (size_t r = 0; r < ranges; ++r) {
-      appenders.emplace_back(*plan.file, buffer, plan.region[r], &scratch_io);
-      codings.push_back(plan.coding(r));
-    }
+    RegionWriters writers(plan, std::max(spill_buffer_bytes, budget / 2 / ranges), scratch_io);
     base::Progress scattering("building CSR in bounded memory: spilling", edges.edges, build.progress);
     edges.pass([&](const EdgeChunk& c) {
       for (uint64_t e = 0; e < c.size; ++e) {
         const float w = weighted ? c.weights[e] : 0.0f;
-        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) {
-          const size_t r = lookup.of(owner);
-          char* at = appenders[r].reserve(RecordCoding::lookahead);
-          appenders[r].unreserve(RecordCoding::lookahead - uint64_t(codings[r].put(at, owner, other, 0, w) - at));
-        });
+        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) { writers.put(lookup.of(owner), owner, other, 0, w); });
       }
       scattering.advance(c.size);
     });
-    for (size_t r = 0; r < ranges; ++r) {
-      appenders[r].flush();
-      plan.written[r] = appenders[r].position() - plan.region[r];
-    }
+    writers.flush();
     scattering.done();
   }
 
@@ -936,14 +938,8 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     t.records = records_of_ranges(t.starts, transpose_bucket_records, transpose_oversized, hubs, buckets);
     lay_out(t, true, "the transpose's records by vertex range");
     std::fill(t.records.begin(), t.records.end(), 0);
-    spill.emplace(TransposeSpill<V>{t, RangeLookup(buckets, t.starts), {}, {}, std::vector<uint64_t>(t.count(), 0)});
-    spill->appenders.reserve(t.count());
-    spill->codings.reserve(t.count());
-    const uint64_t buffer = std::max(spill_buffer_bytes, budget / 2 / t.count());
-    for (size_t r = 0; r < t.count(); ++r) {
-      spill->appenders.emplace_back(*t.file, buffer, t.region[r], &scratch_io);
-      spill->codings.push_back(t.coding(r));
-    }
+    spill.emplace(TransposeSpill<V>{RangeLookup(buckets, t.starts), RegionWriters(t, std::max(spill_buffer_bytes, budget / 2 / t.count()), scratch_io),
+                                    std::vector<uint64_t>(t.count(), 0)});
   }
 
   // The spill buffers of pass 2 are gone: the lanes may share the whole
