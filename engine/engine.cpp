@@ -182,13 +182,21 @@ uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options) {
   return uint32_t(std::clamp<uint64_t>((graph.vertices() + 8191) / 8192, 1, 1024));
 }
 
+namespace {
+// What the open graphs hold already: their indexes and a relabelled
+// layout's id map.
+uint64_t loaded_bytes(const DiskGraph& graph, const DiskGraph* reversed) {
+  return graph.memory_bytes() + graph.layout().ids().memory_bytes() + (reversed && reversed != &graph ? reversed->memory_bytes() : 0);
+}
+}  // namespace
+
 MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
                               bool shared_edge_sets) {
   MemoryBudget b;
   const int threads = compute_threads(options.threads);
   const uint64_t n = graph.vertices();
-  // The index, the planner's page bitmaps, and a relabelled layout's id map.
-  b.index = graph.memory_bytes() + graph.pages() / 8 + graph.layout().ids().memory_bytes();
+  // The indexes and the id map, and the planner's page bitmaps.
+  b.index = loaded_bytes(graph, reversed) + graph.pages() / 8;
   // A frontier in, one out (both possibly dense), the scratch bitmap and
   // the next frontier's, and pull's destinations.
   b.frontiers = 4 * (n / 8 + 1) + n * 8 / VertexSubset::dense_divisor;
@@ -201,7 +209,7 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   };
   b.io_buffers = edge_bytes(graph);
   if (reversed) {
-    if (reversed != &graph) b.index += reversed->memory_bytes() + reversed->pages() / 8;
+    if (reversed != &graph) b.index += reversed->pages() / 8;
     // Pull's destinations, and those a run's pulls keep open (OpenDestinations).
     b.frontiers += 2 * (n / 8 + 1);
     if (reversed != &graph || !resident) b.io_buffers += edge_bytes(*reversed);
@@ -240,12 +248,10 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
   fitted.limit = options.memory_limit;
   if (!fitted.limit) {
     // The indexes and the id map are loaded already: what is available
-    // now was measured without them, and the budget counts them again.
+    // now is what they left, and the budget counts them again, so they
+    // are given back.
     // (RMAT 26's 608 MiB index under a 2 GiB memory cgroup had BFS refused.)
-    const uint64_t loaded = shared_edge_sets ? 0
-                                             : graph.memory_bytes() + graph.layout().ids().memory_bytes() +
-                                                   (reversed && reversed != &graph ? reversed->memory_bytes() : 0);
-    const uint64_t available = base::available_memory(loaded);
+    const uint64_t available = base::available_memory(shared_edge_sets ? 0 : loaded_bytes(graph, reversed));
     fitted.limit = available > process_reserve ? available - process_reserve : available;
   }
   if (!fitted.limit || fitted.wanted.total() <= fitted.limit) return fitted;
