@@ -139,4 +139,34 @@ void TempFileReader::start(int piece, uint64_t at, uint64_t end) {
   });
 }
 
+TempFileWholeReads::TempFileWholeReads(const TempFile& file, SerialWorker& worker, uint64_t most_bytes, uint64_t lookahead)
+    : file_(&file), worker_(&worker), most_bytes_(most_bytes), lookahead_(lookahead) {
+  buffer_[0].reset(new char[most_bytes_ + lookahead_]);
+  buffer_[1].reset(new char[most_bytes_ + lookahead_]);
+}
+
+TempFileWholeReads::~TempFileWholeReads() { worker_->wait_quietly(reading_); }
+
+void TempFileWholeReads::fetch(uint64_t begin, uint64_t end) {
+  if (fetched_ || end < begin || end - begin > most_bytes_) throw std::logic_error("TempFileWholeReads::fetch: a read waits, or the range is too long");
+  const TempFile* file = file_;
+  char* out = buffer_[next_].get();
+  const uint64_t bytes = end - begin, size = file->size();
+  const uint64_t beyond = std::min(lookahead_, size > end ? size - end : 0);
+  reading_ = worker_->submit([file, out, bytes, beyond, zeros = lookahead_ - beyond, begin] {
+    file->read(out, bytes + beyond, begin);
+    std::memset(out + bytes + beyond, 0, zeros);
+  });
+  fetched_ = true;
+}
+
+const char* TempFileWholeReads::take() {
+  if (!fetched_) throw std::logic_error("TempFileWholeReads::take: nothing fetched");
+  worker_->wait(reading_);
+  fetched_ = false;
+  const char* taken = buffer_[next_].get();
+  next_ ^= 1;
+  return taken;
+}
+
 }  // namespace sluice::base

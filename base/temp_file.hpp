@@ -123,4 +123,33 @@ class TempFileReader {
   SerialWorker::Ticket reading_[2] = {0, 0};
 };
 
+// Reads whole byte ranges of a TempFile, each into a buffer of its own,
+// the next range read by the worker while the caller walks the one it
+// took: a range walked twice (counted, then placed) is read once.
+class TempFileWholeReads {
+ public:
+  // Ranges of at most `most_bytes`, each followed by `lookahead` more
+  // bytes of the file (zeros past its end), as TempFileReader's pieces.
+  TempFileWholeReads(const TempFile& file, SerialWorker& worker, uint64_t most_bytes, uint64_t lookahead);
+  ~TempFileWholeReads();
+  TempFileWholeReads(const TempFileWholeReads&) = delete;
+  TempFileWholeReads& operator=(const TempFileWholeReads&) = delete;
+
+  uint64_t most_bytes() const { return most_bytes_; }
+  // Starts reading [begin, end); at most one read waits to be taken.
+  void fetch(uint64_t begin, uint64_t end);
+  // The bytes of the range fetched last, once read; they stay until the
+  // second fetch after this take.
+  const char* take();
+
+ private:
+  const TempFile* file_;
+  SerialWorker* worker_;
+  uint64_t most_bytes_, lookahead_;
+  std::unique_ptr<char[]> buffer_[2];
+  SerialWorker::Ticket reading_ = 0;
+  int next_ = 0;          // the buffer the next fetch fills
+  bool fetched_ = false;  // a fetch not yet taken
+};
+
 }  // namespace sluice::base

@@ -167,6 +167,35 @@ TEST(ScratchIo, VariableRecordsReadBackAcrossPiecesWithALookahead) {
   });
 }
 
+// Whole ranges read one ahead of the one taken: each taken range holds
+// its bytes and, past them, the file's next ones or zeros at its end, and
+// stays intact while the next is read.
+TEST(ScratchIo, WholeRangesAreReadOneAheadOfTheOneTaken) {
+  TempDir dir;
+  base::TempFile file(dir.path(), "records");
+  const std::vector<char> bytes = records(1000, 1);
+  file.append(bytes.data(), bytes.size());
+  base::SerialWorker worker;
+  base::TempFileWholeReads reads(file, worker, 3000, 16);
+  const std::vector<std::pair<uint64_t, uint64_t>> ranges{{0, 3000}, {3000, 3000}, {5000, 7990}, {9000, bytes.size()}, {100, 200}};
+  reads.fetch(ranges[0].first, ranges[0].second);
+  for (size_t k = 0; k < ranges.size(); ++k) {
+    const auto [begin, end] = ranges[k];
+    const char* data = reads.take();
+    if (k + 1 < ranges.size()) reads.fetch(ranges[k + 1].first, ranges[k + 1].second);
+    const uint64_t beyond = std::min<uint64_t>(16, bytes.size() - end);
+    EXPECT_TRUE(std::equal(data, data + (end - begin) + beyond, bytes.begin() + long(begin))) << "range " << k;
+    EXPECT_EQ(std::count(data + (end - begin) + beyond, data + (end - begin) + 16, 0), long(16 - beyond)) << "range " << k;
+  }
+  EXPECT_THROW(reads.take(), std::logic_error);                  // nothing fetched
+  EXPECT_THROW(reads.fetch(0, 3001), std::logic_error);          // longer than its buffers
+  reads.fetch(0, 10);
+  EXPECT_THROW(reads.fetch(10, 20), std::logic_error);           // one read waits already
+  reads.take();
+  reads.fetch(bytes.size() - 10, bytes.size() + 10);
+  EXPECT_THROW(reads.take(), std::logic_error);                  // past the end of the file
+}
+
 TEST(ScratchIo, AReadPastTheEndIsAnErrorFromTheReader) {
   TempDir dir;
   base::TempFile file(dir.path(), "records");
