@@ -45,6 +45,34 @@ EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t first, uint64_t p
   return edges;
 }
 
+// `count` pairs of stored ids at `data` into the list's sources and
+// targets; returns the bitwise or of every id, which is at least the
+// largest. No branch and no compare a pair, so that it vectorizes
+// without SSE4: checked a pair at a time, RMAT 26's two passes spent 6 s
+// of a reader's thread here, as long as the counting pass itself.
+template <class Stored>
+uint64_t widen_pairs(const char* data, uint64_t count, EdgeList<uint64_t>& list) {
+  Stored bits = 0;
+  uint64_t* sources = list.sources.data();
+  uint64_t* targets = list.targets.data();
+  for (uint64_t e = 0; e < count; ++e) {
+    Stored source, target;  // loaded one by one: a pair's load as one wide value does not vectorize
+    std::memcpy(&source, data + 2 * e * sizeof(Stored), sizeof(Stored));
+    std::memcpy(&target, data + (2 * e + 1) * sizeof(Stored), sizeof(Stored));
+    sources[e] = source;
+    targets[e] = target;
+    bits |= source | target;
+  }
+  return bits;
+}
+
+// The largest id of the list's first `count` pairs.
+uint64_t largest_id(const EdgeList<uint64_t>& list, uint64_t count) {
+  uint64_t largest = 0;
+  for (uint64_t e = 0; e < count; ++e) largest = std::max({largest, list.sources[e], list.targets[e]});
+  return largest;
+}
+
 void check_whole_pairs(const base::MappedFile& file, unsigned id_bytes) {
   const uint64_t pair_bytes = 2 * id_bytes;
   if (file.size() % pair_bytes != 0) {
@@ -106,25 +134,16 @@ WindowedRead read_binary_edge_list(const base::MappedFile& file, unsigned id_byt
       list.targets = base::Array<uint64_t>(count, "edge targets");
     }
     const char* data = file.data() + first * pair_bytes;
-    for (uint64_t e = 0; e < count; ++e) {
-      uint64_t ends[2];
-      for (int i = 0; i < 2; ++i) {
-        if (id_bytes == 4) {
-          uint32_t id;
-          std::memcpy(&id, data + (2 * e + i) * 4, 4);
-          ends[i] = id;
-        } else {
-          std::memcpy(&ends[i], data + (2 * e + i) * 8, 8);
-        }
-      }
-      if (declared && std::max(ends[0], ends[1]) >= declared) {
-        throw base::InputError(file.path(), base::at_byte((first + e) * pair_bytes),
-                               "vertex id beyond the declared vertex count " + std::to_string(declared));
-      }
-      max_id = std::max({max_id, ends[0], ends[1]});
-      list.sources[e] = ends[0];
-      list.targets[e] = ends[1];
+    const uint64_t bits = id_bytes == 4 ? widen_pairs<uint32_t>(data, count, list) : widen_pairs<uint64_t>(data, count, list);
+    // The or bounds the largest id: exact only where it must be.
+    const uint64_t largest = declared && bits < declared ? bits : largest_id(list, count);
+    if (declared && largest >= declared) {
+      uint64_t e = 0;
+      while (std::max(list.sources[e], list.targets[e]) < declared) ++e;
+      throw base::InputError(file.path(), base::at_byte((first + e) * pair_bytes),
+                             "vertex id beyond the declared vertex count " + std::to_string(declared));
     }
+    max_id = std::max(max_id, largest);
     windows.consume(list);
     file.release(first * pair_bytes, (first + count) * pair_bytes);
   }

@@ -58,6 +58,11 @@ same 14m g.bel --transpose --vertices 70000
 "$sluice" convert g.bel out/v.sluice --vertices 1000 --memory-limit 14m >/dev/null 2>v.err && fail "an id beyond --vertices was taken under a limit"
 grep -q "g.bel:byte [0-9]*: vertex id beyond the declared vertex count 1000" v.err || fail "--vertices under a limit: $(cat v.err)"
 [ ! -e out/v.sluice ] || fail "a refused conversion left out/v.sluice"
+# The first such pair is named, wherever in a window it is: pairs 0-4
+# within 5 vertices, pair 5 (byte 40) and 6 beyond.
+printf '0 1\n1 2\n2 3\n3 4\n4 0\n7 1\n9 9\n' > bad.txt && "$sluice" convert bad.txt bad.bel >/dev/null 2>&1 || fail "bad.txt -> bad.bel"
+"$sluice" convert bad.bel out/b.sluice --vertices 5 --memory-limit 14m >/dev/null 2>b.err && fail "pair 5 beyond --vertices 5 was taken"
+grep -q "bad.bel:byte 40: vertex id beyond the declared vertex count 5" b.err || fail "the first pair beyond --vertices: $(cat b.err)"
 same 14m g.adj --transpose
 [ -n "$sanitized" ] || same 14m w.adj --symmetrize --sort
 same 14m s.sluice --transpose --dedup
