@@ -68,6 +68,17 @@ class TempFileAppender {
   void unreserve(uint64_t bytes) { size_ -= bytes; }
   // The file offset the next byte appended goes to.
   uint64_t position() const { return at_ + size_; }
+  // Records written in place through a cursor the caller keeps, with no
+  // call a record: [cursor(), limit()) is free. advance(at, room) appends
+  // the bytes from cursor() up to `at`, hands the buffer over where fewer
+  // than `room` bytes are left, and returns the cursor.
+  char* cursor() { return buffer_.get() + size_; }
+  char* limit() { return buffer_.get() + capacity_; }
+  char* advance(const char* at, uint64_t room) {
+    size_ = uint64_t(at - buffer_.get());
+    if (size_ + room > capacity_) make_room(room);
+    return buffer_.get() + size_;
+  }
   // Any number of bytes, through the buffer.
   void append(const void* data, uint64_t bytes);
   // Returns once every byte appended is in the file.
