@@ -322,11 +322,10 @@ struct SpilledRanges {
 };
 
 // Records appended to the regions of a plan's file, each range's through
-// a buffer of its own that the scratch worker writes. What a record's
-// coding needs of its region is kept in one cache line, the region's
-// Cursor: records go to regions at random, and spilling RMAT 26 with one
-// line each for the appender, the coding, the last other end and the
-// count took 7.5-10 ns a record.
+// a buffer of its own that the scratch worker writes. Records go to
+// regions at random: what a record's coding needs of its region (where it
+// goes, the range's first vertex, the other end before) is kept in one
+// cache line, the region's Cursor.
 struct RegionWriters {
   struct alignas(64) Cursor {
     char* at;             // where the next record goes, in the appender's buffer
@@ -591,9 +590,10 @@ void place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& 
       spill->add(plan.starts[r] + i, local.targets.data() + begin, weighted ? local.weights.data() + begin : nullptr, local.degree(i));
     }
   };
-  // Appending and spilling on workers of their own: each took 0.6-0.7 of
-  // a core on one worker, and the lanes waited on it (RMAT 25 under a
-  // 2 GiB cgroup).
+  // Appending and spilling on workers of their own: on one worker the two
+  // took 0.6 of a core, nearly all of it spilling, and the lanes waited
+  // on it (RMAT 25 under a 2 GiB cgroup; apart, the placing took 7 s
+  // where it took 9).
   base::SerialWorker appending, spilling;
   struct Done {
     base::SerialWorker::Ticket appended = 0, spilled = 0;
