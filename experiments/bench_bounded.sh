@@ -44,13 +44,13 @@ step() {
 
 [ -f g.bel ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o g.bel >/dev/null
 vertices=$((1 << scale))
-echo "RMAT $scale: $(stat -c %s g.bel) bytes of edges (bel), cap $cap, $(nproc) cores"
+echo "RMAT $scale: $(stat -L -c %s g.bel) bytes of edges (bel), cap $cap, $(nproc) cores"
 sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true
 rm -rf mem capped grid && mkdir mem capped grid
 # Both converters are given the vertex count (GridGraph needs it; sluice
 # then skips the pass that counts it).
-in_memory=$((3 * $(stat -c %s g.bel)))
-available=$(awk '/^MemAvailable:/ {printf "%d", $2 * 1024}' /proc/meminfo)
+in_memory=$((3 * $(stat -L -c %s g.bel)))
+available=$(awk '/^MemAvailable:/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
 if [ "$in_memory" -le "$available" ]; then
   step "convert, in memory" "$tools/sluice" convert g.bel mem/g.sluice --transpose --plain --memory-limit 1t --vertices "$vertices"
 fi
