@@ -321,6 +321,30 @@ struct SpilledRanges {
   }
 };
 
+// Each bucket's first range: an owner's range is found in a step or two.
+struct RangeLookup {
+  Buckets buckets;
+  const std::vector<uint64_t>* starts;
+  std::vector<uint32_t> first;
+  RangeLookup(Buckets b, const std::vector<uint64_t>& s) : buckets(b), starts(&s), first(b.count) {
+    for (uint64_t k = 0; k < buckets.count; ++k) {
+      first[k] = uint32_t(std::upper_bound(s.begin(), s.end(), buckets.first(k)) - s.begin() - 1);
+    }
+  }
+  // The tables as plain pointers, for a loop to hold in registers.
+  struct Tables {
+    const uint32_t* first;
+    const uint64_t* starts;
+    unsigned shift;
+    size_t of(uint64_t owner) const {
+      size_t r = first[owner >> shift];
+      while (owner >= starts[r + 1]) ++r;
+      return r;
+    }
+  };
+  Tables tables() const { return Tables{first.data(), starts->data(), buckets.shift}; }
+};
+
 // Records appended to the regions of a plan's file, each range's through
 // a buffer of its own that the scratch worker writes. Records go to
 // regions at random: what a record's coding needs of its region (where it
@@ -345,29 +369,26 @@ struct RegionWriters {
       cursors[r] = Cursor{out.cursor(), out.limit() - RecordCoding::lookahead, p.starts[r], 0, 0, p.coding(r).owner_bytes};
     }
   }
-  // The record (owner, other, w) at the end of region r, as
-  // RecordCoding::for_each decodes it.
-  void put(size_t r, uint64_t owner, uint64_t other, float w) {
-    Cursor& c = cursors[r];
-    if (c.at > c.end) [[unlikely]] {
-      c.at = appenders[r].advance(c.at, RecordCoding::lookahead);
-      c.end = appenders[r].limit() - RecordCoding::lookahead;
-    }
-    char* at = c.at;
-    const uint64_t offset = owner - c.first, gap = other - c.previous;
-    const unsigned owner_bytes = c.owner_bytes;
-    std::memcpy(at, &offset, 8);
-    at += owner_bytes;
-    if (plan.gaps) {
-      at = base::put_varint(at, gap);
-      c.previous = other;
+  // Each record `emission` makes of the chunk's edges, put in its range's
+  // region (a plan whose other ends are ids). What each record reads is
+  // held in locals, the record's shape as constants: a record's stores are
+  // of chars, which may alias anything, so every field read through a
+  // reference would be read again for each record.
+  void put_chunk(const EdgeChunk& c, Emission emission, const RangeLookup& lookup) {
+    if (plan.gaps) throw std::logic_error("RegionWriters::put_chunk: gap-coded records come in vertex order, not a chunk's");
+    if (plan.weighted) {
+      plan.id_bytes == 4 ? put_chunk_as<true, 4>(c, emission, lookup) : put_chunk_as<true, 8>(c, emission, lookup);
     } else {
-      std::memcpy(at, &other, 8);
-      at += plan.id_bytes;
+      plan.id_bytes == 4 ? put_chunk_as<false, 4>(c, emission, lookup) : put_chunk_as<false, 8>(c, emission, lookup);
     }
-    if (plan.weighted) std::memcpy(at, &w, 4), at += 4;
-    c.at = at;
-    ++c.records;
+  }
+  // The transpose's records of a source's list, (target, source), each
+  // put in its target's range's region (a gap-coded plan), as put_chunk
+  // puts a chunk's.
+  template <class V>
+  void put_list(uint64_t source, const V* targets, const float* weights, uint64_t count, const RangeLookup& lookup) {
+    if (!plan.gaps) throw std::logic_error("RegionWriters::put_list: a source's records are gap-coded");
+    weights ? put_list_as<true>(source, targets, weights, count, lookup) : put_list_as<false>(source, targets, weights, count, lookup);
   }
   // Every record in the file, and each region's bytes noted in the plan.
   void flush() {
@@ -377,22 +398,56 @@ struct RegionWriters {
       plan.written[r] = appenders[r].position() - plan.region[r];
     }
   }
-};
 
-// Each bucket's first range: an owner's range is found in a step or two.
-struct RangeLookup {
-  Buckets buckets;
-  const std::vector<uint64_t>* starts;
-  std::vector<uint32_t> first;
-  RangeLookup(Buckets b, const std::vector<uint64_t>& s) : buckets(b), starts(&s), first(b.count) {
-    for (uint64_t k = 0; k < buckets.count; ++k) {
-      first[k] = uint32_t(std::upper_bound(s.begin(), s.end(), buckets.first(k)) - s.begin() - 1);
+ private:
+  void refill(Cursor& c, size_t r) {
+    c.at = appenders[r].advance(c.at, RecordCoding::lookahead);
+    c.end = appenders[r].limit() - RecordCoding::lookahead;
+  }
+  template <bool Weighted, class V>
+  void put_list_as(uint64_t source, const V* targets, const float* weights, uint64_t count, const RangeLookup& lookup) {
+    Cursor* const cursors_at = cursors.data();
+    const RangeLookup::Tables range = lookup.tables();
+    for (uint64_t k = 0; k < count; ++k) {
+      const uint64_t owner = targets[k];
+      const size_t r = range.of(owner);
+      Cursor& c = cursors_at[r];
+      if (c.at > c.end) [[unlikely]] refill(c, r);
+      char* at = c.at;
+      const uint64_t offset = owner - c.first;
+      std::memcpy(at, &offset, 8);
+      at = base::put_varint(at + c.owner_bytes, source - c.previous);
+      c.previous = source;
+      if constexpr (Weighted) std::memcpy(at, weights + k, 4), at += 4;
+      c.at = at;
+      ++c.records;
     }
   }
-  size_t of(uint64_t owner) const {
-    size_t r = first[buckets.of(owner)];
-    while (owner >= (*starts)[r + 1]) ++r;
-    return r;
+  template <bool Weighted, unsigned Ids>
+  void put_chunk_as(const EdgeChunk& chunk, Emission emission, const RangeLookup& lookup) {
+    Cursor* const cursors_at = cursors.data();
+    const RangeLookup::Tables range = lookup.tables();
+    const uint64_t* const sources = chunk.sources;
+    const uint64_t* const targets = chunk.targets;
+    const float* const weights = chunk.weights;
+    const uint64_t size = chunk.size;
+    for (uint64_t e = 0; e < size; ++e) {
+      const float w = Weighted ? weights[e] : 0.0f;
+      emission(sources[e], targets[e], [&](uint64_t owner, uint64_t other) {
+        const size_t r = range.of(owner);
+        Cursor& c = cursors_at[r];
+        if (c.at > c.end) [[unlikely]] refill(c, r);
+        char* at = c.at;
+        const uint64_t offset = owner - c.first;
+        std::memcpy(at, &offset, 8);
+        at += c.owner_bytes;
+        std::memcpy(at, &other, 8);
+        at += Ids;
+        if constexpr (Weighted) std::memcpy(at, &w, 4), at += 4;
+        c.at = at;
+        ++c.records;
+      });
+    }
   }
 };
 
@@ -422,7 +477,7 @@ struct TransposeSpill {
   RangeLookup lookup;
   RegionWriters writers;
   void add(uint64_t source, const V* targets, const float* weights, uint64_t count) {
-    for (uint64_t k = 0; k < count; ++k) writers.put(lookup.of(targets[k]), targets[k], source, weights ? weights[k] : 0.0f);
+    writers.put_list(source, targets, weights, count, lookup);
   }
   // Every record in the file, and each range's records noted in the plan.
   void flush() {
@@ -974,10 +1029,7 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
     RegionWriters writers(plan, std::max(spill_buffer_bytes, budget / 2 / ranges), scratch_io);
     base::Progress scattering("building CSR in bounded memory: spilling", edges.edges, build.progress);
     edges.pass([&](const EdgeChunk& c) {
-      for (uint64_t e = 0; e < c.size; ++e) {
-        const float w = weighted ? c.weights[e] : 0.0f;
-        emission(c.sources[e], c.targets[e], [&](uint64_t owner, uint64_t other) { writers.put(lookup.of(owner), owner, other, w); });
-      }
+      writers.put_chunk(c, emission, lookup);
       scattering.advance(c.size);
     });
     writers.flush();
