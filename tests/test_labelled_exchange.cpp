@@ -3,6 +3,7 @@
 // raw records where labels repeat, and damaged bytes are an error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -28,6 +29,28 @@ TEST(Varint, RoundTripsEdgeValuesAndRefusesTruncation) {
   const std::vector<char> cut(bytes.end() - 10, bytes.end() - 1);  // UINT64_MAX without its last byte
   at = cut.data();
   EXPECT_THROW(base::get_varint(at, cut.data() + cut.size()), std::runtime_error);
+}
+
+// The pair that codes in place (scratch records): the same bytes as the
+// one that appends to a vector, value for value, at every length.
+TEST(Varint, InPlaceCodingWritesTheSameBytesAtEveryLength) {
+  std::vector<uint64_t> values;
+  for (unsigned bits = 0; bits <= 64; ++bits) {
+    const uint64_t top = bits == 64 ? UINT64_MAX : (uint64_t(1) << bits);
+    for (uint64_t v : {top - 1, top, top + 1}) values.push_back(v);
+  }
+  std::mt19937_64 random(7);
+  for (int k = 0; k < 10000; ++k) values.push_back(random() >> (random() % 64));
+  std::vector<char> expected;
+  for (uint64_t v : values) base::put_varint(expected, v);
+  std::vector<char> bytes(values.size() * 10 + 10, 0);
+  char* out = bytes.data();
+  for (uint64_t v : values) out = base::put_varint(out, v);
+  ASSERT_EQ(uint64_t(out - bytes.data()), expected.size());
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), bytes.begin()));
+  const char* at = bytes.data();
+  for (uint64_t v : values) ASSERT_EQ(base::get_varint_unchecked(at), v);
+  EXPECT_EQ(at, out);
 }
 
 // One process sends itself every piece: what arrives is what was sent.
