@@ -63,9 +63,6 @@ class TempFileAppender {
     size_ += bytes;
     return at;
   }
-  // The last reserve() used `bytes` fewer than it asked for: a record of
-  // variable size reserves its largest.
-  void unreserve(uint64_t bytes) { size_ -= bytes; }
   // The file offset the next byte appended goes to.
   uint64_t position() const { return at_ + size_; }
   // Records written in place through a cursor the caller keeps, with no

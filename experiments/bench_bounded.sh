@@ -34,6 +34,9 @@ capped=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$group")
 step() {
   local name=$1
   shift
+  # What the step before left dirty is written first: GridGraph does not
+  # fsync, and its writeback would otherwise land on the next step.
+  sync
   if ! /usr/bin/time -f "%e %M" -o step.time "$@" > step.out 2> step.err; then
     printf "%-28s failed: %s\n" "$name" "$(grep -v '^progress' step.time step.err | tr '\r' '\n' | grep -v progress | tail -1)"
     return 0

@@ -404,23 +404,34 @@ struct RegionWriters {
     c.at = appenders[r].advance(c.at, RecordCoding::lookahead);
     c.end = appenders[r].limit() - RecordCoding::lookahead;
   }
+  // The cursor of `owner`'s region, with room for a record.
+  Cursor& cursor_of(Cursor* cursors_at, const RangeLookup::Tables& range, uint64_t owner) {
+    const size_t r = range.of(owner);
+    Cursor& c = cursors_at[r];
+    if (c.at > c.end) [[unlikely]] refill(c, r);
+    return c;
+  }
+  // A record begun with its owner's offset; returns where the rest goes.
+  // It is done once the cursor moves past it (done()).
+  static char* put_owner(const Cursor& c, uint64_t owner) {
+    const uint64_t offset = owner - c.first;
+    std::memcpy(c.at, &offset, 8);
+    return c.at + c.owner_bytes;
+  }
+  static void done(Cursor& c, char* at) {
+    c.at = at;
+    ++c.records;
+  }
   template <bool Weighted, class V>
   void put_list_as(uint64_t source, const V* targets, const float* weights, uint64_t count, const RangeLookup& lookup) {
     Cursor* const cursors_at = cursors.data();
     const RangeLookup::Tables range = lookup.tables();
     for (uint64_t k = 0; k < count; ++k) {
-      const uint64_t owner = targets[k];
-      const size_t r = range.of(owner);
-      Cursor& c = cursors_at[r];
-      if (c.at > c.end) [[unlikely]] refill(c, r);
-      char* at = c.at;
-      const uint64_t offset = owner - c.first;
-      std::memcpy(at, &offset, 8);
-      at = base::put_varint(at + c.owner_bytes, source - c.previous);
+      Cursor& c = cursor_of(cursors_at, range, targets[k]);
+      char* at = base::put_varint(put_owner(c, targets[k]), source - c.previous);
       c.previous = source;
       if constexpr (Weighted) std::memcpy(at, weights + k, 4), at += 4;
-      c.at = at;
-      ++c.records;
+      done(c, at);
     }
   }
   template <bool Weighted, unsigned Ids>
@@ -434,18 +445,12 @@ struct RegionWriters {
     for (uint64_t e = 0; e < size; ++e) {
       const float w = Weighted ? weights[e] : 0.0f;
       emission(sources[e], targets[e], [&](uint64_t owner, uint64_t other) {
-        const size_t r = range.of(owner);
-        Cursor& c = cursors_at[r];
-        if (c.at > c.end) [[unlikely]] refill(c, r);
-        char* at = c.at;
-        const uint64_t offset = owner - c.first;
-        std::memcpy(at, &offset, 8);
-        at += c.owner_bytes;
+        Cursor& c = cursor_of(cursors_at, range, owner);
+        char* at = put_owner(c, owner);
         std::memcpy(at, &other, 8);
         at += Ids;
         if constexpr (Weighted) std::memcpy(at, &w, 4), at += 4;
-        c.at = at;
-        ++c.records;
+        done(c, at);
       });
     }
   }

@@ -74,6 +74,13 @@ std::vector<char> records(uint64_t count, uint64_t seed) {
   return bytes;
 }
 
+// A scratch file that holds `bytes`.
+base::TempFile file_holding(const TempDir& dir, const std::vector<char>& bytes) {
+  base::TempFile file(dir.path(), "records");
+  file.append(bytes.data(), bytes.size());
+  return file;
+}
+
 void write_regions(base::TempFile& file, base::SerialWorker* worker, const std::vector<std::vector<char>>& regions) {
   std::vector<base::TempFileAppender> appenders;
   appenders.reserve(regions.size());
@@ -129,8 +136,9 @@ TEST(ScratchIo, AppendersAndReadersOnAWorkerMoveTheSameBytes) {
   }
 }
 
-// Records of variable size (varints) reserved at their largest and
-// trimmed, read back in pieces with a lookahead: a record that starts in
+// Records of variable size (varints) written in place through the
+// appender's cursor, room made for each at its longest, read back in
+// pieces with a lookahead: a record that starts in
 // a piece is whole in it and its lookahead, and past the file's end the
 // lookahead reads zeros.
 TEST(ScratchIo, VariableRecordsReadBackAcrossPiecesWithALookahead) {
@@ -141,10 +149,9 @@ TEST(ScratchIo, VariableRecordsReadBackAcrossPiecesWithALookahead) {
   base::SerialWorker worker;
   {
     base::TempFileAppender appender(file, 256, UINT64_MAX, &worker);
-    for (uint64_t v : values) {
-      char* at = appender.reserve(10);
-      appender.unreserve(uint64_t(10 - (base::put_varint(at, v) - at)));
-    }
+    char* at = appender.cursor();
+    for (uint64_t v : values) at = base::put_varint(appender.advance(at, 10), v);  // room for a varint at its longest
+    appender.advance(at, 0);
     appender.flush();
     EXPECT_EQ(appender.position(), file.size());
   }
@@ -172,9 +179,8 @@ TEST(ScratchIo, VariableRecordsReadBackAcrossPiecesWithALookahead) {
 // stays intact while the next is read.
 TEST(ScratchIo, WholeRangesAreReadOneAheadOfTheOneTaken) {
   TempDir dir;
-  base::TempFile file(dir.path(), "records");
   const std::vector<char> bytes = records(1000, 1);
-  file.append(bytes.data(), bytes.size());
+  const base::TempFile file = file_holding(dir, bytes);
   base::SerialWorker worker;
   base::TempFileWholeReads reads(file, worker, 3000, 16);
   const std::vector<std::pair<uint64_t, uint64_t>> ranges{{0, 3000}, {3000, 3000}, {5000, 7990}, {9000, bytes.size()}, {100, 200}};
@@ -198,9 +204,8 @@ TEST(ScratchIo, WholeRangesAreReadOneAheadOfTheOneTaken) {
 
 TEST(ScratchIo, AReadPastTheEndIsAnErrorFromTheReader) {
   TempDir dir;
-  base::TempFile file(dir.path(), "records");
   const std::vector<char> bytes = records(100, 1);
-  file.append(bytes.data(), bytes.size());
+  const base::TempFile file = file_holding(dir, bytes);
   base::SerialWorker worker;
   base::TempFileReader reader(file, worker, 240, 12);
   EXPECT_THROW(reader.for_each_piece(0, bytes.size() + 1200, [](const char*, uint64_t) {}), std::logic_error);
