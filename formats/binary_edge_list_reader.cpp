@@ -48,8 +48,8 @@ EdgeList<V> split_pairs(const base::MappedFile& file, uint64_t first, uint64_t p
 // `count` pairs of stored ids at `data` into the list's sources and
 // targets; returns the bitwise or of every id, which is at least the
 // largest. No branch and no compare a pair, so that it vectorizes
-// without SSE4: checked a pair at a time, RMAT 26's two passes spent 6 s
-// of a reader's thread here, as long as the counting pass itself.
+// without SSE4: checked a pair at a time, it took 2.9 ns a pair, 11% of
+// the CPU time of RMAT 25's conversion under a 2 GiB cgroup (two passes).
 template <class Stored>
 uint64_t widen_pairs(const char* data, uint64_t count, EdgeList<uint64_t>& list) {
   Stored bits = 0;

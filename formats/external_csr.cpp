@@ -272,8 +272,8 @@ struct RecordCoding {
   uint64_t most_bytes() const { return owner_bytes + (gaps ? (8 * id_bytes + 6) / 7 : id_bytes) + (weighted ? 4 : 0); }
 
   // f(owner, other, weight) for each record of [at, end), where the last
-  // may run up to `lookahead` bytes past `end` (RegionWriters::put codes
-  // them); `previous` is the other end of the region's record before (0
+  // may run up to `lookahead` bytes past `end` (RegionWriters::put_chunk
+  // and put_list code them); `previous` is the other end of the region's record before (0
   // for its first).
   // Returns where the record after the last one starts.
   template <class F>
