@@ -274,6 +274,45 @@ TEST(VertexMap, KeepsWhatTheFunctionAccepts) {
   EXPECT_FALSE(even.contains(1));
 }
 
+// On dense and sparse frontiers, with 1 and 3 threads (pieces that do not
+// start on an index word), the members kept are exactly those accepted,
+// dense or sparse as their count calls for.
+TEST(VertexMap, KeepsExactlyTheAcceptedMembersOfAnyFrontier) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "wide";
+  g.n = 100003;  // not a multiple of a word
+  for (uint64_t v = 0; v + 1 < g.n; v += 7) g.edges.push_back({v, v + 1, 1.0f});
+  DiskGraph graph(layout_on_drives(dir, g, 1));
+  std::mt19937_64 random(7);
+  std::vector<uint64_t> members;
+  for (uint64_t v = 0; v < g.n; ++v) {
+    if (random() % 3) members.push_back(v);
+  }
+  for (int threads : {1, 3}) {
+    EngineOptions options;
+    options.threads = threads;
+    Engine engine(graph, options);
+    for (const VertexSubset& frontier : {VertexSubset::from_sorted_ids(g.n, members), VertexSubset::all(g.n),
+                                         VertexSubset::from_sorted_ids(g.n, {0, 63, 64, 511, 512, 32767, 32768, g.n - 1})}) {
+      for (uint64_t keep_one_in : {1, 2, 40, 1000000}) {
+        std::vector<uint64_t> expected;
+        frontier.for_each([&](uint64_t v) {
+          if ((v * 2654435761u) % keep_one_in == 0) expected.push_back(v);
+        });
+        const VertexSubset kept = engine.vertex_map(frontier, [&](uint64_t v) { return (v * 2654435761u) % keep_one_in == 0; });
+        const std::string context = std::to_string(threads) + " threads, " + std::to_string(frontier.size()) + " members, one in " +
+                                    std::to_string(keep_one_in);
+        ASSERT_EQ(kept.size(), expected.size()) << context;
+        EXPECT_EQ(kept.is_dense(), expected.size() * VertexSubset::dense_divisor > g.n) << context;
+        std::vector<uint64_t> got;
+        kept.for_each([&](uint64_t v) { got.push_back(v); });
+        EXPECT_EQ(got, expected) << context;
+      }
+    }
+  }
+}
+
 
 TEST(EdgeMap, StatisticsAndTheSkipThresholdSources) {
   TempDir dir;
