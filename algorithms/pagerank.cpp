@@ -1,6 +1,7 @@
 #include "algorithms/pagerank.hpp"
 
 #include <cmath>
+#include <type_traits>
 #include <stdexcept>
 
 #include "algorithms/relaxed.hpp"
@@ -31,16 +32,15 @@ struct ChangeAndDangling {
   }
 };
 
-// Whether a run starts with float shares, and below which L1 change of
-// an iteration it leaves them for double ones (0: never). Automatic
-// switches while the change is still 100 times the most float rounding
-// can have moved the ranks: a float share is off by at most 2^-24 of
-// itself, so one iteration's ranks by at most 2^-24 of their sum (at most
-// 1), and the damping d contracts what earlier iterations put in, to at
-// most 2^-24 / (1 - d) in all (delta: of what it pushed, which sums to
-// the same bound). While on floats, rounding is under 1% of the last
-// change, so it never decides where a run stops; the double rounds after
-// converge as a run on doubles alone would.
+// Whether a classic run starts with float shares, and below which L1
+// change of an iteration it leaves them for double ones (0: never).
+// Automatic switches while the change is still 100 times the most float
+// rounding can have moved the ranks: a float share is off by at most
+// 2^-24 of itself, so one iteration's ranks by at most 2^-24 of their sum
+// (at most 1), and the damping d contracts what earlier iterations put
+// in, to at most 2^-24 / (1 - d) in all. While on floats, rounding is
+// under 1% of the last change, so it never decides where a run stops; the
+// double rounds after converge as a run on doubles alone would.
 bool starts_with_floats(const PageRankOptions& o) {
   return o.shares == PageRankShares::float32 || (o.shares == PageRankShares::automatic && o.damping < 1);
 }
@@ -48,34 +48,31 @@ double leave_floats_below(const PageRankOptions& o) {
   return o.shares == PageRankShares::automatic ? 100 * 0x1p-24 / (1 - o.damping) : 0.0;
 }
 
-// The rounds that store shares as Share run from the start, or on from
-// where float shares left off, and return when the run is done (converged
-// or at the cap) or at the first iteration whose change is below
-// switch_below.
+// The rounds on float shares, run from the start, which return when the
+// run is done (converged or at the cap) or at the first iteration whose
+// change is below switch_below.
 //
 // On several ranks, each updates the ranks of its own range [first, last)
-// and shares what the others read (shares, sums, the frontier). Share is
-// what a vertex sends along each out-edge as stored (PageRankShares).
-template <class Share>
-void classic_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
-                    base::Array<double>& received, double switch_below) {
+// and shares what the others read (shares, sums, the frontier).
+void classic_float_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
+                          base::Array<double>& received, double switch_below) {
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
-  base::Array<Share> share = engine.filled_random_access_array(n, Share(0), "PageRank's shares");
+  base::Array<float> share = engine.filled_random_access_array(n, 0.0f, "PageRank's shares");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
   // What each vertex sends along each out-edge, and the rank of the
   // vertices without out-edges (spread or dropped).
   auto shares = [&](uint64_t v, double rank) {
     const uint32_t degree = engine.out_degree(v);
-    share[v] = degree ? Share(rank / degree) : Share(0);
+    share[v] = degree ? float(rank / degree) : 0.0f;
     return degree ? 0.0 : rank;
   };
   double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return shares(v, result.rank[v]); }));
   while (result.iterations < o.max_iterations) {
     ranks.source_values(share.span());
-    SumIntoDestination<SourceValue<Share>> push{{share.data()}, received.data()};
+    SumIntoDestination<SourceValue<float>> push{{share.data()}, received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
     const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
@@ -102,16 +99,69 @@ void classic_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& 
   }
 }
 
+// The rounds on double shares, from the start or on from the float ones.
+// A rank and its share are one array, `value`: a vertex with out-edges
+// holds what it sends along each (rank / out-degree), and its rank is
+// that times its out-degree again, within 2 ulps; one without holds its
+// rank, which no edge reads. A separate array of shares would cost 8
+// bytes a vertex, a third of the run's state.
+void classic_double_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
+                           base::Array<double>& received) {
+  const uint64_t n = engine.graph().vertices();
+  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
+  engine::RankExchange& ranks = engine.ranks();
+  base::Array<double>& value = result.rank;
+  const engine::VertexSubset all = engine::VertexSubset::all(n);
+  const double base = (1 - o.damping) / double(n);
+  auto rank_of = [&](uint64_t v) {
+    const uint32_t degree = engine.out_degree(v);
+    return degree ? value[v] * degree : value[v];
+  };
+  // Sets v's value from its rank; returns the rank it drops (no out-edges).
+  auto set_value = [&](uint64_t v, double rank) {
+    const uint32_t degree = engine.out_degree(v);
+    value[v] = degree ? rank / degree : rank;
+    return degree ? 0.0 : rank;
+  };
+  double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return set_value(v, value[v]); }));
+  while (result.iterations < o.max_iterations) {
+    ranks.source_values(value.span());
+    SumIntoDestination<SourceValue<double>> push{{value.data()}, received.data()};
+    engine.edge_map<double>(all, push, false);
+    trace.record(engine, "iteration", result.iterations);
+    const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
+    ChangeAndDangling sums = engine.parallel_sum<ChangeAndDangling>(first, last, [&](uint64_t v) {
+      const double next = base + o.damping * (received[v] + spread);
+      received[v] = 0;
+      const double change = std::fabs(next - rank_of(v));
+      return ChangeAndDangling{change, set_value(v, next)};
+    });
+    sums.change = ranks.communicator().sum(sums.change);
+    sums.dangling = ranks.communicator().sum(sums.dangling);
+    dangling = sums.dangling;
+    ++result.iterations;
+    result.last_change = sums.change;
+    if (sums.change < o.tolerance) {
+      result.converged = true;
+      break;
+    }
+  }
+  engine.parallel_for(last - first, [&](int, uint64_t begin, uint64_t end) {
+    for (uint64_t v = first + begin; v < first + end; ++v) value[v] = rank_of(v);
+  });
+}
+
 PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
   PageRankResult result;
-  result.rank = engine.filled_array(n, 1.0 / double(n), "PageRank's ranks");
+  // On huge pages: the double rounds read it as the shares, at random.
+  result.rank = engine.filled_random_access_array(n, 1.0 / double(n), "PageRank's ranks");
   base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
   if (starts_with_floats(o)) {
-    classic_rounds<float>(engine, o, trace, result, received, leave_floats_below(o));
+    classic_float_rounds(engine, o, trace, result, received, leave_floats_below(o));
     result.float_share_iterations = result.iterations;
   }
-  if (!result.converged && result.iterations < o.max_iterations) classic_rounds<double>(engine, o, trace, result, received, 0);
+  if (!result.converged && result.iterations < o.max_iterations) classic_double_rounds(engine, o, trace, result, received);
   return result;
 }
 
@@ -132,32 +182,51 @@ engine::VertexSubset next_delta_frontier(engine::Engine& engine, const PageRankO
   }));
 }
 
+// Shares as Share. A pusher pushes its whole pending change, so on double
+// shares its share is written over that change for the round (and zeroed
+// after): no array of shares, 8 bytes a vertex, is held. Float shares are
+// an array of their own.
 template <class Share>
-void delta_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result, DeltaState& state,
-                  double switch_below) {
+void delta_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result, DeltaState& state) {
+  constexpr bool in_place = std::is_same_v<Share, double>;
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
   base::Array<double>& pending = state.pending;
   base::Array<double>& received = state.received;
-  base::Array<Share> share = engine.filled_random_access_array(n, Share(0), "PageRank's shares");
+  base::Array<float> float_shares;
+  Share* share = nullptr;
+  if constexpr (in_place) {
+    share = pending.data();
+  } else {
+    float_shares = engine.filled_random_access_array(n, 0.0f, "PageRank's shares");
+    share = float_shares.data();
+  }
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
+  auto owned = [&](uint64_t v) { return v >= first && v < last; };  // another rank's share comes from it
   // The vertex passes run on the compute threads: one thread walking
   // every vertex took 28% of the kernel on RMAT 22.
   while (result.iterations < o.max_iterations && !state.frontier.empty()) {
     engine.vertex_map(state.frontier, [&](uint64_t v) {
-      if (v >= first && v < last) {  // another rank's: its share comes below
+      if (owned(v)) {
         const uint32_t degree = engine.out_degree(v);
-        share[v] = degree ? Share(pending[v] / degree) : Share(0);
-        pending[v] = 0;
+        const double sent = degree ? pending[v] / degree : 0.0;
+        if (!in_place) pending[v] = 0;
+        share[v] = Share(sent);
       }
       return false;
     });
-    ranks.member_values(state.frontier, share.data());
-    SumIntoDestination<SourceValue<Share>> push{{share.data()}, received.data()};
+    ranks.member_values(state.frontier, share);
+    SumIntoDestination<SourceValue<Share>> push{{share}, received.data()};
     engine.edge_map<double>(state.frontier, push, false);
     trace.record(engine, "iteration", result.iterations);
+    if (in_place) {
+      engine.vertex_map(state.frontier, [&](uint64_t v) {
+        if (owned(v)) pending[v] = 0;
+        return false;
+      });
+    }
     // In the first round the estimate moves from the start 1/n to
     // base + d x received; afterwards by d x received.
     const double offset = result.iterations == 0 ? base - 1.0 / double(n) : 0.0;
@@ -171,44 +240,8 @@ void delta_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& tr
     ++result.iterations;
     result.last_change = total;
     state.frontier = next_delta_frontier(engine, o, result, state, all);
-    if (total < o.tolerance || total < switch_below) return;
+    if (total < o.tolerance) return;
   }
-}
-
-// Delta leaving float shares: pushing changes does not correct itself
-// (what rounding lost in a push stays lost), so the double rounds start
-// from one classic iteration on doubles over every vertex, rank' = base +
-// d x (what all of rank sends), with pending' = rank' - rank: delta's
-// invariant, rank = base + d x (what all of rank - pending sends), then
-// holds exactly again.
-void delta_restart_on_doubles(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
-                              DeltaState& state) {
-  const uint64_t n = engine.graph().vertices();
-  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
-  engine::RankExchange& ranks = engine.ranks();
-  base::Array<double> share = engine.filled_random_access_array(n, 0.0, "PageRank's shares");
-  engine.parallel_for(last - first, [&](int, uint64_t begin, uint64_t end) {
-    for (uint64_t v = first + begin; v < first + end; ++v) {
-      const uint32_t degree = engine.out_degree(v);
-      share[v] = degree ? result.rank[v] / degree : 0.0;
-    }
-  });
-  ranks.source_values(share.span());
-  const engine::VertexSubset all = engine::VertexSubset::all(n);
-  SumIntoDestination<SourceValue<double>> push{{share.data()}, state.received.data()};
-  engine.edge_map<double>(all, push, false);
-  trace.record(engine, "iteration", result.iterations);
-  const double base = (1 - o.damping) / double(n);
-  const double total = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) {
-    const double next = base + o.damping * state.received[v];
-    state.received[v] = 0;
-    state.pending[v] = next - result.rank[v];
-    result.rank[v] = next;
-    return std::fabs(state.pending[v]);
-  }));
-  ++result.iterations;
-  result.last_change = total;
-  state.frontier = next_delta_frontier(engine, o, result, state, all);
 }
 
 PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace) {
@@ -220,25 +253,25 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
   // A change too small to push stays pending (Ligra drops it) and goes out
   // once it has grown past the threshold, so nothing is lost.
   result.rank = engine.filled_array(n, 1.0 / double(n), "PageRank's ranks");
-  DeltaState state{engine.filled_array(n, 1.0 / double(n), "PageRank's pending changes"),
+  // On huge pages: on double shares, the edges read it at random.
+  DeltaState state{engine.filled_random_access_array(n, 1.0 / double(n), "PageRank's pending changes"),
                    engine.filled_array(n, 0.0, "PageRank's sums"), engine::VertexSubset::all(n)};
-  auto done = [&] { return result.iterations > 0 && result.last_change < o.tolerance; };
-  if (starts_with_floats(o)) {
-    delta_rounds<float>(engine, o, trace, result, state, leave_floats_below(o));
+  if (o.shares == PageRankShares::float32) {
+    delta_rounds<float>(engine, o, trace, result, state);
     result.float_share_iterations = result.iterations;
-    // Floats decide that the run is done only above where they leave off
-    // (below it their rounding can reach a fixed point of its own).
-    const bool floats_decide = o.shares == PageRankShares::float32 || o.tolerance > leave_floats_below(o);
-    if (!floats_decide && result.iterations < o.max_iterations) delta_restart_on_doubles(engine, o, trace, result, state);
+  } else {
+    delta_rounds<double>(engine, o, trace, result, state);
   }
-  if (!done() && result.iterations < o.max_iterations && !state.frontier.empty()) {
-    delta_rounds<double>(engine, o, trace, result, state, 0);
-  }
-  result.converged = done() || state.frontier.empty();
+  result.converged = (result.iterations > 0 && result.last_change < o.tolerance) || state.frontier.empty();
   return result;
 }
 
 }  // namespace
+
+uint64_t pagerank_bytes_per_vertex(const PageRankOptions& o) {
+  const bool float_shares = o.method == PageRankMethod::classic ? starts_with_floats(o) : o.shares == PageRankShares::float32;
+  return (o.method == PageRankMethod::classic ? 16 : 24) + (float_shares ? 4 : 0);
+}
 
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace) {
   check(options);

@@ -36,12 +36,17 @@ enum class Dangling { drop, spread };
 // at random, the kernel's bound when it outgrows the caches; ranks, sums
 // and changes stay double either way, each share rounded to 24 bits: an
 // iteration's L1 change then stalls at a few 1e-9 (4e-9 on cnr-2000), and
-// 10 iterations on RMAT 22 end 3e-9 in L1 from the double ones.
-// automatic takes floats while an iteration's change is above 100 x
-// 2^-24 / (1 - damping) (4e-5 at 0.85), where their rounding is under 1%
-// of it, and doubles after: any tolerance is reached, and a run that
-// stops above that change (the default tolerance, 1e-4) is on floats
-// throughout.
+// 10 iterations on RMAT 22 end 3e-9 in L1 from the double ones. Double
+// shares need no array of their own (classic keeps rank / out-degree in
+// the ranks' array; delta writes a pusher's share over its pending
+// change), float shares take 4 bytes a vertex.
+// automatic: classic takes floats while an iteration's change is above
+// 100 x 2^-24 / (1 - damping) (4e-5 at 0.85), where their rounding is
+// under 1% of it, and doubles after: any tolerance is reached, and a run
+// that stops above that change (the default tolerance, 1e-4) is on floats
+// throughout. Delta takes doubles: from disk it ran as fast on them (RMAT
+// 22, 10 iterations: 1.42 s either way; in memory 0.94-0.98 s on floats,
+// 1.00-1.01 s on doubles), in 4 bytes a vertex less.
 enum class PageRankShares { automatic, float64, float32 };
 
 struct PageRankOptions {
@@ -64,7 +69,10 @@ struct PageRankResult {
   unsigned float_share_iterations = 0;  // the first iterations, on float shares
 };
 
-constexpr uint64_t pagerank_bytes_per_vertex = 24;
+// The arrays a run holds, by method and shares: classic 8 (ranks) + 8
+// (sums) + 4 (float shares, automatic's first rounds), delta 8 (ranks) +
+// 8 (pending changes) + 8 (sums) + 4 with float shares.
+uint64_t pagerank_bytes_per_vertex(const PageRankOptions& options);
 
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace);
 

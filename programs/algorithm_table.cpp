@@ -229,13 +229,18 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
   return named ? x : in_layout_order(std::move(x));
 }
 
+// The budget's bytes a vertex of a row whose arrays its flags do not change.
+auto per_vertex(uint64_t bytes) {
+  return [bytes](const po::variables_map&) { return bytes; };
+}
+
 Algorithm bfs_row() {
   Algorithm a;
   a.name = "bfs";
   a.summary = "breadth-first search: depth and parent of every vertex";
   a.usage = "[--source V] [--parents FILE]";
   a.output_help = "write each vertex's depth (-1: not reached) to this file";
-  a.bytes_per_vertex = algorithms::bfs_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::bfs_bytes_per_vertex);
   a.extra_outputs = {{"parents", "parent"}};
   a.vertex_valued = {"parent", "source"};
   a.add_options = [](po::options_description& o) {
@@ -268,13 +273,25 @@ Algorithm bfs_row() {
   return a;
 }
 
+algorithms::PageRankOptions pagerank_options(const po::variables_map& v) {
+  algorithms::PageRankOptions o;
+  o.method = parse_pagerank_method(v["method"].as<std::string>());
+  o.dangling = parse_dangling(v["dangling"].as<std::string>());
+  o.damping = v["damping"].as<double>();
+  o.tolerance = v["tolerance"].as<double>();
+  o.max_iterations = v["iterations"].as<unsigned>();
+  o.delta_threshold = v["delta-threshold"].as<double>();
+  o.shares = parse_pagerank_shares(v["shares"].as<std::string>());
+  return o;
+}
+
 Algorithm pagerank_row() {
   Algorithm a;
   a.name = "pagerank";
   a.summary = "PageRank, delta (Ligra/Blaze) or classic (GAPBS)";
   a.usage = "[--method delta|classic]";
   a.output_help = "write each vertex's rank to this file";
-  a.bytes_per_vertex = algorithms::pagerank_bytes_per_vertex;
+  a.bytes_per_vertex = [](const po::variables_map& v) { return algorithms::pagerank_bytes_per_vertex(pagerank_options(v)); };
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("method", po::value<std::string>()->default_value("delta"), "delta (Ligra/Blaze: only changed vertices push) or classic (GAPBS)")
@@ -293,14 +310,7 @@ Algorithm pagerank_row() {
   a.transpose = not_needed;
   a.prepare = [](const AlgorithmSetup& s) {
     const po::variables_map& v = s.values;
-    algorithms::PageRankOptions o;
-    o.method = parse_pagerank_method(v["method"].as<std::string>());
-    o.dangling = parse_dangling(v["dangling"].as<std::string>());
-    o.damping = v["damping"].as<double>();
-    o.tolerance = v["tolerance"].as<double>();
-    o.max_iterations = v["iterations"].as<unsigned>();
-    o.delta_threshold = v["delta-threshold"].as<double>();
-    o.shares = parse_pagerank_shares(v["shares"].as<std::string>());
+    const algorithms::PageRankOptions o = pagerank_options(v);
     NamedScalars parameters = {{"method", v["method"].as<std::string>()}, {"dangling", v["dangling"].as<std::string>()},
                                {"shares", v["shares"].as<std::string>()},
                                {"damping", o.damping}, {"tolerance", o.tolerance},
@@ -342,7 +352,7 @@ Algorithm wcc_row() {
   a.component_labels = {"label"};
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
-  a.bytes_per_vertex = algorithms::wcc_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::wcc_bytes_per_vertex);
   a.ranks_bytes_per_vertex = algorithms::wcc_ranks_bytes_per_vertex;
   a.reads_samples = true;  // Afforest's first step
   a.add_options = [](po::options_description&) {};
@@ -370,7 +380,7 @@ Algorithm spmv_row() {
   a.usage = "[--x FILE] [--transposed]";
   a.note = "A[i][j] is the weight of edge i -> j (1 when unweighted); A x reads the transpose.";
   a.output_help = "write y, one value per vertex, to this file";
-  a.bytes_per_vertex = algorithms::spmv_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::spmv_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("x", po::value<std::string>()->default_value(""), "the vector x, one value per vertex (text, or float64 with --output-format binary; of a relabelled graph, as --output writes it: 'ID VALUE' lines or (uint64, float64) records); default all ones")
@@ -426,7 +436,7 @@ Algorithm bc_row() {
   a.usage = "[--sources V,W,...]";
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's centrality to this file";
-  a.bytes_per_vertex = algorithms::bc_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::bc_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("sources,s", po::value<std::string>()->default_value(""), "source vertices, comma-separated (default: the vertex of highest out-degree)")
@@ -492,7 +502,7 @@ Algorithm sssp_row() {
   a.usage = "[--source V | --from-every-vertex] [--delta D]";
   a.note = "Unweighted graphs have weight 1; negative weights need --delta inf (Bellman-Ford).";
   a.output_help = "write each vertex's distance (inf: not reached) to this file";
-  a.bytes_per_vertex = algorithms::sssp_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::sssp_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<std::string>(), source_help)
@@ -543,7 +553,7 @@ Algorithm kcore_row() {
   a.summary = "k-core decomposition by peeling (Ligra's KCore): the coreness of every vertex (undirected graphs)";
   a.note = undirected_note;
   a.output_help = "write each vertex's coreness to this file";
-  a.bytes_per_vertex = algorithms::kcore_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::kcore_bytes_per_vertex);
   a.add_options = [](po::options_description&) {};
   a.transpose = undirected;
   a.prepare = [](const AlgorithmSetup&) {
@@ -570,7 +580,7 @@ Algorithm tc_row() {
   a.usage = "[--list-memory SIZE] [--clustering FILE]";
   a.note = undirected_note;
   a.output_help = "write each vertex's triangle count to this file";
-  a.bytes_per_vertex = algorithms::tc_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::tc_bytes_per_vertex);
   a.extra_outputs = {{"clustering", "clustering"}};
   a.add_options = [](po::options_description& o) {
     o.add_options()
@@ -614,7 +624,7 @@ Algorithm mis_row() {
   a.usage = "[--seed N]";
   a.note = undirected_note;
   a.output_help = "write each vertex's membership (1: in the set, 0: not) to this file";
-  a.bytes_per_vertex = algorithms::mis_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::mis_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()("seed", po::value<uint64_t>()->default_value(1), seed_help);
   };
@@ -644,7 +654,7 @@ Algorithm radii_row() {
   a.usage = "[--seed N]";
   a.note = "Every vertex is a source in graphs of 64 vertices or fewer: on an undirected graph the estimates are then the eccentricities.";
   a.output_help = "write each vertex's estimate (-1: no source reaches it) to this file";
-  a.bytes_per_vertex = algorithms::radii_bytes_per_vertex;
+  a.bytes_per_vertex = per_vertex(algorithms::radii_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()("seed", po::value<uint64_t>()->default_value(1), seed_help);
   };

@@ -65,7 +65,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
     return read->trials;
   };
   const bool on_ranks = communicator && communicator->size() > 1;
-  const uint64_t bytes_per_vertex = algorithm.bytes_per_vertex + (on_ranks ? algorithm.ranks_bytes_per_vertex : 0);
+  const uint64_t bytes_per_vertex = algorithm.bytes_per_vertex(v) + (on_ranks ? algorithm.ranks_bytes_per_vertex : 0);
   AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), bytes_per_vertex, communicator, algorithm.reads_samples,
                    read_parameters);
   const PreparedAlgorithm& prepared = *read;
