@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -55,6 +56,21 @@ class Array {
     a.data_.reset(static_cast<T*>(p));
     a.size_ = size;
     return a;
+  }
+  // The same advice for an array filled already, that turns to random
+  // access midway (PageRank's ranks once they hold the shares): its 2 MiB
+  // pages whole inside it are moved onto huge pages now (MADV_COLLAPSE,
+  // Linux 6.1), which costs a copy but no second array. Where the kernel
+  // cannot, the array stays as it was.
+  void collapse_to_huge_pages() {
+    constexpr uintptr_t huge = uintptr_t(2) << 20;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(data()) + huge - 1) / huge * huge;
+    const uintptr_t end = reinterpret_cast<uintptr_t>(data() + size_) / huge * huge;
+    if (end <= begin) return;
+    void* start = reinterpret_cast<void*>(begin);
+    madvise(start, end - begin, MADV_HUGEPAGE);
+    constexpr int collapse = 25;  // MADV_COLLAPSE: the kernel's number; glibc's header may lack it
+    madvise(start, end - begin, collapse);
   }
   static Array zeros(size_t size, const char* what = "an array") {
     Array a(size, what);
