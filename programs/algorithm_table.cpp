@@ -303,8 +303,9 @@ Algorithm pagerank_row() {
        "rank of vertices without out-edges: drop (GAPBS, Ligra, Blaze) or spread evenly (networkx; classic only)")
       ("shares", po::value<std::string>()->default_value("auto"),
        "what each vertex sends along its out-edges, stored as float (GAPBS's choice: half the vertex state every edge reads, "
-       "faster once that outgrows the caches; ranks and sums stay double) or double; auto: float while an iteration changes "
-       "the ranks by more than 100 x 2^-24 / (1 - damping) (4e-5 at 0.85), where rounding is under 1% of that, double after "
+       "faster once that outgrows the caches; ranks and sums stay double; 4 bytes a vertex more) or double; auto: classic on "
+       "float while an iteration changes the ranks by more than 100 x 2^-24 / (1 - damping) (4e-5 at 0.85), where rounding "
+       "is under 1% of that, double after; delta on double "
        "(float alone leaves an iteration's L1 change at a few 1e-9, so tolerances below about 1e-8 may not be reached)");
   };
   a.transpose = not_needed;
