@@ -277,15 +277,24 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
                              parts(fitted.floor) + "), the limit is " + size(fitted.limit) +
                              (options.memory_limit ? " (the memory limit asked for)" : " (the memory available)"));
   }
-  // Each part keeps its floor and the same share of what it would get above it.
-  const double share = double(fitted.limit - fitted.floor.total()) / double(fitted.wanted.total() - fitted.floor.total());
-  auto between = [share](uint64_t least_value, uint64_t wanted_value) {
-    return least_value + uint64_t(share * double(wanted_value - least_value));
+  // Each part keeps its floor. The pull cache is cut last: what it holds
+  // is read again when cut (BFS on RMAT 26 under 2 GiB read 6,266 MB with
+  // 60% of it, 3,903 MB with all of it, as uncapped), where IO buffers
+  // and bins above their floors cost time only. They keep the same share
+  // of what they would get above it.
+  const uint64_t room = fitted.limit - fitted.floor.total();
+  const uint64_t cache_above = fitted.wanted.pull_cache - fitted.floor.pull_cache;
+  const uint64_t cache_room = std::min(room, cache_above);
+  const uint64_t others_above = fitted.wanted.total() - fitted.floor.total() - cache_above;
+  const double cache_share = cache_above ? double(cache_room) / double(cache_above) : 1.0;
+  const double share = others_above ? double(room - cache_room) / double(others_above) : 1.0;
+  auto between = [](double part, uint64_t least_value, uint64_t wanted_value) {
+    return least_value + uint64_t(part * double(wanted_value - least_value));
   };
   EngineOptions& cut = fitted.options;
-  if (cut_buffers) cut.io.buffers = unsigned(between(floor_buffers, wanted_buffers));
-  if (!options.bin_space) cut.bin_space = std::max<uint64_t>(1, between(fitted.floor.bins, fitted.wanted.bins));
-  if (!options.pull_cache) cut.pull_cache = between(0, wanted_cache);
+  if (cut_buffers) cut.io.buffers = unsigned(between(share, floor_buffers, wanted_buffers));
+  if (!options.bin_space) cut.bin_space = std::max<uint64_t>(1, between(share, fitted.floor.bins, fitted.wanted.bins));
+  if (!options.pull_cache) cut.pull_cache = between(cache_share, 0, wanted_cache);
   fitted.budget = MemoryBudget::of(graph, reversed, cut, shared_edge_sets);
   if (fitted.budget.total() > fitted.limit) {  // rounding: take the floor
     cut = least;

@@ -379,8 +379,9 @@ TEST(Engine, RefusesWhenTheBudgetExceedsTheMemoryLimit) {
 TEST(Engine, FitsTheUnsetPartsToTheMemoryLimit) {
   TempDir dir;
   RefGraph g = graph_shapes(false).back();
-  DiskGraph graph(layout_on_drives(dir, g, 2));
+  DiskGraph graph(layout_on_drives(dir, g, 2, true));
   const std::unique_ptr<DiskGraph> reversed = graph.reversed();
+  ASSERT_TRUE(reversed);  // a pull side: a pull cache to fit
   EngineOptions options;
   options.io.max_request_bytes = 4096;  // a buffer a page: room to cut on a small graph
   options.io.queue_depth = 64;
@@ -403,9 +404,32 @@ TEST(Engine, FitsTheUnsetPartsToTheMemoryLimit) {
   EXPECT_TRUE(fitted.cut());
   EXPECT_LE(fitted.budget.total(), options.memory_limit);
   EXPECT_EQ(fitted.floor.total(), floor);
-  EXPECT_GT(fitted.budget.io_buffers, fitted.floor.io_buffers);
   EXPECT_LT(fitted.budget.io_buffers, fitted.wanted.io_buffers);
-  EXPECT_LE(fitted.budget.pull_cache, fitted.wanted.pull_cache);
+  // The pull cache is cut last: all of it where the rest's floors leave
+  // room for it, and the IO buffers and the bins share what is left.
+  const uint64_t cache_above = fitted.wanted.pull_cache - fitted.floor.pull_cache;
+  const uint64_t room = options.memory_limit - floor;
+  if (cache_above <= room) {
+    EXPECT_EQ(fitted.budget.pull_cache, fitted.wanted.pull_cache);
+  } else {
+    EXPECT_EQ(fitted.budget.io_buffers, fitted.floor.io_buffers);
+    EXPECT_LT(fitted.budget.pull_cache, fitted.wanted.pull_cache);
+  }
+  // A limit just above the floor and the cache: the cache whole, the rest
+  // at (about) their floors.
+  options.memory_limit = floor + cache_above + 1;
+  const FittedOptions tight = fit_to_memory(graph, reversed.get(), options);
+  EXPECT_EQ(tight.budget.pull_cache, tight.wanted.pull_cache);
+  EXPECT_LE(tight.budget.total(), options.memory_limit);
+  EXPECT_LT(tight.budget.io_buffers, fitted.wanted.io_buffers);
+  // Below that, only the cache is cut.
+  options.memory_limit = floor + cache_above / 2;
+  const FittedOptions cache_cut = fit_to_memory(graph, reversed.get(), options);
+  EXPECT_LT(cache_cut.budget.pull_cache, cache_cut.wanted.pull_cache);
+  EXPECT_GT(cache_cut.budget.pull_cache, cache_cut.floor.pull_cache);
+  EXPECT_EQ(cache_cut.budget.io_buffers, cache_cut.floor.io_buffers);
+  EXPECT_LE(cache_cut.budget.total(), options.memory_limit);
+  options.memory_limit = (floor + wanted) / 2;
   // What the caller set is never cut; the rest makes room for it.
   options.io.buffers = unsigned(io_buffers_for(graph, options.io));
   const FittedOptions kept = fit_to_memory(graph, reversed.get(), options);
