@@ -384,7 +384,7 @@ TEST(Engine, FitsTheUnsetPartsToTheMemoryLimit) {
   ASSERT_TRUE(reversed);  // a pull side: a pull cache to fit
   EngineOptions options;
   options.io.max_request_bytes = 4096;  // a buffer a page: room to cut on a small graph
-  options.io.queue_depth = 64;
+  options.io.queue_depth = 8;
   options.bin_space = 0;
   const FittedOptions unlimited = fit_to_memory(graph, reversed.get(), options);
   ASSERT_FALSE(unlimited.cut());
@@ -405,30 +405,42 @@ TEST(Engine, FitsTheUnsetPartsToTheMemoryLimit) {
   EXPECT_LE(fitted.budget.total(), options.memory_limit);
   EXPECT_EQ(fitted.floor.total(), floor);
   EXPECT_LT(fitted.budget.io_buffers, fitted.wanted.io_buffers);
-  // The pull cache is cut last: all of it where the rest's floors leave
-  // room for it, and the IO buffers and the bins share what is left.
-  const uint64_t cache_above = fitted.wanted.pull_cache - fitted.floor.pull_cache;
-  const uint64_t room = options.memory_limit - floor;
-  if (cache_above <= room) {
-    EXPECT_EQ(fitted.budget.pull_cache, fitted.wanted.pull_cache);
-  } else {
-    EXPECT_EQ(fitted.budget.io_buffers, fitted.floor.io_buffers);
-    EXPECT_LT(fitted.budget.pull_cache, fitted.wanted.pull_cache);
-  }
-  // A limit just above the floor and the cache: the cache whole, the rest
-  // at (about) their floors.
-  options.memory_limit = floor + cache_above + 1;
-  const FittedOptions tight = fit_to_memory(graph, reversed.get(), options);
-  EXPECT_EQ(tight.budget.pull_cache, tight.wanted.pull_cache);
-  EXPECT_LE(tight.budget.total(), options.memory_limit);
-  EXPECT_LT(tight.budget.io_buffers, fitted.wanted.io_buffers);
-  // Below that, only the cache is cut.
-  options.memory_limit = floor + cache_above / 2;
-  const FittedOptions cache_cut = fit_to_memory(graph, reversed.get(), options);
-  EXPECT_LT(cache_cut.budget.pull_cache, cache_cut.wanted.pull_cache);
-  EXPECT_GT(cache_cut.budget.pull_cache, cache_cut.floor.pull_cache);
-  EXPECT_EQ(cache_cut.budget.io_buffers, cache_cut.floor.io_buffers);
-  EXPECT_LE(cache_cut.budget.total(), options.memory_limit);
+  // The room above the floors goes in steps, each whole before the next:
+  // IO buffers to the queue depth a drive, the pull cache, then the
+  // consumers' IO buffers and the bins by the same share.
+  const unsigned floor_buffers = least.io.buffers, depth_buffers = options.io.queue_depth * graph.drives();
+  const unsigned wanted_buffers = unsigned(io_buffers_for(graph, options.io));
+  ASSERT_LT(floor_buffers, depth_buffers);
+  ASSERT_LT(depth_buffers, wanted_buffers);
+  EngineOptions deep = least;
+  deep.io.buffers = depth_buffers;
+  const uint64_t depth_step = MemoryBudget::of(graph, reversed.get(), deep).total() - floor;
+  const uint64_t cache_step = unlimited.wanted.pull_cache - fitted.floor.pull_cache;
+  auto fit = [&](uint64_t limit) {
+    options.memory_limit = limit;
+    const FittedOptions f = fit_to_memory(graph, reversed.get(), options);
+    EXPECT_LE(f.budget.total(), limit);
+    return f;
+  };
+  // Within step 1: only buffers, between the floor and the depth.
+  const FittedOptions first = fit(floor + depth_step / 2);
+  EXPECT_GT(first.options.io.buffers, floor_buffers);
+  EXPECT_LT(first.options.io.buffers, depth_buffers);
+  EXPECT_EQ(first.budget.pull_cache, first.floor.pull_cache);
+  EXPECT_EQ(first.budget.bins, first.floor.bins);
+  // Within step 2: the depth's buffers, part of the cache, the least bins.
+  const FittedOptions second = fit(floor + depth_step + cache_step / 2);
+  EXPECT_EQ(second.options.io.buffers, depth_buffers);
+  EXPECT_GT(second.budget.pull_cache, second.floor.pull_cache);
+  EXPECT_LT(second.budget.pull_cache, second.wanted.pull_cache);
+  EXPECT_EQ(second.budget.bins, second.floor.bins);
+  // Within step 3: the whole cache, and more buffers and bins.
+  const FittedOptions third = fit(floor + depth_step + cache_step + (wanted - floor - depth_step - cache_step) / 2);
+  EXPECT_EQ(third.budget.pull_cache, third.wanted.pull_cache);
+  EXPECT_GT(third.options.io.buffers, depth_buffers);
+  EXPECT_LT(third.options.io.buffers, wanted_buffers);
+  EXPECT_GT(third.budget.bins, third.floor.bins);
+  EXPECT_LT(third.budget.bins, third.wanted.bins);
   options.memory_limit = (floor + wanted) / 2;
   // What the caller set is never cut; the rest makes room for it.
   options.io.buffers = unsigned(io_buffers_for(graph, options.io));
