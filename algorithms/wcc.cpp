@@ -45,23 +45,21 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
     const uint32_t* degrees = out.graph().degrees();
     const uint32_t* in_degrees = in ? in->graph().degrees() : nullptr;
     const uint32_t in_linked = in_sampled ? sampled_edges : 0;
-    // Each vertex pointed at its root (Afforest's compress), and the two
-    // frontiers found by vertex_map: as bitmaps where they are dense
-    // (lists of ids took up to 16 bytes a member each, beyond the budget).
-    const engine::VertexSubset all = engine::VertexSubset::all(n);
-    const engine::VertexSubset out_rest = out.vertex_map(all, [&](uint64_t v) {
-      forest.compress(v);
-      return forest.parent(v) != giant && degrees[v] > sampled_edges;
+    // One pass: each vertex pointed at its root (Afforest's compress), and
+    // the two frontiers gathered, each thread its piece in order.
+    std::vector<std::vector<uint64_t>> out_rest(size_t(out.threads())), in_rest(size_t(out.threads()));
+    out.parallel_for(n, [&](int t, uint64_t begin, uint64_t end) {
+      for (uint64_t v = begin; v < end; ++v) {
+        forest.compress(v);
+        if (forest.parent(v) == giant) continue;
+        if (degrees[v] > sampled_edges) out_rest[size_t(t)].push_back(v);
+        if (in_degrees && in_degrees[v] > in_linked) in_rest[size_t(t)].push_back(v);
+      }
     });
-    out.edge_map<Id>(out_rest, link, false);
+    out.edge_map<Id>(engine::VertexSubset::from_sorted_pieces(n, std::move(out_rest)), link, false);
     trace.record(out, "out-edges", 1);
     if (in) {
-      // After the out-edges' links: a vertex they joined to the giant's
-      // root needs its in-edges no more.
-      const engine::VertexSubset in_rest = out.vertex_map(all, [&](uint64_t v) {
-        return forest.parent(v) != giant && in_degrees[v] > in_linked;
-      });
-      in->edge_map<Id>(in_rest, link, false);
+      in->edge_map<Id>(engine::VertexSubset::from_sorted_pieces(n, std::move(in_rest)), link, false);
       trace.record(*in, "in-edges", 1);
     }
   }
