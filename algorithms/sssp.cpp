@@ -1,7 +1,9 @@
 #include "algorithms/sssp.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -61,13 +63,35 @@ SsspResult shortest_paths(engine::Engine& engine, uint64_t source, SsspResult re
   uint64_t negative_source = UINT64_MAX;
   // The vertices waiting for a later bucket, binned by the bucket they
   // had when set aside (GAPBS's bins): a vertex that moved to a lower
-  // bucket since is stale in its old bin and skipped there.
-  std::map<uint64_t, std::vector<uint64_t>> waiting;
+  // bucket since is stale in its old bin and skipped there, and one set
+  // aside twice in one bucket is there twice. So that the bins stay within
+  // the budget, those are dropped once the bins hold 1.25 ids an own
+  // vertex (the next drop is then at least a quarter of them away), and a
+  // bin is a deque: no doubling slack.
+  std::map<uint64_t, std::deque<uint64_t>> waiting;
+  uint64_t waiting_ids = 0;
   uint64_t current = 0;
   // On several ranks each lowers the distances of its own range, bins its
   // own vertices, and sends the frontier's distances to the ranks that
   // relax their edges; the next bucket is the lowest of all ranks'.
   engine::RankExchange& ranks = engine.ranks();
+  const uint64_t first = ranks.owned_begin(), owned = ranks.owned_end() - first;
+  const uint64_t drop_above = owned + owned / 4 + 1024;
+  auto drop_stale = [&] {
+    std::vector<bool> kept(owned, false);
+    waiting_ids = 0;
+    for (auto bin = waiting.begin(); bin != waiting.end();) {
+      std::deque<uint64_t>& ids = bin->second;
+      ids.erase(std::remove_if(ids.begin(), ids.end(), [&](uint64_t v) {
+                  if (bucket(v) != bin->first || kept[v - first]) return true;
+                  kept[v - first] = true;
+                  return false;
+                }), ids.end());
+      ids.shrink_to_fit();
+      waiting_ids += ids.size();
+      bin = ids.empty() ? waiting.erase(bin) : std::next(bin);
+    }
+  };
   for (;;) {
     // Empty the current bucket: relax, and keep relaxing the vertices that
     // land in it (or, with negative weights, below it); later ones wait.
@@ -86,7 +110,10 @@ SsspResult shortest_paths(engine::Engine& engine, uint64_t source, SsspResult re
       const engine::VertexSubset next = engine.vertex_map(changed, [&](uint64_t v) { return ranks.owns(v) && bucket(v) <= current; });
       changed.for_each([&](uint64_t v) {
         if (!ranks.owns(v)) return;
-        if (const uint64_t k = bucket(v); k > current) waiting[k].push_back(v);
+        if (const uint64_t k = bucket(v); k > current) {
+          waiting[k].push_back(v);
+          if (++waiting_ids > drop_above) drop_stale();
+        }
       });
       frontier = ranks.frontier(next);
     }
@@ -104,6 +131,7 @@ SsspResult shortest_paths(engine::Engine& engine, uint64_t source, SsspResult re
         lowest = bin->first;
         break;
       }
+      waiting_ids -= bin->second.size();
       waiting.erase(bin);
     }
     uint64_t next = lowest;
@@ -111,6 +139,7 @@ SsspResult shortest_paths(engine::Engine& engine, uint64_t source, SsspResult re
     if (next == UINT64_MAX) break;
     current = next;
     if (lowest == next) {
+      waiting_ids -= waiting.begin()->second.size();
       waiting.erase(waiting.begin());
     } else {
       ids.clear();  // this rank's lowest bin waits for a later bucket

@@ -60,7 +60,9 @@ struct NegativeCycle : std::runtime_error {
   uint64_t rounds;
 };
 
-constexpr uint64_t sssp_bytes_per_vertex = 16;  // distances, and the waiting bins' ids at worst
+// Distances (4), and the waiting bins: at most 1.25 ids an own vertex
+// (10), and a bit each while their stale ids are dropped.
+constexpr uint64_t sssp_bytes_per_vertex = 16;
 
 SsspResult sssp(engine::Engine& engine, uint64_t source, const SsspOptions& options, RunTrace& trace);
 

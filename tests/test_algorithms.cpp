@@ -501,6 +501,33 @@ TEST(Algorithms, PageRankSharesMatchPowerIteration) {
   }
 }
 
+// SSSP's waiting bins drop their stale ids: 40 hubs at distances 1-40
+// each offer 100 targets a distance 1 lower than the hub before, in a
+// bucket of its own, so the targets are set aside 4,000 times, past the
+// 1.25 x 141 + 1,024 ids at which the bins drop their stale ones. The
+// distances are still Dijkstra's.
+TEST(Algorithms, SsspDropsStaleWaitingIds) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "ladder";
+  g.weighted = true;
+  const uint64_t hubs = 40, targets = 100;
+  g.n = 1 + hubs + targets;
+  for (uint64_t h = 1; h <= hubs; ++h) {
+    g.edges.push_back({0, h, float(h)});
+    for (uint64_t t = 1 + hubs; t < g.n; ++t) g.edges.push_back({h, t, float(1000 - 2 * h)});
+  }
+  DiskGraph graph(layout_on_drives(dir, g, 2));
+  Engine engine(graph, EngineOptions{});
+  RunTrace trace("test");
+  const std::vector<double> expected = reference_sssp(g.csr_order(), 0);
+  const SsspResult result = sssp(engine, 0, SsspOptions{1.0}, trace);
+  ASSERT_EQ(result.distance.size(), expected.size());
+  for (uint64_t v = 0; v < g.n; ++v) EXPECT_EQ(double(result.distance[v]), expected[v]) << "vertex " << v;
+  EXPECT_EQ(result.distance[g.n - 1], 960.0f);
+  EXPECT_EQ(result.reached, g.n);
+}
+
 // SSSP refuses a negative weight under delta-stepping, takes it under
 // Bellman-Ford, and names a negative cycle.
 TEST(Algorithms, SsspNegativeWeights) {
