@@ -284,8 +284,9 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
   //   2. the pull cache: what it holds is read again when it is cut (BFS
   //      on RMAT 26 under 2 GiB read 6,266 MB with 60% of it, 3,903 MB
   //      with all of it, as uncapped);
-  //   3. the IO buffers for the consumers and the bins, the same share
-  //      each of what they would get above step 1, which cost time only.
+  //   3. the rest of the IO buffers (the consumers') and the bins, each
+  //      the same share of what it would get beyond the steps before:
+  //      they cost time only.
   const unsigned depth_buffers = std::clamp(options.io.queue_depth * graph.drives(), floor_buffers, wanted_buffers);
   auto between = [](double part, uint64_t least_value, uint64_t wanted_value) {
     return least_value + uint64_t(part * double(wanted_value - least_value));
@@ -293,8 +294,8 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
   EngineOptions& cut = fitted.options;
   cut = least;
   uint64_t room = fitted.limit - fitted.floor.total();
-  // Gives `part` (its budget from `from` to `to`) what room there is, and
-  // says what share of it that was.
+  // Gives the step from budget `from` to budget `to` what room is left,
+  // and returns the share of the step that was.
   auto step = [&](const MemoryBudget& from, const MemoryBudget& to) {
     const uint64_t above = to.total() - from.total();
     const uint64_t given = std::min(room, above);
