@@ -1,6 +1,7 @@
 #include "algorithms/pagerank.hpp"
 
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 
@@ -32,14 +33,6 @@ struct ChangeAndDangling {
   }
 };
 
-// Sums one classic iteration's change over the ranks into the result,
-// and counts the iteration; returns the dangling rank summed too.
-double count_iteration(engine::RankExchange& ranks, const ChangeAndDangling& sums, PageRankResult& result) {
-  ++result.iterations;
-  result.last_change = ranks.communicator().sum(sums.change);
-  return ranks.communicator().sum(sums.dangling);
-}
-
 // Whether a classic run starts with float shares, and below which L1
 // change of an iteration it leaves them for double ones (0: never).
 // Automatic switches while the change is still 100 times the most float
@@ -56,43 +49,39 @@ double leave_floats_below(const PageRankOptions& o) {
   return o.shares == PageRankShares::automatic ? 100 * 0x1p-24 / (1 - o.damping) : 0.0;
 }
 
-// The rounds on float shares, run from the start, which return when the
-// run is done (converged or at the cap) or at the first iteration whose
-// change is below switch_below.
+// Classic iterations over `shares`, what the edges read (sent to the
+// ranks that read them): next(v, rank) stores v's new rank and share and
+// returns its change and the rank it drops (no out-edges). Returns when
+// the run is done (converged or at the cap) or at the first iteration
+// whose change is below switch_below. `dangling`: the rank the vertices
+// without out-edges hold now.
 //
 // On several ranks, each updates the ranks of its own range [first, last)
 // and shares what the others read (shares, sums, the frontier).
-void classic_float_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
-                          base::Array<double>& received, double switch_below) {
+template <class Share, class Next>
+void classic_iterations(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
+                        base::Array<double>& received, std::span<Share> shares, double dangling, double switch_below,
+                        Next&& next) {
   const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
   engine::RankExchange& ranks = engine.ranks();
-  base::Array<float> share = engine.filled_random_access_array(n, 0.0f, "PageRank's shares");
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   const double base = (1 - o.damping) / double(n);
-  // What each vertex sends along each out-edge, and the rank of the
-  // vertices without out-edges (spread or dropped).
-  auto shares = [&](uint64_t v, double rank) {
-    const uint32_t degree = engine.out_degree(v);
-    share[v] = degree ? float(rank / degree) : 0.0f;
-    return degree ? 0.0 : rank;
-  };
-  double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return shares(v, result.rank[v]); }));
   while (result.iterations < o.max_iterations) {
-    ranks.source_values(share.span());
-    SumIntoDestination<SourceValue<float>> push{{share.data()}, received.data()};
+    ranks.source_values(shares);
+    SumIntoDestination<SourceValue<Share>> push{{shares.data()}, received.data()};
     engine.edge_map<double>(all, push, false);
     trace.record(engine, "iteration", result.iterations);
     const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
     // One pass: the new rank, its change, and the next round's shares.
-    ChangeAndDangling sums = engine.parallel_sum<ChangeAndDangling>(first, last, [&](uint64_t v) {
-      const double next = base + o.damping * (received[v] + spread);
+    const ChangeAndDangling sums = engine.parallel_sum<ChangeAndDangling>(first, last, [&](uint64_t v) {
+      const double rank = base + o.damping * (received[v] + spread);
       received[v] = 0;
-      const double change = std::fabs(next - result.rank[v]);
-      result.rank[v] = next;
-      return ChangeAndDangling{change, shares(v, next)};
+      return next(v, rank);
     });
-    dangling = count_iteration(ranks, sums, result);
+    ++result.iterations;
+    result.last_change = ranks.communicator().sum(sums.change);
+    dangling = ranks.communicator().sum(sums.dangling);
     // Below switch_below floats do not decide that the run is done: their
     // rounding can reach a fixed point of its own (a change of 0).
     if (result.last_change < switch_below && o.tolerance <= switch_below) return;
@@ -103,48 +92,51 @@ void classic_float_rounds(engine::Engine& engine, const PageRankOptions& o, RunT
   }
 }
 
-// The rounds on double shares, from the start or on from the float ones.
-// A rank and its share are one array, `value`: a vertex with out-edges
-// holds what it sends along each (rank / out-degree), and its rank is
-// that times its out-degree again, within 2 ulps; one without holds its
-// rank, which no edge reads. A separate array of shares would cost 8
-// bytes a vertex, a third of the run's state.
+// The iterations on float shares, run from the start, to switch_below.
+void classic_float_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
+                          base::Array<double>& received, double switch_below) {
+  const uint64_t first = engine.owned_begin(), last = engine.owned_end();
+  base::Array<float> share = engine.filled_random_access_array(engine.graph().vertices(), 0.0f, "PageRank's shares");
+  // What each vertex sends along each out-edge, and the rank of the
+  // vertices without out-edges (spread or dropped).
+  auto shares = [&](uint64_t v, double rank) {
+    const uint32_t degree = engine.out_degree(v);
+    share[v] = degree ? float(rank / degree) : 0.0f;
+    return degree ? 0.0 : rank;
+  };
+  const double dangling =
+      engine.ranks().communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) { return shares(v, result.rank[v]); }));
+  classic_iterations(engine, o, trace, result, received, share.span(), dangling, switch_below, [&](uint64_t v, double next) {
+    const double change = std::fabs(next - result.rank[v]);
+    result.rank[v] = next;
+    return ChangeAndDangling{change, shares(v, next)};
+  });
+}
+
+// The iterations on double shares, from the start or on from the float
+// ones. A rank and its share are one array, `value`: a vertex with
+// out-edges holds what it sends along each (rank / out-degree), and its
+// rank is that times its out-degree again, within 2 ulps; one without
+// holds its rank, which no edge reads. A separate array of shares would
+// cost 8 bytes a vertex, a third of the run's state.
 void classic_double_rounds(engine::Engine& engine, const PageRankOptions& o, RunTrace& trace, PageRankResult& result,
                            base::Array<double>& received) {
-  const uint64_t n = engine.graph().vertices();
   const uint64_t first = engine.owned_begin(), last = engine.owned_end();
-  engine::RankExchange& ranks = engine.ranks();
   base::Array<double>& value = result.rank;
-  const engine::VertexSubset all = engine::VertexSubset::all(n);
-  const double base = (1 - o.damping) / double(n);
   auto rank_of = [&](uint64_t v, uint32_t degree) { return degree ? value[v] * degree : value[v]; };
   // Sets v's value from its rank; returns the rank it drops (no out-edges).
   auto set_value = [&](uint64_t v, uint32_t degree, double rank) {
     value[v] = degree ? rank / degree : rank;
     return degree ? 0.0 : rank;
   };
-  double dangling = ranks.communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) {
+  const double dangling = engine.ranks().communicator().sum(engine.parallel_sum<double>(first, last, [&](uint64_t v) {
     return set_value(v, engine.out_degree(v), value[v]);
   }));
-  while (result.iterations < o.max_iterations) {
-    ranks.source_values(value.span());
-    SumIntoDestination<SourceValue<double>> push{{value.data()}, received.data()};
-    engine.edge_map<double>(all, push, false);
-    trace.record(engine, "iteration", result.iterations);
-    const double spread = o.dangling == Dangling::spread ? dangling / double(n) : 0.0;
-    ChangeAndDangling sums = engine.parallel_sum<ChangeAndDangling>(first, last, [&](uint64_t v) {
-      const uint32_t degree = engine.out_degree(v);
-      const double next = base + o.damping * (received[v] + spread);
-      received[v] = 0;
-      const double change = std::fabs(next - rank_of(v, degree));
-      return ChangeAndDangling{change, set_value(v, degree, next)};
-    });
-    dangling = count_iteration(ranks, sums, result);
-    if (result.last_change < o.tolerance) {
-      result.converged = true;
-      break;
-    }
-  }
+  classic_iterations(engine, o, trace, result, received, value.span(), dangling, 0.0, [&](uint64_t v, double next) {
+    const uint32_t degree = engine.out_degree(v);
+    const double change = std::fabs(next - rank_of(v, degree));
+    return ChangeAndDangling{change, set_value(v, degree, next)};
+  });
   engine.parallel_for(last - first, [&](int, uint64_t begin, uint64_t end) {
     for (uint64_t v = first + begin; v < first + end; ++v) value[v] = rank_of(v, engine.out_degree(v));
   });

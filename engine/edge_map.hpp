@@ -107,22 +107,23 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
 template <class F>
 VertexSubset Engine::vertex_map(const VertexSubset& frontier, F&& f) {
   const VertexPhase phase(*this);
-  if (const IndexedBitmap* bits = frontier.bitmap()) {
+  if (frontier.is_dense()) {
     // A dense frontier's result is kept as bits: kept as ids it took up to
     // 16 bytes a member (each thread's list, then their concatenation),
     // 1 GiB beyond the budget for PageRank-delta's first frontiers on RMAT
-    // 26. A piece starts on a block (512 bits), so each thread owns the
-    // words it writes; their index words are shared, set atomically.
+    // 26. for_frontier_pieces cuts a dense frontier at blocks (512 bits),
+    // so each thread owns the words it writes; their index words are
+    // shared, set atomically.
     IndexedBitmap kept(graph_.vertices());
     std::vector<uint64_t> counts(static_cast<size_t>(this->threads()), 0);
-    pool_.parallel_for(graph_.vertices(), IndexedBitmap::block_bits, [&](int t, uint64_t begin, uint64_t end) {
-      uint64_t word = begin / 64, bits_of_word = 0, count = 0;
+    for_frontier_pieces(frontier, [&](int t, auto&& for_each_member) {
+      uint64_t word = UINT64_MAX, bits_of_word = 0, count = 0;
       auto put = [&] {
         if (!bits_of_word) return;
         kept.set_word_atomic(word, bits_of_word);
         count += uint64_t(std::popcount(bits_of_word));
       };
-      bits->for_each_in(begin, end, [&](uint64_t v) {
+      for_each_member([&](uint64_t v) {
         if (v / 64 != word) {
           put();
           word = v / 64, bits_of_word = 0;
