@@ -22,6 +22,15 @@ void check(const PageRankOptions& o) {
   }
 }
 
+// The automatic method resolved: the same on every rank, classic where
+// any rank's engine was fitted with classic's arrays.
+PageRankMethod method_to_run(engine::Engine& engine, const PageRankOptions& o) {
+  if (o.method != PageRankMethod::automatic) return o.method;
+  if (o.dangling == Dangling::spread) return PageRankMethod::classic;
+  const bool least = engine.ranks().communicator().sum(uint64_t(engine.fitted().least_arrays)) > 0;
+  return least ? PageRankMethod::classic : PageRankMethod::delta;
+}
+
 // What one pass of classic PageRank sums: the L1 change and the rank of
 // the vertices without out-edges.
 struct ChangeAndDangling {
@@ -271,19 +280,32 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
 
 }  // namespace
 
-uint64_t pagerank_bytes_per_vertex(const PageRankOptions& o) {
+uint64_t pagerank_bytes_per_vertex(const PageRankOptions& options) {
+  PageRankOptions o = options;
+  if (o.method == PageRankMethod::automatic) o.method = o.dangling == Dangling::spread ? PageRankMethod::classic : PageRankMethod::delta;
   const bool float_shares = o.method == PageRankMethod::classic ? starts_with_floats(o) : o.shares == PageRankShares::float32;
   return (o.method == PageRankMethod::classic ? 16 : 24) + (float_shares ? 4 : 0);
 }
 
+uint64_t pagerank_least_bytes_per_vertex(const PageRankOptions& options) {
+  if (options.method != PageRankMethod::automatic || options.dangling == Dangling::spread) return 0;
+  PageRankOptions classic = options;
+  classic.method = PageRankMethod::classic;
+  return pagerank_bytes_per_vertex(classic);
+}
+
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace) {
   check(options);
+  PageRankOptions o = options;
+  o.method = method_to_run(engine, options);
+  PageRankResult result;
   if (engine.graph().vertices() == 0) {
-    PageRankResult nothing;
-    nothing.converged = true;  // no vertex, nothing to change
-    return nothing;
+    result.converged = true;  // no vertex, nothing to change
+  } else {
+    result = o.method == PageRankMethod::classic ? classic(engine, o, trace) : delta(engine, o, trace);
   }
-  return options.method == PageRankMethod::classic ? classic(engine, options, trace) : delta(engine, options, trace);
+  result.method = o.method;
+  return result;
 }
 
 }  // namespace sluice::algorithms

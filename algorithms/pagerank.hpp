@@ -29,7 +29,11 @@
 
 namespace sluice::algorithms {
 
-enum class PageRankMethod { delta, classic };
+// automatic: delta, or classic where delta's arrays leave the engine's
+// floor above the memory limit and classic's do not (both stop at the
+// same tolerance; classic keeps 4-8 bytes a vertex less). With
+// Dangling::spread, classic.
+enum class PageRankMethod { automatic, delta, classic };
 enum class Dangling { drop, spread };
 // How what a vertex sends along each out-edge (rank / out-degree) is
 // stored: float32 (GAPBS's choice) halves the array that every edge reads
@@ -67,12 +71,16 @@ struct PageRankResult {
   // vertex had a change left to push), not at the iteration cap.
   bool converged = false;
   unsigned float_share_iterations = 0;  // the first iterations, on float shares
+  PageRankMethod method = PageRankMethod::delta;  // the one that ran
 };
 
 // The arrays a run holds, by method and shares: classic 8 (ranks) + 8
 // (sums) + 4 (float shares, automatic's first rounds), delta 8 (ranks) +
-// 8 (pending changes) + 8 (sums) + 4 with float shares.
+// 8 (pending changes) + 8 (sums) + 4 with float shares. automatic: delta's,
+// and classic's as the least (EngineOptions::algorithm_bytes_least; 0
+// for a method given).
 uint64_t pagerank_bytes_per_vertex(const PageRankOptions& options);
+uint64_t pagerank_least_bytes_per_vertex(const PageRankOptions& options);
 
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace);
 

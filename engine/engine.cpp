@@ -87,7 +87,7 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
 std::unique_ptr<Engine> Engine::transposed() {
   if (!reversed_) throw std::logic_error("Engine::transposed: the engine has no transpose of its own (a symmetric graph, or none)");
   EngineOptions options = options_;
-  options.algorithm_bytes = 0;  // counted once, here
+  options.algorithm_bytes = options.algorithm_bytes_least = 0;  // counted once, here
   options.communicator = nullptr;  // on ranks: the part's CSC, run as one process
   options.whole_out_degrees = nullptr;
   return std::unique_ptr<Engine>(new Engine(*reversed_, options, this));
@@ -238,7 +238,10 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   return b;
 }
 
-FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options, bool shared_edge_sets) {
+namespace {
+
+FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
+                                   bool shared_edge_sets) {
   FittedOptions fitted{options, {}, MemoryBudget::of(graph, reversed, options, shared_edge_sets), {}, 0};
   fitted.budget = fitted.wanted;
   // Without a limit given, what is available less what the process
@@ -273,7 +276,7 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
            (b.exchange ? ", exchange " + size(b.exchange) : std::string());
   };
   if (fitted.floor.total() > fitted.limit) {
-    throw std::runtime_error("the vertex state does not fit in memory: needs at least " + size(fitted.floor.total()) + " (" +
+    throw MemoryRefused("the vertex state does not fit in memory: needs at least " + size(fitted.floor.total()) + " (" +
                              parts(fitted.floor) + "), the limit is " + size(fitted.limit) +
                              (options.memory_limit ? " (the memory limit asked for)" : " (the memory available)"));
   }
@@ -319,6 +322,21 @@ FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, c
     fitted.budget = fitted.floor;
   }
   return fitted;
+}
+
+}  // namespace
+
+FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options, bool shared_edge_sets) {
+  try {
+    return fit_arrays_to_memory(graph, reversed, options, shared_edge_sets);
+  } catch (const MemoryRefused&) {
+    if (!options.algorithm_bytes_least || options.algorithm_bytes_least >= options.algorithm_bytes) throw;
+    EngineOptions least = options;
+    least.algorithm_bytes = options.algorithm_bytes_least;
+    FittedOptions fitted = fit_arrays_to_memory(graph, reversed, least, shared_edge_sets);
+    fitted.least_arrays = true;
+    return fitted;
+  }
 }
 
 std::optional<DeviceCalibration> calibration_of(const DiskGraph& graph) {

@@ -107,6 +107,10 @@ struct EngineOptions {
   io::IoOptions io;
   uint64_t memory_limit = 0;       // bytes; 0: the memory available now
   uint64_t algorithm_bytes = 0;    // the algorithm's own vertex arrays, counted in the budget
+  // A smaller way the algorithm can run (0: none), taken where its
+  // algorithm_bytes leave the engine's floor above the limit (PageRank's
+  // automatic method: delta, else classic).
+  uint64_t algorithm_bytes_least = 0;
   unsigned value_bytes = 8;        // size of an EDGEMAP value, for sizing the bins
   // The ranks of a distributed run, the graph being this rank's part of a
   // ranked layout (formats/ranked_writer.hpp); null: one process.
@@ -150,17 +154,24 @@ struct MemoryBudget {
 // default when it fits; when not, each is cut towards its floor by the
 // same share of what it would get above it: IO buffers to
 // memory_floor_buffers_per_drive a drive, the bins to their fewest blocks,
-// the pull cache to none. Throws std::runtime_error, naming every part,
-// the floor and the limit, when even the floor does not fit.
+// the pull cache to none. Where even the floor does not fit, the
+// algorithm's smaller way (algorithm_bytes_least) is fitted instead, when
+// it has one. Throws std::runtime_error, naming every part, the floor and
+// the limit, when no floor fits.
 inline constexpr unsigned memory_floor_buffers_per_drive = 4;
 struct FittedOptions {
   EngineOptions options;
   MemoryBudget budget, wanted, floor;  // as fitted, as the defaults would have it, and the least
   uint64_t limit = 0;
+  bool least_arrays = false;  // the algorithm's smaller way was fitted (options.algorithm_bytes is it)
   bool cut() const { return budget.total() < wanted.total(); }
 };
 FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
                             bool shared_edge_sets = false);
+// Thrown when no floor fits the limit.
+struct MemoryRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // What one EDGEMAP did (algorithms/run_trace.hpp writes it as JSON).
 struct EdgeMapStats {

@@ -53,7 +53,7 @@ std::vector<std::string> drive_devices(const engine::DiskGraph& graph) {
 
 }  // namespace
 
-AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, uint64_t bytes_per_vertex,
+AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, AlgorithmArrays arrays,
                            engine::Communicator* communicator, bool reads_samples, const GraphOpened& graph_opened)
     : communicator_(communicator),
       name_(name),
@@ -72,7 +72,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     }
     trials_ = asked;
   };
-  engines_ = open_program_engines(name, path_, v, transpose, bytes_per_vertex, communicator, reads_samples, opened);
+  engines_ = open_program_engines(name, path_, v, transpose, arrays, communicator, reads_samples, opened);
   const engine::DiskGraph& graph = *engines_.out_graph;
   // On ranks the transpose's part has an engine of its own, fitted to its
   // share of the limit: its memory counts too.

@@ -29,7 +29,7 @@ void add_program_options(po::options_description& options, const char* output_he
 // engines over it, a trace for the summary and --stats, and the outputs.
 class AlgorithmRun {
  public:
-  // bytes_per_vertex: the algorithm's own arrays, counted in the memory budget.
+  // arrays: the algorithm's own, counted in the memory budget.
   // communicator: the ranks of a distributed run (null: one process).
   // reads_samples: the algorithm reads the sample files (edge_map_first):
   // with --io memory they are held in DRAM too.
@@ -44,7 +44,7 @@ class AlgorithmRun {
   // trial; 0: none): they set the count, which --trials, if given, must match.
   using GraphOpened =
       std::function<unsigned(const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs)>;
-  AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, uint64_t bytes_per_vertex,
+  AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, AlgorithmArrays arrays,
                engine::Communicator* communicator = nullptr, bool reads_samples = false, const GraphOpened& graph_opened = {});
 
   engine::Engine& out() { return *engines_.out; }

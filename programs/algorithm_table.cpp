@@ -231,7 +231,7 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
 
 // The budget's bytes a vertex of a row whose arrays its flags do not change.
 auto per_vertex(uint64_t bytes) {
-  return [bytes](const po::variables_map&) { return bytes; };
+  return [bytes](const po::variables_map&) { return AlgorithmArrays{bytes}; };
 }
 
 Algorithm bfs_row() {
@@ -240,7 +240,7 @@ Algorithm bfs_row() {
   a.summary = "breadth-first search: depth and parent of every vertex";
   a.usage = "[--source V] [--parents FILE]";
   a.output_help = "write each vertex's depth (-1: not reached) to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::bfs_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::bfs_bytes_per_vertex);
   a.extra_outputs = {{"parents", "parent"}};
   a.vertex_valued = {"parent", "source"};
   a.add_options = [](po::options_description& o) {
@@ -289,12 +289,17 @@ Algorithm pagerank_row() {
   Algorithm a;
   a.name = "pagerank";
   a.summary = "PageRank, delta (Ligra/Blaze) or classic (GAPBS)";
-  a.usage = "[--method delta|classic]";
+  a.usage = "[--method auto|delta|classic]";
   a.output_help = "write each vertex's rank to this file";
-  a.bytes_per_vertex = [](const po::variables_map& v) { return algorithms::pagerank_bytes_per_vertex(pagerank_options(v)); };
+  a.arrays = [](const po::variables_map& v) {
+    const algorithms::PageRankOptions o = pagerank_options(v);
+    return AlgorithmArrays{algorithms::pagerank_bytes_per_vertex(o), algorithms::pagerank_least_bytes_per_vertex(o)};
+  };
   a.add_options = [](po::options_description& o) {
     o.add_options()
-      ("method", po::value<std::string>()->default_value("delta"), "delta (Ligra/Blaze: only changed vertices push) or classic (GAPBS)")
+      ("method", po::value<std::string>()->default_value("auto"),
+       "delta (Ligra/Blaze: only changed vertices push), classic (GAPBS), or auto: delta, or classic where delta's 24 bytes a "
+       "vertex do not fit the memory limit beside the engine's floor and classic's 16-20 do (classic with --dangling spread)")
       ("damping", po::value<double>()->default_value(0.85, "0.85"), "damping factor")
       ("tolerance", po::value<double>()->default_value(1e-4, "1e-4"), "stop when one iteration changes the ranks by less than this in total (L1)")
       ("iterations", po::value<unsigned>()->default_value(20), "iteration cap")
@@ -321,15 +326,19 @@ Algorithm pagerank_row() {
       double seconds = 0;
       algorithms::PageRankResult r = timed(seconds, [&] { return algorithms::pagerank(e.out, o, trace); });
       const TopVertex top = owned_top(owners(e), r.rank);
-      AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s",
+      const bool auto_classic = o.method == algorithms::PageRankMethod::automatic && r.method == algorithms::PageRankMethod::classic &&
+                                o.dangling == algorithms::Dangling::drop;
+      AlgorithmResult result{r.iterations, printed("sum of ranks %.6f, top vertex %llu (%.3g), last change %.3g, %s%s",
                                                    owned_sum(owners(e), r.rank),
                                                    (unsigned long long)ids->original(top.vertex), top.value, r.last_change,
                                                    !r.converged                  ? "not converged"
                                                    : r.last_change < o.tolerance ? "converged"
-                                                                                 : "converged (no change above the delta threshold left)"),
+                                                                                 : "converged (no change above the delta threshold left)",
+                                                   auto_classic ? "; classic: delta's arrays did not fit the memory limit" : ""),
                              {}, {}, seconds};
       result.values.emplace_back("rank", std::move(r.rank));
-      result.counts = {{"iterations", uint64_t(r.iterations)}, {"last_change", r.last_change}, {"converged", r.converged},
+      result.counts = {{"method", std::string(r.method == algorithms::PageRankMethod::classic ? "classic" : "delta")},
+                       {"iterations", uint64_t(r.iterations)}, {"last_change", r.last_change}, {"converged", r.converged},
                        {"float_share_iterations", uint64_t(r.float_share_iterations)}};
       if (!r.converged && o.tolerance > 0) {  // a tolerance of 0 asks for the cap: a fixed number of iterations
         result.warnings.push_back(printed("did not converge: stopped at the cap of %u iterations with a last change of %.3g, "
@@ -338,7 +347,10 @@ Algorithm pagerank_row() {
       }
       return result;
     }, 0, [o](formats::BlockGraph& graph, const AlgorithmResult& r) {
-      const double held_back = o.method == algorithms::PageRankMethod::delta ? o.damping * o.delta_threshold : 0.0;
+      const bool delta = std::any_of(r.counts.begin(), r.counts.end(), [](const auto& count) {
+        return count.first == "method" && std::get<std::string>(count.second) == "delta";
+      });
+      const double held_back = delta ? o.damping * o.delta_threshold : 0.0;
       return verify_pagerank(graph, values_named<double>(r, "rank"), o.damping, o.dangling == algorithms::Dangling::spread, o.tolerance,
                              held_back);
     }};
@@ -353,7 +365,7 @@ Algorithm wcc_row() {
   a.component_labels = {"label"};
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::wcc_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::wcc_bytes_per_vertex);
   a.ranks_bytes_per_vertex = algorithms::wcc_ranks_bytes_per_vertex;
   a.reads_samples = true;  // Afforest's first step
   a.add_options = [](po::options_description&) {};
@@ -381,7 +393,7 @@ Algorithm spmv_row() {
   a.usage = "[--x FILE] [--transposed]";
   a.note = "A[i][j] is the weight of edge i -> j (1 when unweighted); A x reads the transpose.";
   a.output_help = "write y, one value per vertex, to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::spmv_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::spmv_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("x", po::value<std::string>()->default_value(""), "the vector x, one value per vertex (text, or float64 with --output-format binary; of a relabelled graph, as --output writes it: 'ID VALUE' lines or (uint64, float64) records); default all ones")
@@ -437,7 +449,7 @@ Algorithm bc_row() {
   a.usage = "[--sources V,W,...]";
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's centrality to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::bc_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::bc_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("sources,s", po::value<std::string>()->default_value(""), "source vertices, comma-separated (default: the vertex of highest out-degree)")
@@ -503,7 +515,7 @@ Algorithm sssp_row() {
   a.usage = "[--source V | --from-every-vertex] [--delta D]";
   a.note = "Unweighted graphs have weight 1; negative weights need --delta inf (Bellman-Ford).";
   a.output_help = "write each vertex's distance (inf: not reached) to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::sssp_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::sssp_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<std::string>(), source_help)
@@ -554,7 +566,7 @@ Algorithm kcore_row() {
   a.summary = "k-core decomposition by peeling (Ligra's KCore): the coreness of every vertex (undirected graphs)";
   a.note = undirected_note;
   a.output_help = "write each vertex's coreness to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::kcore_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::kcore_bytes_per_vertex);
   a.add_options = [](po::options_description&) {};
   a.transpose = undirected;
   a.prepare = [](const AlgorithmSetup&) {
@@ -581,7 +593,7 @@ Algorithm tc_row() {
   a.usage = "[--list-memory SIZE] [--clustering FILE]";
   a.note = undirected_note;
   a.output_help = "write each vertex's triangle count to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::tc_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::tc_bytes_per_vertex);
   a.extra_outputs = {{"clustering", "clustering"}};
   a.add_options = [](po::options_description& o) {
     o.add_options()
@@ -625,7 +637,7 @@ Algorithm mis_row() {
   a.usage = "[--seed N]";
   a.note = undirected_note;
   a.output_help = "write each vertex's membership (1: in the set, 0: not) to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::mis_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::mis_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()("seed", po::value<uint64_t>()->default_value(1), seed_help);
   };
@@ -655,7 +667,7 @@ Algorithm radii_row() {
   a.usage = "[--seed N]";
   a.note = "Every vertex is a source in graphs of 64 vertices or fewer: on an undirected graph the estimates are then the eccentricities.";
   a.output_help = "write each vertex's estimate (-1: no source reaches it) to this file";
-  a.bytes_per_vertex = per_vertex(algorithms::radii_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::radii_bytes_per_vertex);
   a.add_options = [](po::options_description& o) {
     o.add_options()("seed", po::value<uint64_t>()->default_value(1), seed_help);
   };

@@ -89,7 +89,7 @@ struct Algorithm {
   std::string note;         // a line under the usage ("needs the transpose")
   std::string output_help;  // what --output holds
   // The algorithm's arrays, in the memory budget, as its flags ask for them.
-  std::function<uint64_t(const po::variables_map&)> bytes_per_vertex = [](const po::variables_map&) { return uint64_t(0); };
+  std::function<AlgorithmArrays(const po::variables_map&)> arrays = [](const po::variables_map&) { return AlgorithmArrays{}; };
   uint64_t ranks_bytes_per_vertex = 0;  // and those it keeps beyond them on ranks
   bool reads_samples = false;     // edge_map_first over the sample files: held in DRAM with --io memory
   // Outputs beyond --output: (option, name of the array it writes).

@@ -77,7 +77,7 @@ void add_symmetric_option(po::options_description& options) {
 }
 
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
-                                    Transpose transpose, uint64_t bytes_per_vertex, engine::Communicator* communicator,
+                                    Transpose transpose, AlgorithmArrays arrays, engine::Communicator* communicator,
                                     bool reads_samples, const GraphOpened& graph_opened) {
   ProgramEngines e;
   std::optional<layout::RankChoice> rank;
@@ -123,7 +123,8 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
   e.options.symmetric = e.symmetric && !distributed;
   e.options.communicator = communicator;
-  e.options.algorithm_bytes = bytes_per_vertex * e.out_graph->vertices();
+  e.options.algorithm_bytes = arrays.bytes_per_vertex * e.out_graph->vertices();
+  e.options.algorithm_bytes_least = arrays.least_bytes_per_vertex * e.out_graph->vertices();
   e.options.hold_samples = reads_samples;
   if (distributed) e.options.whole_out_degrees = out_degrees;
   engine::EngineOptions in_options = e.options;
@@ -151,7 +152,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   };
   share_of_limit([&] { e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options); });
   if (e.in_graph) {  // a rank's part of the transpose
-    in_options.algorithm_bytes = 0;  // counted once
+    in_options.algorithm_bytes = in_options.algorithm_bytes_least = 0;  // counted once
     in_options.whole_out_degrees = nullptr;  // its part's out-degrees are the graph's in-degrees
     share_of_limit([&] { e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options); });
   } else if (wanted && !e.symmetric && !distributed) {

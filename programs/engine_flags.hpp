@@ -59,11 +59,17 @@ struct ProgramEngines {
 // parameters there, so that a bad one costs no load. out_degrees: the
 // whole graph's, on ranks too.
 using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uint32_t* out_degrees)>;
+// The bytes a vertex of an algorithm's own arrays, counted in the memory
+// budget, and of a smaller way it can run, taken where the first does not
+// fit (0: none; EngineOptions::algorithm_bytes_least).
+struct AlgorithmArrays {
+  uint64_t bytes_per_vertex = 0, least_bytes_per_vertex = 0;
+};
 // With a communicator of several ranks, opens this rank's part of a ranked
 // layout and never a transpose engine (a part's other edge set serves
 // pull only). reads_samples: EngineOptions::hold_samples.
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
-                                    Transpose transpose, uint64_t bytes_per_vertex,
+                                    Transpose transpose, AlgorithmArrays arrays,
                                     engine::Communicator* communicator = nullptr, bool reads_samples = false,
                                     const GraphOpened& graph_opened = {});
 // --symmetric alone (add_program_options adds it).

@@ -110,9 +110,10 @@ io::BackendKind parse_backend(const std::string& name) {
 }
 
 algorithms::PageRankMethod parse_pagerank_method(const std::string& text) {
+  if (text == "auto") return algorithms::PageRankMethod::automatic;
   if (text == "delta") return algorithms::PageRankMethod::delta;
   if (text == "classic") return algorithms::PageRankMethod::classic;
-  throw po::error("unknown PageRank method '" + text + "' (expected delta or classic)");
+  throw po::error("unknown PageRank method '" + text + "' (expected auto, delta or classic)");
 }
 
 algorithms::PageRankShares parse_pagerank_shares(const std::string& text) {

@@ -42,7 +42,7 @@ engine::SkipThreshold parse_skip_threshold(const std::string& text);
 engine::Direction parse_direction(const std::string& text);     // auto, push, pull
 engine::EdgeMapVariant parse_edgemap(const std::string& text);  // binning, atomic
 io::BackendKind parse_backend(const std::string& name);         // auto, uring, aio, psync, memory
-algorithms::PageRankMethod parse_pagerank_method(const std::string& text);  // delta, classic
+algorithms::PageRankMethod parse_pagerank_method(const std::string& text);  // auto, delta, classic
 algorithms::Dangling parse_dangling(const std::string& text);               // drop, spread
 algorithms::PageRankShares parse_pagerank_shares(const std::string& text);  // auto, double, float
 

@@ -454,6 +454,52 @@ TEST(Engine, FitsTheUnsetPartsToTheMemoryLimit) {
   EXPECT_EQ(engine.options().io.buffers, fitted.options.io.buffers);
 }
 
+// An algorithm with a smaller way to run (PageRank's automatic method)
+// gets its larger arrays where their floor fits, its smaller ones where
+// only theirs does, and a refusal below both.
+TEST(Engine, FitsTheSmallerArraysWhereTheLargerDoNot) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false).back();
+  DiskGraph graph(layout_on_drives(dir, g, 1, true));
+  const std::unique_ptr<DiskGraph> reversed = graph.reversed();
+  const uint64_t larger = 24 * graph.vertices(), smaller = 16 * graph.vertices();
+  EngineOptions options;
+  options.io.max_request_bytes = 4096;
+  options.algorithm_bytes = larger;
+  options.algorithm_bytes_least = smaller;
+  EngineOptions least = options;
+  least.io.buffers = std::min(unsigned(io_buffers_for(graph, options.io)), memory_floor_buffers_per_drive * graph.drives());
+  least.bin_space = 1;
+  least.pull_cache = 0;
+  const uint64_t larger_floor = MemoryBudget::of(graph, reversed.get(), least).total();
+  least.algorithm_bytes = smaller;
+  const uint64_t smaller_floor = MemoryBudget::of(graph, reversed.get(), least).total();
+  ASSERT_EQ(larger_floor - smaller_floor, larger - smaller);
+  auto fit = [&](uint64_t limit) {
+    options.memory_limit = limit;
+    return fit_to_memory(graph, reversed.get(), options);
+  };
+  const FittedOptions roomy = fit(larger_floor);
+  EXPECT_FALSE(roomy.least_arrays);
+  EXPECT_EQ(roomy.budget.algorithm, larger);
+  const FittedOptions tight = fit(larger_floor - 1);
+  EXPECT_TRUE(tight.least_arrays);
+  EXPECT_EQ(tight.options.algorithm_bytes, smaller);
+  EXPECT_EQ(tight.budget.algorithm, smaller);
+  EXPECT_LE(tight.budget.total(), larger_floor - 1);
+  EXPECT_EQ(fit(smaller_floor).floor.total(), smaller_floor);
+  EXPECT_THROW(fit(smaller_floor - 1), MemoryRefused);
+  // Without a smaller way, the larger floor is the least.
+  options.algorithm_bytes_least = 0;
+  EXPECT_THROW(fit(larger_floor - 1), MemoryRefused);
+  // An engine runs with what was fitted.
+  options.algorithm_bytes_least = smaller;
+  options.memory_limit = larger_floor - 1;
+  Engine engine(graph, options);
+  EXPECT_TRUE(engine.fitted().least_arrays);
+  EXPECT_EQ(engine.budget().algorithm, smaller);
+}
+
 
 // NeighbourSum that asks the run to stop at the first call of `cond`
 // (pull plans by calling it), of `scatter` (pages stream in), or never.

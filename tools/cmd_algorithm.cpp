@@ -65,8 +65,12 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
     return read->trials;
   };
   const bool on_ranks = communicator && communicator->size() > 1;
-  const uint64_t bytes_per_vertex = algorithm.bytes_per_vertex(v) + (on_ranks ? algorithm.ranks_bytes_per_vertex : 0);
-  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), bytes_per_vertex, communicator, algorithm.reads_samples,
+  AlgorithmArrays arrays = algorithm.arrays(v);
+  if (on_ranks) {
+    arrays.bytes_per_vertex += algorithm.ranks_bytes_per_vertex;
+    if (arrays.least_bytes_per_vertex) arrays.least_bytes_per_vertex += algorithm.ranks_bytes_per_vertex;
+  }
+  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), arrays, communicator, algorithm.reads_samples,
                    read_parameters);
   const PreparedAlgorithm& prepared = *read;
   run.parameters(prepared.parameters);

@@ -96,6 +96,7 @@ class PageRankResult(RunResult):
     last_change: float = 0.0
     converged: bool = False  # False: stopped at max_iterations (a RuntimeWarning says so when tolerance > 0)
     float_share_iterations: int = 0  # the first iterations, on float shares (shares "float", or classic's "auto")
+    method: str = ""  # the one that ran: "delta" or "classic" (method "auto" picks)
 
 
 @dataclass(kw_only=True)
@@ -247,7 +248,7 @@ def bfs(graph: Union[PathLike, Graph], source: Optional[int] = None, **options: 
 
 def pagerank(
     graph: Union[PathLike, Graph],
-    method: str = "delta",
+    method: str = "auto",
     damping: float = 0.85,
     tolerance: float = 1e-4,
     max_iterations: int = 20,
@@ -256,9 +257,12 @@ def pagerank(
     shares: str = "auto",
     **options: Any,
 ) -> PageRankResult:
-    """PageRank: method "delta" (Ligra/Blaze: only changed vertices push) or
-    "classic" (GAPBS); dangling "drop" (GAPBS, Ligra, Blaze) or "spread"
-    (networkx; classic only); shares "float" (GAPBS's: what each vertex
+    """PageRank: method "delta" (Ligra/Blaze: only changed vertices push),
+    "classic" (GAPBS), or "auto": delta, or classic where delta's 24 bytes a
+    vertex do not fit memory_limit beside the engine's floor and classic's
+    do, or with dangling "spread" (the result's method says which ran);
+    dangling "drop" (GAPBS, Ligra, Blaze) or "spread" (networkx; classic
+    only); shares "float" (GAPBS's: what each vertex
     sends along its out-edges in half the memory, faster once that outgrows
     the caches; its rounding leaves an iteration's L1 change at a few 1e-9,
     so tolerances below about 1e-8 may not be reached), "double", or "auto":

@@ -124,6 +124,9 @@ def test_pagerank_and_jtcc(layouts, shape):
         delta = sluice.pagerank(path, threads=2, tolerance=1e-12, delta_threshold=1e-9, max_iterations=1000)
         classic = sluice.pagerank(path, method="classic", tolerance=1e-13, max_iterations=1000)
         np.testing.assert_allclose(delta.rank, classic.rank, atol=1e-6)
+        # The automatic method: delta with room for its arrays; classic with spread ranks.
+        assert (delta.method, classic.method, r.method) == ("delta", "classic", "classic")
+        assert sluice.pagerank(path, dangling="spread", tolerance=1e-13, max_iterations=200).method == "classic"
         # Float shares (GAPBS's) round what each vertex sends: close, not equal.
         floats = sluice.pagerank(path, method="classic", tolerance=1e-8, max_iterations=1000, shares="float")
         assert floats.converged

@@ -101,7 +101,12 @@ expect_error 2 "must not be negative" "$tools/sluice-bfs" g.sluice --threads -2
 for command in "$tools/sluice-bfs" "$tools/sluice" "$tools/sluice convert"; do
   $command --version | grep -q '^sluice [0-9][0-9.]*$' || fail "$command --version: $($command --version)"
 done
-expect_error 2 "PageRank-delta drops" "$tools/sluice-pagerank" g.sluice --dangling spread
+expect_error 2 "PageRank-delta drops" "$tools/sluice-pagerank" g.sluice --method delta --dangling spread
+# The automatic method spreads the dangling rank by classic.
+"$tools/sluice-pagerank" g.sluice --dangling spread --tolerance 1e-9 --iterations 100 --output auto-spread.txt --stats auto-spread.json \
+  > /dev/null 2>&1 || fail "pagerank --dangling spread with the automatic method failed"
+grep -q '"method":"classic"' auto-spread.json || fail "pagerank --dangling spread did not run classic"
+cmp -s pr.txt auto-spread.txt || fail "pagerank --dangling spread by the automatic method differs from --method classic"
 expect_error 2 "unknown share type 'half' for --shares (expected auto, double or float)" "$tools/sluice-pagerank" g.sluice --shares half
 printf '1\n2\nthree\n' > bad-x.txt
 expect_error 1 "bad-x.txt:line 3" "$tools/sluice-spmv" g.sluice --x bad-x.txt
