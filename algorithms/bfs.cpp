@@ -46,9 +46,10 @@ BfsResult run(engine::Engine& engine, uint64_t source, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
   BfsTree<Vertex> tree;
   // Filled on the compute threads: on one, faulting these arrays in made most
-  // of the time outside the EDGEMAPs of an in-memory BFS on RMAT 22.
-  tree.parent = engine.filled_array<Vertex>(n, -1, "BFS's parents");
-  tree.depth = engine.filled_array<Vertex>(n, -1, "BFS's depths");
+  // of the time outside the EDGEMAPs of an in-memory BFS on RMAT 22. Both
+  // are read and written at the destinations alone: on ranks, the own range.
+  tree.parent = engine.filled_owned_array<Vertex>(n, -1, "BFS's parents");
+  tree.depth = engine.filled_owned_array<Vertex>(n, -1, "BFS's depths");
   tree.parent[source] = Vertex(source);
   tree.depth[source] = 0;
   BfsResult result;

@@ -32,8 +32,9 @@ struct BfsResult {
 
 // Vertex state bytes per vertex, for the engine's memory budget: an int64
 // tree, or an int32 one whose arrays are widened in place for the
-// outputs (base::Array::widened), one after the other.
-constexpr uint64_t bfs_bytes_per_vertex = 16;
+// outputs (base::Array::widened), one after the other; of the own
+// vertices only (a gather's destinations: on ranks, the rank's range).
+constexpr engine::VertexBytes bfs_vertex_bytes{0, 16};
 
 BfsResult bfs(engine::Engine& engine, uint64_t source, RunTrace& trace);
 

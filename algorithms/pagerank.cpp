@@ -161,7 +161,7 @@ PageRankResult classic(engine::Engine& engine, const PageRankOptions& o, RunTrac
   const bool floats = starts_with_floats(o);
   result.rank = floats ? engine.filled_array(n, 1.0 / double(n), "PageRank's ranks")
                        : engine.filled_random_access_array(n, 1.0 / double(n), "PageRank's ranks");
-  base::Array<double> received = engine.filled_array(n, 0.0, "PageRank's sums");
+  base::Array<double> received = engine.filled_owned_array(n, 0.0, "PageRank's sums");
   if (floats) {
     classic_float_rounds(engine, o, trace, result, received, leave_floats_below(o));
     result.float_share_iterations = result.iterations;
@@ -264,10 +264,10 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
   // first round pushes the uniform start and later rounds push changes.
   // A change too small to push stays pending (Ligra drops it) and goes out
   // once it has grown past the threshold, so nothing is lost.
-  result.rank = engine.filled_array(n, 1.0 / double(n), "PageRank's ranks");
+  result.rank = engine.filled_owned_array(n, 1.0 / double(n), "PageRank's ranks");
   // On huge pages: on double shares, the edges read it at random.
   DeltaState state{engine.filled_random_access_array(n, 1.0 / double(n), "PageRank's pending changes"),
-                   engine.filled_array(n, 0.0, "PageRank's sums"), engine::VertexSubset::all(n)};
+                   engine.filled_owned_array(n, 0.0, "PageRank's sums"), engine::VertexSubset::all(n)};
   if (o.shares == PageRankShares::float32) {
     delta_rounds<float>(engine, o, trace, result, state);
     result.float_share_iterations = result.iterations;
@@ -280,18 +280,23 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
 
 }  // namespace
 
-uint64_t pagerank_bytes_per_vertex(const PageRankOptions& options) {
+engine::VertexBytes pagerank_vertex_bytes(const PageRankOptions& options) {
   PageRankOptions o = options;
   if (o.method == PageRankMethod::automatic) o.method = o.dangling == Dangling::spread ? PageRankMethod::classic : PageRankMethod::delta;
   const bool float_shares = o.method == PageRankMethod::classic ? starts_with_floats(o) : o.shares == PageRankShares::float32;
-  return (o.method == PageRankMethod::classic ? 16 : 24) + (float_shares ? 4 : 0);
+  // classic: the ranks (the double rounds' shares) and the float shares
+  // over every vertex, the sums owned; delta: the pending changes (the
+  // double shares) and the float shares over every vertex, the ranks and
+  // the sums owned.
+  const uint64_t floats = float_shares ? 4 : 0;
+  return o.method == PageRankMethod::classic ? engine::VertexBytes{8 + floats, 8} : engine::VertexBytes{8 + floats, 16};
 }
 
-uint64_t pagerank_least_bytes_per_vertex(const PageRankOptions& options) {
-  if (options.method != PageRankMethod::automatic || options.dangling == Dangling::spread) return 0;
+engine::VertexBytes pagerank_least_vertex_bytes(const PageRankOptions& options) {
+  if (options.method != PageRankMethod::automatic || options.dangling == Dangling::spread) return {};
   PageRankOptions classic = options;
   classic.method = PageRankMethod::classic;
-  return pagerank_bytes_per_vertex(classic);
+  return pagerank_vertex_bytes(classic);
 }
 
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace) {

@@ -75,12 +75,12 @@ struct PageRankResult {
 };
 
 // The arrays a run holds, by method and shares: classic 8 (ranks) + 8
-// (sums) + 4 (float shares, automatic's first rounds), delta 8 (ranks) +
-// 8 (pending changes) + 8 (sums) + 4 with float shares. automatic: delta's,
-// and classic's as the least (EngineOptions::algorithm_bytes_least; 0
-// for a method given).
-uint64_t pagerank_bytes_per_vertex(const PageRankOptions& options);
-uint64_t pagerank_least_bytes_per_vertex(const PageRankOptions& options);
+// (sums, owned) + 4 (float shares, automatic's first rounds), delta 8
+// (ranks, owned) + 8 (pending changes) + 8 (sums, owned) + 4 with float
+// shares. automatic: delta's, and classic's as the least
+// (EngineOptions::algorithm_bytes_least; none for a method given).
+engine::VertexBytes pagerank_vertex_bytes(const PageRankOptions& options);
+engine::VertexBytes pagerank_least_vertex_bytes(const PageRankOptions& options);
 
 PageRankResult pagerank(engine::Engine& engine, const PageRankOptions& options, RunTrace& trace);
 

@@ -120,6 +120,17 @@ struct EngineOptions {
   const uint32_t* whole_out_degrees = nullptr;
 };
 
+// An algorithm's arrays, bytes a vertex: over every vertex id (what the
+// edges read at their sources), and over the vertices the engine owns
+// only (a rank's range: arrays read and written at a gather's
+// destinations alone, filled by Engine::filled_owned_array). One process
+// owns every vertex.
+struct VertexBytes {
+  uint64_t every = 0, owned = 0;
+  uint64_t of(uint64_t vertices, uint64_t owned_vertices) const { return every * vertices + owned * owned_vertices; }
+  uint64_t per_vertex() const { return every + owned; }  // one process's
+};
+
 // The bin count an engine uses: the option, or by default one bin per
 // 8192 vertices up to 1024, so that a gather works on a slice of the
 // vertex state that stays in cache.
@@ -381,6 +392,19 @@ class Engine {
   template <class T>
   base::Array<T> filled_random_access_array(uint64_t count, T value, const char* what) {
     return filled(base::Array<T>::random_access(count, what), value);
+  }
+  // The same for an array the algorithm reads and writes at its own
+  // vertices only (the destinations of its gathers, its outputs): on
+  // ranks only the own range is filled, and so held; the rest of it must
+  // never be read.
+  template <class T>
+  base::Array<T> filled_owned_array(uint64_t count, T value, const char* what) {
+    base::Array<T> array(count, what);
+    const uint64_t first = std::min(count, owned_begin()), last = std::min(count, owned_end());
+    parallel_for(last - first, [&](int, uint64_t begin, uint64_t end) {
+      std::fill(array.data() + first + begin, array.data() + first + end, value);
+    });
+    return array;
   }
   // `values` converted to U, element by element, on the compute threads.
   template <class U, class T>

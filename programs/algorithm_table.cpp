@@ -230,9 +230,10 @@ std::vector<double> read_vector(const std::string& path, const std::string& form
 }
 
 // The budget's bytes a vertex of a row whose arrays its flags do not change.
-auto per_vertex(uint64_t bytes) {
-  return [bytes](const po::variables_map&) { return AlgorithmArrays{bytes}; };
+auto per_vertex(engine::VertexBytes bytes) {
+  return [bytes](const po::variables_map&) { return AlgorithmArrays{bytes, {}}; };
 }
+auto per_vertex(uint64_t every) { return per_vertex(engine::VertexBytes{every, 0}); }
 
 Algorithm bfs_row() {
   Algorithm a;
@@ -240,7 +241,7 @@ Algorithm bfs_row() {
   a.summary = "breadth-first search: depth and parent of every vertex";
   a.usage = "[--source V] [--parents FILE]";
   a.output_help = "write each vertex's depth (-1: not reached) to this file";
-  a.arrays = per_vertex(algorithms::bfs_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::bfs_vertex_bytes);
   a.extra_outputs = {{"parents", "parent"}};
   a.vertex_valued = {"parent", "source"};
   a.add_options = [](po::options_description& o) {
@@ -293,7 +294,7 @@ Algorithm pagerank_row() {
   a.output_help = "write each vertex's rank to this file";
   a.arrays = [](const po::variables_map& v) {
     const algorithms::PageRankOptions o = pagerank_options(v);
-    return AlgorithmArrays{algorithms::pagerank_bytes_per_vertex(o), algorithms::pagerank_least_bytes_per_vertex(o)};
+    return AlgorithmArrays{algorithms::pagerank_vertex_bytes(o), algorithms::pagerank_least_vertex_bytes(o)};
   };
   a.add_options = [](po::options_description& o) {
     o.add_options()
@@ -710,10 +711,10 @@ const Algorithm& find_algorithm(const std::string& name) {
   throw po::error("'" + name + "' is not one of the algorithms: " + names);
 }
 
-void widen_values(AlgorithmResult& result) {
+void widen_values(AlgorithmResult& result, uint64_t first, uint64_t last) {
   for (auto& [name, values] : result.values) {
     if (auto* narrow = std::get_if<base::Array<int32_t>>(&values)) {
-      values = std::move(*narrow).widened<int64_t>("a result in int64");
+      values = std::move(*narrow).widened<int64_t>("a result in int64", first, last);
     }
   }
 }

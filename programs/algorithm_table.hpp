@@ -46,9 +46,9 @@ struct AlgorithmResult {
 };
 
 // Turns the int32 arrays a kernel kept (BFS's tree) into the int64 that
-// verifiers, outputs and Python read, on the engine's threads: once per
-// run, after its trials, instead of in every trial.
-void widen_values(AlgorithmResult& result);
+// verifiers, outputs and Python read: once per run, after its trials,
+// instead of in every trial. On ranks, the own range [first, last) alone.
+void widen_values(AlgorithmResult& result, uint64_t first = 0, uint64_t last = UINT64_MAX);
 
 // What reading the parameters may use: the flags, the graph (a source is
 // checked against its vertex count), vectors given in memory (Python's

@@ -123,8 +123,9 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
   e.options.symmetric = e.symmetric && !distributed;
   e.options.communicator = communicator;
-  e.options.algorithm_bytes = arrays.bytes_per_vertex * e.out_graph->vertices();
-  e.options.algorithm_bytes_least = arrays.least_bytes_per_vertex * e.out_graph->vertices();
+  const uint64_t owned = e.out_graph->owned_end() - e.out_graph->owned_begin();
+  e.options.algorithm_bytes = arrays.bytes.of(e.out_graph->vertices(), owned);
+  e.options.algorithm_bytes_least = arrays.least.of(e.out_graph->vertices(), owned);
   e.options.hold_samples = reads_samples;
   if (distributed) e.options.whole_out_degrees = out_degrees;
   engine::EngineOptions in_options = e.options;

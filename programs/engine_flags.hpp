@@ -59,11 +59,11 @@ struct ProgramEngines {
 // parameters there, so that a bad one costs no load. out_degrees: the
 // whole graph's, on ranks too.
 using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uint32_t* out_degrees)>;
-// The bytes a vertex of an algorithm's own arrays, counted in the memory
-// budget, and of a smaller way it can run, taken where the first does not
-// fit (0: none; EngineOptions::algorithm_bytes_least).
+// An algorithm's own arrays, counted in the memory budget, and those of a
+// smaller way it can run, taken where the first do not fit (none: no
+// other way; EngineOptions::algorithm_bytes_least).
 struct AlgorithmArrays {
-  uint64_t bytes_per_vertex = 0, least_bytes_per_vertex = 0;
+  engine::VertexBytes bytes, least;
 };
 // With a communicator of several ranks, opens this rank's part of a ranked
 // layout and never a transpose engine (a part's other edge set serves

@@ -67,8 +67,8 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   const bool on_ranks = communicator && communicator->size() > 1;
   AlgorithmArrays arrays = algorithm.arrays(v);
   if (on_ranks) {
-    arrays.bytes_per_vertex += algorithm.ranks_bytes_per_vertex;
-    if (arrays.least_bytes_per_vertex) arrays.least_bytes_per_vertex += algorithm.ranks_bytes_per_vertex;
+    arrays.bytes.every += algorithm.ranks_bytes_per_vertex;
+    if (arrays.least.per_vertex()) arrays.least.every += algorithm.ranks_bytes_per_vertex;
   }
   AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), arrays, communicator, algorithm.reads_samples,
                    read_parameters);
@@ -80,7 +80,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
     result = prepared.run(run.engines(), run.trace());
     run.print_summary(result, counts_by_input_ids(result.counts, algorithm, ids));
   }
-  widen_values(result);
+  widen_values(result, run.out().owned_begin(), run.out().owned_end());
   // GAPBS's -v: the last trial's result checked by a plain, separate pass.
   bool verified = true;
   if (verify) {

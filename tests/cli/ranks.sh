@@ -336,6 +336,12 @@ cmp -s "$(one wcc rmat.sluice)" limited.wcc || fail "wcc on 2 ranks under --memo
 mpi 2 "$tools/sluice-pagerank" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"mirrors":[1-9][0-9]*,"read_pairs":[1-9][0-9]*}' s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its mirrors and read pairs: $(grep summary s.jsonl)"
+# BFS's tree is read and written at the destinations alone: a rank holds
+# it for its own range (16 bytes a vertex), which its run record counts.
+mpi 2 "$tools/sluice-bfs" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
+range=$("$tools/sluice" info rmat-r2.sluice --json | python3 -c 'import json, sys; p = json.load(sys.stdin)["parts"][0]; print(p["end"] - p["begin"])')
+algorithm=$(head -1 s.jsonl | grep -o '"held":{[^}]*}' | grep -o '"algorithm":[0-9]*' | cut -d: -f2)
+[ "$algorithm" -eq $((16 * range)) ] || fail "bfs on 2 ranks holds $algorithm bytes of arrays for a range of $range vertices"
 # WCC's label rounds exchange without an EDGEMAP: an "exchange" record per
 # round and rank; its four EDGEMAPs (the own vertices' in- and out-samples,
 # the outside vertices' edges in the part, their in-edges) each name the rank.
