@@ -64,7 +64,10 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   auto owned = [&](uint64_t v) { return v >= first && v < last; };
   BcResult result;
-  result.score = out.filled_array(n, 0.0, "BC's scores");
+  // The scores and the depths are read and written at the own vertices
+  // alone (on ranks, the range); the path counts and dependencies are
+  // read at the sources too.
+  result.score = out.filled_owned_array(n, 0.0, "BC's scores");
   // Not zeroed here: each source fills them on the compute threads, which
   // also spreads the first touch of their pages over the threads.
   base::Array<int64_t> depth(n, "BC's depths");
@@ -72,9 +75,11 @@ BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>
   for (uint64_t source : sources) {
     if (source >= n) throw std::invalid_argument("source vertex " + std::to_string(source) + " is not below " + std::to_string(n));
     out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
-      std::fill(depth.begin() + ptrdiff_t(begin), depth.begin() + ptrdiff_t(end), -1);
       std::fill(sigma.begin() + ptrdiff_t(begin), sigma.begin() + ptrdiff_t(end), 0.0);
       std::fill(delta.begin() + ptrdiff_t(begin), delta.begin() + ptrdiff_t(end), 0.0);
+    });
+    out.parallel_for(last - first, [&](int, uint64_t begin, uint64_t end) {
+      std::fill(depth.begin() + ptrdiff_t(first + begin), depth.begin() + ptrdiff_t(first + end), -1);
     });
     depth[source] = 0;
     sigma[source] = 1;

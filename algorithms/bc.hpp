@@ -23,7 +23,9 @@ struct BcResult {
   uint64_t levels = 0;  // forward levels, summed over sources
 };
 
-constexpr uint64_t bc_bytes_per_vertex = 32;
+// Path counts and dependencies over every vertex, depths and scores over
+// the own ones.
+constexpr engine::VertexBytes bc_vertex_bytes{16, 16};
 
 // `in` runs over the transpose; null when the graph is symmetric.
 BcResult bc(engine::Engine& out, engine::Engine* in, const std::vector<uint64_t>& sources, RunTrace& trace);

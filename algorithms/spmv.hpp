@@ -14,11 +14,12 @@
 
 namespace sluice::algorithms {
 
-constexpr uint64_t spmv_bytes_per_vertex = 16;
+// x over every vertex (the sources read it), y over the own ones.
+constexpr engine::VertexBytes spmv_vertex_bytes{8, 8};
 
 // y = M x where M is the matrix whose row s holds the edges the engine's
 // graph lists for s, pushed to their targets: pass the transpose's engine
 // for A x, the out-edges' engine for A^T x.
-std::vector<double> spmv(engine::Engine& engine, const std::vector<double>& x, RunTrace& trace);
+base::Array<double> spmv(engine::Engine& engine, const std::vector<double>& x, RunTrace& trace);
 
 }  // namespace sluice::algorithms

@@ -394,7 +394,7 @@ Algorithm spmv_row() {
   a.usage = "[--x FILE] [--transposed]";
   a.note = "A[i][j] is the weight of edge i -> j (1 when unweighted); A x reads the transpose.";
   a.output_help = "write y, one value per vertex, to this file";
-  a.arrays = per_vertex(algorithms::spmv_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::spmv_vertex_bytes);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("x", po::value<std::string>()->default_value(""), "the vector x, one value per vertex (text, or float64 with --output-format binary; of a relabelled graph, as --output writes it: 'ID VALUE' lines or (uint64, float64) records); default all ones")
@@ -430,7 +430,7 @@ Algorithm spmv_row() {
     return PreparedAlgorithm{std::move(parameters), [transposed, shared](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       const std::vector<double>& x = *shared;
       double seconds = 0;
-      std::vector<double> y = timed(seconds, [&] { return algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace); });
+      base::Array<double> y = timed(seconds, [&] { return algorithms::spmv(transposed ? e.out : e.in_or_out(), x, trace); });
       const double sum = owned_sum(owners(e), y);
       const double norm = owned_sum(owners(e), y, [](double value) { return value * value; });
       AlgorithmResult result{1, printed("%s: sum of y %.6g, |y| %.6g", transposed ? "y = A^T x" : "y = A x", sum, std::sqrt(norm)), {}, {}, seconds};
@@ -450,7 +450,7 @@ Algorithm bc_row() {
   a.usage = "[--sources V,W,...]";
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's centrality to this file";
-  a.arrays = per_vertex(algorithms::bc_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::bc_vertex_bytes);
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("sources,s", po::value<std::string>()->default_value(""), "source vertices, comma-separated (default: the vertex of highest out-degree)")

@@ -144,8 +144,8 @@ void check_all(const RefGraph& g, const std::string& layout, const Config& c) {
   // SpMV both ways, weighted.
   std::vector<double> x(g.n);
   for (uint64_t v = 0; v < g.n; ++v) x[v] = double(v % 13) - 4.5;
-  expect_near_all(reference_spmv(csr, x, false), spmv(in, x, trace), 1e-12, context + " A x");
-  expect_near_all(reference_spmv(csr, x, true), spmv(out, x, trace), 1e-12, context + " A^T x");
+  expect_near_all(reference_spmv(csr, x, false), as_vector(spmv(in, x, trace)), 1e-12, context + " A x");
+  expect_near_all(reference_spmv(csr, x, true), as_vector(spmv(out, x, trace)), 1e-12, context + " A^T x");
 
   if (g.n == 0) return;
   // BFS from vertex 0 and from the highest degree: depths exact, parents
