@@ -221,17 +221,21 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   b.bins = std::max(space, Bins<char>::min_blocks(geometry, threads) * block_bytes);
   b.algorithm = options.algorithm_bytes;
   if (options.communicator && options.communicator->size() > 1) {
-    // The whole graph's out-degrees (when summed here), the mirrors'
+    // The whole graph's out-degrees (summed here, or by the caller), the mirrors'
     // bitmap and each other rank's bitmap of the own range it reads, and
-    // the values of one exchange in flight: a value and an id for each
-    // mirror received, and as many sent (the read pairs, counted only
-    // once the ranks have met; on average as many as the mirrors).
+    // one exchange in flight: a value for each mirror received, as many
+    // sent (the read pairs, counted only once the ranks have met; on
+    // average as many as the mirrors), and for an exchange of a
+    // frontier's values, which mirrors they land on (ids or a bitmap,
+    // whichever is fewer bytes).
     const uint64_t begin = graph.owned_begin(), end = graph.owned_end();
     const uint32_t* degrees = graph.degrees();
     uint64_t mirrors = 0;
     for (uint64_t u = 0; u < n; ++u) mirrors += (u < begin || u >= end) && degrees[u];
     const uint64_t others = uint64_t(options.communicator->size() - 1);
-    b.exchange = (options.whole_out_degrees ? 0 : 4 * n) + n / 8 + others * (end - begin) / 8 + 2 * mirrors * (8 + 8);
+    const uint64_t bitmap = n / 8 + n / 512;
+    b.exchange = 4 * n + bitmap + others * (end - begin) / 8 + 2 * mirrors * 8 +
+                 std::min(mirrors * 8, bitmap);
   }
   if (shared_edge_sets) b.index = b.io_buffers = 0;
   if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();

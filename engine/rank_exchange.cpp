@@ -83,6 +83,15 @@ VertexSubset RankExchange::gather_frontier(const VertexSubset& mine) {
 
 namespace {
 
+// Ids in ascending order, walked as an IndexedBitmap's members are.
+struct IdList {
+  std::vector<uint64_t> ids;
+  template <class F>
+  void for_each(F&& f) const {
+    for (uint64_t v : ids) f(v);
+  }
+};
+
 // A set of offsets in [0, size), sent as the fewer bytes of a bitmap of
 // the range (whole words) or a list of offsets (4 bytes each where the
 // range allows, else 8): both sides know size and count, so they agree.
@@ -236,26 +245,53 @@ void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* memb
     send_counts[r] = send.size() - before;
   }
   // What it receives: the sources it reads (among the members), ascending,
-  // which is the order its owners send them in.
-  std::vector<uint64_t> arriving;
-  if (members) {
-    members->for_each([&](uint64_t v) {
-      if (!owns(v) && reads_.test(v)) arriving.push_back(v);
-    });
-  } else {
-    reads_.for_each([&](uint64_t v) { arriving.push_back(v); });
-  }
+  // which is the order its owners send them in. All of them are the
+  // mirrors' bitmap, kept here; those among the members are kept as ids
+  // where that takes fewer bytes than a bitmap of their own.
   size_t owner = 0;
-  for (uint64_t v : arriving) {
+  uint64_t arriving = 0;
+  auto count = [&](uint64_t v) {
     while (v >= bounds_[owner + 1]) ++owner;
     receive_counts[owner] += bytes;
+    ++arriving;
+  };
+  if (!members) {
+    reads_.for_each(count);
+    communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts),
+                                   [this, data, bytes](const std::vector<char>& received) {
+                                     const char* from = received.data();
+                                     reads_.for_each([&](uint64_t v) {
+                                       std::memcpy(data + v * bytes, from, bytes);
+                                       from += bytes;
+                                     });
+                                   });
+    return;
   }
-  communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts),
-                                 [data, bytes, arriving = std::move(arriving)](const std::vector<char>& received) {
-                                   for (size_t i = 0; i < arriving.size(); ++i) {
-                                     std::memcpy(data + arriving[i] * bytes, received.data() + i * bytes, bytes);
-                                   }
-                                 });
+  auto read_member = [&](auto&& f) {
+    members->for_each([&](uint64_t v) {
+      if (!owns(v) && reads_.test(v)) f(v);
+    });
+  };
+  read_member(count);
+  auto land = [data, bytes](auto ids) {
+    return [data, bytes, ids = std::move(ids)](const std::vector<char>& received) {
+      const char* from = received.data();
+      ids.for_each([&](uint64_t v) {
+        std::memcpy(data + v * bytes, from, bytes);
+        from += bytes;
+      });
+    };
+  };
+  if (arriving * sizeof(uint64_t) < vertices_ / 8) {
+    IdList ids;
+    ids.ids.reserve(arriving);
+    read_member([&](uint64_t v) { ids.ids.push_back(v); });
+    communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts), land(std::move(ids)));
+  } else {
+    IndexedBitmap bits(vertices_);
+    read_member([&](uint64_t v) { bits.set(v); });
+    communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts), land(std::move(bits)));
+  }
 }
 
 }  // namespace sluice::engine
