@@ -64,6 +64,10 @@ using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uin
 // other way; EngineOptions::algorithm_bytes_least).
 struct AlgorithmArrays {
   engine::VertexBytes bytes, least;
+  AlgorithmArrays() = default;
+  // Bytes a vertex over every vertex id, as a program of its own states them.
+  AlgorithmArrays(uint64_t bytes_per_vertex) : bytes{bytes_per_vertex, 0} {}  // implicit: AlgorithmRun(..., 16)
+  AlgorithmArrays(engine::VertexBytes bytes, engine::VertexBytes least) : bytes(bytes), least(least) {}
 };
 // With a communicator of several ranks, opens this rank's part of a ranked
 // layout and never a transpose engine (a part's other edge set serves
