@@ -73,9 +73,20 @@ class Array {
     constexpr int collapse = 25;  // MADV_COLLAPSE: the kernel's number; glibc's header may lack it
     madvise(start, end - begin, collapse);
   }
+  // Zeroed by the allocator (calloc): a large array's pages come from the
+  // kernel zeroed and are held only once written, so a sparse one (the
+  // degrees of a rank's part, zero outside its range) costs what it holds.
   static Array zeros(size_t size, const char* what = "an array") {
-    Array a(size, what);
-    std::uninitialized_fill_n(a.data(), size, T{});
+    Array a;
+    if (size == 0) return a;
+    if (size > (size_t(8) << 20) / sizeof(T)) require_memory(size <= SIZE_MAX / sizeof(T) ? size * sizeof(T) : SIZE_MAX, what);
+    void* p = size <= SIZE_MAX / sizeof(T) ? std::calloc(size, sizeof(T)) : nullptr;
+    if (!p) {
+      throw std::runtime_error(std::string("out of memory allocating ") + what + " (" +
+                               std::to_string(size * sizeof(T) >> 20) + " MiB)");
+    }
+    a.data_.reset(static_cast<T*>(p));
+    a.size_ = size;
     return a;
   }
 

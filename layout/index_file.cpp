@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/errors.hpp"
@@ -91,10 +92,25 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
   }
   uint64_t groups = (n + CompactIndex::group - 1) / CompactIndex::group + 1;
   base::Array<uint64_t> offsets(groups, "index offsets");
-  base::Array<uint32_t> degrees(n, "degrees");
+  base::Array<uint32_t> degrees = base::Array<uint32_t>::zeros(n, "degrees");
   base::Array<uint64_t> sums(pages, "page checksums");
   std::memcpy(offsets.data(), bytes.data() + index_header_bytes, groups * 8);
-  if (n) std::memcpy(degrees.data(), bytes.data() + degrees_at(n), n * 4);  // an empty graph has no array
+  // Page by page, and only the pages with a vertex of any degree: a
+  // rank's part has in-edges only in its own range, and the rest of its
+  // degrees stay unwritten zero pages, not held.
+  constexpr uint64_t per_page = 4096 / 4;
+  for (uint64_t v = 0; v < n; v += per_page) {
+    const uint64_t count = std::min(per_page, n - v);
+    const char* from = bytes.data() + degrees_at(n) + v * 4;
+    uint64_t any = 0;
+    for (uint64_t i = 0; i + 8 <= count * 4; i += 8) {
+      uint64_t word;
+      std::memcpy(&word, from + i, 8);
+      any |= word;
+    }
+    for (uint64_t i = count * 4 / 8 * 8; i < count * 4; ++i) any |= uint8_t(from[i]);
+    if (any) std::memcpy(degrees.data() + v, from, count * 4);
+  }
   if (pages) std::memcpy(sums.data(), bytes.data() + sums_at(n), pages * 8);
   CompactIndex index(std::move(offsets), std::move(degrees));
   uint64_t bad = index.first_inconsistency();
