@@ -40,7 +40,9 @@ KcoreResult kcore(engine::Engine& engine, RunTrace& trace) {
   const uint64_t n = graph.vertices();
   KcoreResult result;
   result.core.assign(n, remaining);
-  std::vector<uint32_t> degree(engine.out_degrees(), engine.out_degrees() + n);
+  // The remaining degrees are lowered and read at the own vertices alone.
+  base::Array<uint32_t> degree = engine.filled_owned_array<uint32_t>(n, 0, "k-core's remaining degrees");
+  std::copy(engine.out_degrees() + engine.owned_begin(), engine.out_degrees() + engine.owned_end(), degree.data() + engine.owned_begin());
   // On several ranks each peels its own range (its degrees are the ones
   // the peels lower) and the peeled vertices are shared.
   engine::RankExchange& ranks = engine.ranks();

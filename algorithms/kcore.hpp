@@ -27,7 +27,9 @@ struct KcoreResult {
   uint64_t rounds = 0;         // peeling EDGEMAPs
 };
 
-constexpr uint64_t kcore_bytes_per_vertex = 12;  // remaining degree and coreness
+// The coreness over every vertex (read where a peel starts), the
+// remaining degree over the own ones.
+constexpr engine::VertexBytes kcore_vertex_bytes{8, 4};
 
 KcoreResult kcore(engine::Engine& engine, RunTrace& trace);
 

@@ -368,8 +368,9 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   std::vector<uint64_t> sources;
   const uint32_t* part_degrees = out.graph().degrees();
   for (uint64_t v : touched) {
-    // A list no longer than the sample was linked whole already.
-    const bool linked_whole = own_out && out.out_degree(v) <= sampled_edges;
+    // An own list no longer than the sample was linked whole already (a
+    // rank knows the whole out-degrees of its own vertices alone).
+    const bool linked_whole = own_out && v >= first && v < last && out.out_degree(v) <= sampled_edges;
     if (label[v] != giant && part_degrees[v] > 0 && !linked_whole) sources.push_back(v);
   }
   out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(sources)), link, false);

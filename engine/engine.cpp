@@ -61,8 +61,8 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
   if (distributed() && options.whole_out_degrees) {
     out_degrees_ = options.whole_out_degrees;
   } else if (distributed()) {
-    summed_degrees_.assign(graph.degrees(), graph.degrees() + graph.vertices());
-    exchange_->communicator().sum(std::span<uint32_t>(summed_degrees_));
+    summed_degrees_ = sum_over_ranks_for_own_range(exchange_->communicator(), graph.degrees(), graph.vertices(), graph.owned_begin(),
+                                                   graph.owned_end());
     out_degrees_ = summed_degrees_.data();
   }
   if (!options_.skip) options_.skip = default_skip_threshold(graph, options_.io.backend).threshold;
@@ -234,7 +234,7 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     for (uint64_t u = 0; u < n; ++u) mirrors += (u < begin || u >= end) && degrees[u];
     const uint64_t others = uint64_t(options.communicator->size() - 1);
     const uint64_t bitmap = n / 8 + n / 512;
-    b.exchange = 4 * n + bitmap + others * (end - begin) / 8 + 2 * mirrors * 8 +
+    b.exchange = 4 * (end - begin) + bitmap + others * (end - begin) / 8 + 2 * mirrors * 8 +
                  std::min(mirrors * 8, bitmap);
   }
   if (shared_edge_sets) b.index = b.io_buffers = 0;

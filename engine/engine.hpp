@@ -115,8 +115,9 @@ struct EngineOptions {
   // The ranks of a distributed run, the graph being this rank's part of a
   // ranked layout (formats/ranked_writer.hpp); null: one process.
   Communicator* communicator = nullptr;
-  // On ranks: the whole graph's out-degrees when the caller has summed them
-  // already (they outlive the engine); null: the engine sums them.
+  // On ranks: the whole graph's out-degrees of the own range when the
+  // caller has summed them already (sum_over_ranks_for_own_range; they
+  // outlive the engine); null: the engine sums them.
   const uint32_t* whole_out_degrees = nullptr;
 };
 
@@ -275,8 +276,8 @@ class Engine {
   bool distributed() const { return exchange_->distributed(); }
   uint64_t owned_begin() const { return exchange_->owned_begin(); }
   uint64_t owned_end() const { return exchange_->owned_end(); }
-  // Every vertex's out-degree in the whole graph (a part holds only the
-  // edges into its rank's range).
+  // A vertex's out-degree in the whole graph (a part holds only the edges
+  // into its rank's range); on ranks, of the own vertices alone.
   uint32_t out_degree(uint64_t v) const { return out_degrees_[v]; }
   const uint32_t* out_degrees() const { return out_degrees_; }
 
@@ -526,7 +527,7 @@ class Engine {
   const DiskGraph& graph_;
   SingleProcess single_process_;
   std::unique_ptr<RankExchange> exchange_;
-  std::vector<uint32_t> summed_degrees_;  // distributed: the whole graph's out-degrees
+  base::Array<uint32_t> summed_degrees_;  // distributed: the whole graph's out-degrees of the own range
   const uint32_t* out_degrees_ = nullptr;
   std::unique_ptr<DiskGraph> reversed_;
   const DiskGraph* pull_graph_ = nullptr;

@@ -18,6 +18,51 @@ VertexSubset gather_ids(Communicator& communicator, const VertexSubset& mine, ui
 
 }  // namespace
 
+base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, const uint32_t* values, uint64_t vertices,
+                                                   uint64_t begin, uint64_t end) {
+  base::Array<uint32_t> sums = base::Array<uint32_t>::zeros(vertices, "the whole graph's out-degrees of the own range");
+  if (communicator.size() <= 1) {
+    std::copy(values, values + vertices, sums.data());
+    return sums;
+  }
+  const size_t ranks = size_t(communicator.size());
+  std::vector<uint64_t> bounds = communicator.all_gather_one(begin);
+  bounds.push_back(vertices);
+  if (bounds[size_t(communicator.rank()) + 1] != end) throw std::invalid_argument("the ranks' ranges do not follow each other");
+  // In rounds of at most `chunk` vertices of each range, so that what
+  // arrives at once is ranks x 4 MiB, not 4 bytes for every vertex id.
+  constexpr uint64_t chunk = uint64_t(1) << 20;
+  uint64_t widest = 0;
+  for (size_t r = 0; r < ranks; ++r) widest = std::max(widest, bounds[r + 1] - bounds[r]);
+  std::vector<uint64_t> send_counts(ranks), receive_counts(ranks);
+  std::vector<char> send, received;
+  for (uint64_t round = 0; round * chunk < widest; ++round) {
+    auto piece = [&](size_t r, uint64_t& first) {  // rank r's vertices this round
+      first = std::min(bounds[r + 1], bounds[r] + round * chunk);
+      return std::min(bounds[r + 1], first + chunk) - first;
+    };
+    send.clear();
+    uint64_t first = 0;
+    for (size_t r = 0; r < ranks; ++r) {
+      const uint64_t count = piece(r, first);
+      send.insert(send.end(), reinterpret_cast<const char*>(values + first), reinterpret_cast<const char*>(values + first + count));
+      send_counts[r] = count * sizeof(uint32_t);
+    }
+    const uint64_t mine = piece(size_t(communicator.rank()), first);
+    std::fill(receive_counts.begin(), receive_counts.end(), mine * sizeof(uint32_t));
+    received.resize(ranks * mine * sizeof(uint32_t));
+    communicator.all_to_all(send, send_counts, received, receive_counts);
+    for (size_t r = 0; r < ranks; ++r) {
+      for (uint64_t i = 0; i < mine; ++i) {
+        uint32_t value;
+        std::memcpy(&value, received.data() + (r * mine + i) * sizeof(uint32_t), sizeof(uint32_t));
+        sums[first + i] += value;
+      }
+    }
+  }
+  return sums;
+}
+
 RankExchange::RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees)
     : communicator_(communicator), vertices_(vertices), degrees_(degrees) {
   if (!distributed()) {

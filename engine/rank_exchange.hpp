@@ -21,11 +21,20 @@
 #include <span>
 #include <vector>
 
+#include "base/array.hpp"
 #include "engine/communicator.hpp"
 #include "engine/indexed_bitmap.hpp"
 #include "engine/vertex_subset.hpp"
 
 namespace sluice::engine {
+
+// The sum over the ranks of `values` (one per vertex id, each rank's
+// own), for this rank's range [begin, end) alone: each rank is sent the
+// others' slices of its range and adds them up. The array spans every
+// vertex id, but only the range is written, and so held (base::Array::zeros);
+// the rest reads as 0. With one process, a copy.
+base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, const uint32_t* values, uint64_t vertices,
+                                                   uint64_t begin, uint64_t end);
 
 class RankExchange {
  public:

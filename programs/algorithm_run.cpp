@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstdio>
 #include <ctime>
@@ -281,16 +282,53 @@ uint64_t vertex_of_input(const engine::DiskGraph& graph, uint64_t id, const std:
   return *vertex;
 }
 
-uint64_t pick_source(const AlgorithmSetup& setup, std::optional<uint64_t> requested) {
-  const uint64_t n = setup.graph.vertices();
-  const uint32_t* degrees = setup.out_degrees ? setup.out_degrees : setup.graph.degrees();
-  if (requested) return vertex_of_input(setup.graph, *requested, "source");
-  if (n == 0) throw po::error("the graph has no vertices to start from");
-  uint64_t best = 0;
-  for (uint64_t v = 1; v < n; ++v) {
-    if (degrees[v] > degrees[best]) best = v;
+OutDegrees::OutDegrees(const AlgorithmSetup& setup)
+    : degrees_(setup.out_degrees ? setup.out_degrees : setup.graph.degrees()),
+      first_(0),
+      last_(setup.graph.vertices()),
+      ranks_(setup.communicator && setup.communicator->size() > 1 ? setup.communicator : nullptr) {
+  if (ranks_) first_ = setup.graph.owned_begin(), last_ = setup.graph.owned_end();
+}
+
+uint32_t OutDegrees::of(uint64_t v) const {
+  if (!ranks_) return degrees_[v];
+  return uint32_t(ranks_->sum(uint64_t(owns(v) ? degrees_[v] : 0)));
+}
+
+uint64_t OutDegrees::highest() const {
+  struct Best {
+    uint64_t vertex = UINT64_MAX;
+    uint32_t degree = 0;
+  } best;
+  for (uint64_t v = first_; v < last_; ++v) {
+    if (best.vertex == UINT64_MAX || degrees_[v] > best.degree) best = {v, degrees_[v]};
   }
-  return best;
+  if (!ranks_) return best.vertex;
+  // In rank order, ranges ascending: a later rank wins only with more.
+  return ranks_->fold(best, [](const Best& a, const Best& b) {
+    return a.vertex == UINT64_MAX || (b.vertex != UINT64_MAX && b.degree > a.degree) ? b : a;
+  }).vertex;
+}
+
+bool OutDegrees::any() const {
+  uint64_t with_edges = 0;
+  for (uint64_t v = first_; v < last_ && !with_edges; ++v) with_edges += degrees_[v] != 0;
+  return (ranks_ ? ranks_->sum(with_edges) : with_edges) != 0;
+}
+
+uint64_t OutDegrees::first_with_edges(std::span<const uint64_t> candidates) const {
+  uint64_t found = 0;  // bit i: candidate i has out-edges
+  for (size_t i = 0; i < candidates.size() && i < 64; ++i) {
+    if (owns(candidates[i]) && degrees_[candidates[i]]) found |= uint64_t(1) << i;
+  }
+  if (ranks_) found = ranks_->fold(found, [](uint64_t a, uint64_t b) { return a | b; });
+  return found ? candidates[size_t(std::countr_zero(found))] : UINT64_MAX;
+}
+
+uint64_t pick_source(const AlgorithmSetup& setup, std::optional<uint64_t> requested) {
+  if (requested) return vertex_of_input(setup.graph, *requested, "source");
+  if (setup.graph.vertices() == 0) throw po::error("the graph has no vertices to start from");
+  return OutDegrees(setup).highest();
 }
 
 

@@ -110,6 +110,26 @@ class AlgorithmRun {
 // vertex has that id.
 uint64_t vertex_of_input(const engine::DiskGraph& graph, uint64_t id, const std::string& what);
 
+// The whole graph's out-degrees as a program's parameters read them. On
+// ranks each holds those of its own range alone, so every question is
+// collective: every rank asks the same, in the same order.
+class OutDegrees {
+ public:
+  explicit OutDegrees(const AlgorithmSetup& setup);
+  uint32_t of(uint64_t v) const;
+  // The vertex of highest out-degree, the smallest such id.
+  uint64_t highest() const;
+  bool any() const;  // whether a vertex has out-edges
+  // The first of `candidates` (at most 64) with out-edges, or UINT64_MAX.
+  uint64_t first_with_edges(std::span<const uint64_t> candidates) const;
+
+ private:
+  const uint32_t* degrees_;
+  uint64_t first_, last_;  // the range they are held for
+  engine::Communicator* ranks_;  // null: one process
+  bool owns(uint64_t v) const { return v >= first_ && v < last_; }
+};
+
 // A vertex given as a number (refused unless below the vertex count), or
 // by default the vertex of highest out-degree (the smallest such id): a
 // start that reaches something.

@@ -1,6 +1,7 @@
 #include "programs/algorithm_table.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -66,13 +67,11 @@ engine::RankExchange& owners(const AlgorithmEngines& e) { return e.out.ranks(); 
 class SourcePlan {
  public:
   explicit SourcePlan(const AlgorithmSetup& s)
-      : vertices_(s.graph.vertices()), degrees_(s.out_degrees ? s.out_degrees : s.graph.degrees()), ids_(&s.graph.layout().ids()) {
+      : vertices_(s.graph.vertices()), degrees_(s), ids_(&s.graph.layout().ids()) {
     const std::string text = s.values.count("source") ? s.values["source"].as<std::string>() : "";
     if (text == "random") {
       if (vertices_ == 0) throw po::error("the graph has no vertices to start from");
-      uint64_t with_edges = 0;
-      for (uint64_t v = 0; v < vertices_ && !with_edges; ++v) with_edges += degrees_[v] != 0;
-      if (!with_edges) throw po::error("--source random: no vertex has out-edges");
+      if (!degrees_.any()) throw po::error("--source random: no vertex has out-edges");
       random_ = true;
     } else if (!s.values.count("source")) {
       listed_.push_back(pick_source(s, std::nullopt));
@@ -89,19 +88,23 @@ class SourcePlan {
     return text;
   }
   unsigned trials() const { return random_ || listed_.size() == 1 ? 0 : unsigned(listed_.size()); }
+  // (Collective on ranks: every rank draws the same candidates, and asks
+  // the ranks about 64 at a time.)
   uint64_t for_trial(uint64_t trial) const {
     if (!random_) return listed_[trial % listed_.size()];
     std::mt19937_64 draw(27491095 + trial);
+    std::array<uint64_t, 64> candidates;
     for (;;) {
-      const uint64_t v = draw() % vertices_;
-      if (degrees_[v]) return v;
+      for (uint64_t& v : candidates) v = draw() % vertices_;
+      const uint64_t v = degrees_.first_with_edges(candidates);
+      if (v != UINT64_MAX) return v;
     }
   }
   // A vertex as the user names it: by the input's id.
   uint64_t named(uint64_t v) const { return ids_->original(v); }
   // A source without out-edges reaches nothing else: worth a warning.
   void warn_if_stuck(uint64_t source, AlgorithmResult& result) const {
-    if (degrees_[source] == 0) {
+    if (degrees_.of(source) == 0) {
       result.warnings.push_back("source " + std::to_string(named(source)) +
                                 " has no out-edges: the search reaches only itself (--source random picks vertices with out-edges)");
     }
@@ -109,7 +112,7 @@ class SourcePlan {
 
  private:
   uint64_t vertices_;
-  const uint32_t* degrees_;  // live as long as the engines (the graph's index, or on ranks ProgramEngines::whole_degrees)
+  OutDegrees degrees_;       // live as long as the engines (the graph's index, or on ranks ProgramEngines::whole_degrees)
   const base::IdMap* ids_;   // the layout's: lives as long as the engines too
   bool random_ = false;
   std::vector<uint64_t> listed_;
@@ -567,7 +570,7 @@ Algorithm kcore_row() {
   a.summary = "k-core decomposition by peeling (Ligra's KCore): the coreness of every vertex (undirected graphs)";
   a.note = undirected_note;
   a.output_help = "write each vertex's coreness to this file";
-  a.arrays = per_vertex(algorithms::kcore_bytes_per_vertex);
+  a.arrays = per_vertex(algorithms::kcore_vertex_bytes);
   a.add_options = [](po::options_description&) {};
   a.transpose = undirected;
   a.prepare = [](const AlgorithmSetup&) {

@@ -59,8 +59,10 @@ struct AlgorithmSetup {
   const std::map<std::string, std::vector<double>>& vectors;
   ProgramOutputs* outputs = nullptr;  // null in sweep and Python
   // The whole graph's out-degrees, when the graph is a rank's part (null:
-  // the graph's own).
+  // the graph's own): for the part's own range alone (OutDegrees asks the
+  // ranks about any vertex).
   const uint32_t* out_degrees = nullptr;
+  engine::Communicator* communicator = nullptr;  // the ranks, when the graph is a part
 };
 
 // The engines a run uses: the out-edges', and the transpose's when the

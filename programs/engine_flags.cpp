@@ -114,9 +114,9 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
                                    "stores every edge both ways");
   }
   const uint32_t* out_degrees = e.out_graph->degrees();
-  if (distributed) {  // summed once, here: the parameters and the engine read them
-    e.whole_degrees.assign(out_degrees, out_degrees + e.out_graph->vertices());
-    communicator->sum(std::span<uint32_t>(e.whole_degrees));
+  if (distributed) {  // summed once, here, for the own range: the parameters and the engine read them
+    e.whole_degrees = engine::sum_over_ranks_for_own_range(*communicator, out_degrees, e.out_graph->vertices(),
+                                                           e.out_graph->owned_begin(), e.out_graph->owned_end());
     out_degrees = e.whole_degrees.data();
   }
   if (graph_opened) graph_opened(*e.out_graph, out_degrees);

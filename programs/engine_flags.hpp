@@ -40,7 +40,7 @@ inline bool opens_transpose(Transpose t) { return t == Transpose::needed; }
 // serve). Refuses, naming `program`, a needed transpose the layout lacks.
 struct ProgramEngines {
   std::unique_ptr<engine::DiskGraph> out_graph, in_graph;  // in_graph: on ranks, the transpose's part
-  std::vector<uint32_t> whole_degrees;  // on ranks, the whole graph's out-degrees (the engines read them)
+  base::Array<uint32_t> whole_degrees;  // on ranks, the whole graph's out-degrees of the own range (the engines read them)
   // `in` is destroyed first: in one process it is out's transposed() engine.
   std::unique_ptr<engine::Engine> out, in;
   engine::EngineOptions options;  // as the engines run (λ resolved)

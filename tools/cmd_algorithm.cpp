@@ -58,7 +58,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   auto read_parameters = [&](const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs) {
     for (const auto& [option, values] : algorithm.extra_outputs) outputs.expect(v, option.c_str());
     const std::map<std::string, std::vector<double>> no_vectors;
-    read = algorithm.prepare({v, graph, no_vectors, &outputs, out_degrees});
+    read = algorithm.prepare({v, graph, no_vectors, &outputs, out_degrees, communicator});
     if (verify && !read->verify) {
       throw po::error("--verify: " + algorithm.name + " has no verifier (bfs, pagerank, wcc, spmv, sssp, kcore, tc, mis and radii have)");
     }

@@ -336,6 +336,16 @@ cmp -s "$(one wcc rmat.sluice)" limited.wcc || fail "wcc on 2 ranks under --memo
 mpi 2 "$tools/sluice-pagerank" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"mirrors":[1-9][0-9]*,"read_pairs":[1-9][0-9]*}' s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its mirrors and read pairs: $(grep summary s.jsonl)"
+# A rank holds the whole out-degrees of its own range alone: the sources
+# --source random draws (vertices with out-edges) are the ranks' answer,
+# the same as one process's, as is a source without out-edges' warning.
+mpi 2 "$tools/sluice-bfs" rmat-r2.sluice --source random -n 3 --output random.bfs > /dev/null 2>&1
+cmp -s "$(one bfs rmat.sluice --source random -n 3)" random.bfs || fail "bfs --source random on 2 ranks differs from one process"
+stuck=$(awk '!/^#/ {out[$1] = 1; target[$2] = 1} END {for (v in target) if (!(v in out)) {print v; exit}}' rmat.el)
+if [ -n "$stuck" ]; then
+  mpi 2 "$tools/sluice-bfs" rmat-r2.sluice --source "$stuck" > /dev/null 2> err.txt
+  grep -q "has no out-edges" err.txt || fail "bfs on 2 ranks from vertex $stuck, without out-edges, gave no warning: $(cat err.txt)"
+fi
 # BFS's tree is read and written at the destinations alone: a rank holds
 # it for its own range (16 bytes a vertex), which its run record counts.
 mpi 2 "$tools/sluice-bfs" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
