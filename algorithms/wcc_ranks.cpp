@@ -365,12 +365,19 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   const Id giant = largest_component(label, first, last, communicator);
   const uint64_t read_pairs = communicator.sum(ranks.read_pairs());  // (vertex, reading rank) pairs of every rank
   learn_mirror_labels(out, label, giant, touched, read_pairs);
+  // Which lists no longer than the sample were linked whole already: a
+  // rank knows the whole out-degrees of its own vertices alone, and is
+  // sent a byte for each mirror by its owner.
+  base::Array<uint8_t> linked = base::Array<uint8_t>::zeros(own_out ? n : 0, "WCC's lists linked whole");
+  if (own_out) {
+    for (uint64_t v = first; v < last; ++v) linked[v] = out.out_degree(v) <= sampled_edges;
+    ranks.source_values(linked.span());
+    communicator.finish_pending();
+  }
   std::vector<uint64_t> sources;
   const uint32_t* part_degrees = out.graph().degrees();
   for (uint64_t v : touched) {
-    // An own list no longer than the sample was linked whole already (a
-    // rank knows the whole out-degrees of its own vertices alone).
-    const bool linked_whole = own_out && v >= first && v < last && out.out_degree(v) <= sampled_edges;
+    const bool linked_whole = own_out && linked[v];
     if (label[v] != giant && part_degrees[v] > 0 && !linked_whole) sources.push_back(v);
   }
   out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(sources)), link, false);
