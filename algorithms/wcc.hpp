@@ -24,9 +24,8 @@ struct ComponentsResult {
 };
 
 constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the labels
-// On ranks, the label agreement's two more labels a vertex (at most 8
-// each), and a byte saying whether its list was linked whole.
-constexpr uint64_t wcc_ranks_bytes_per_vertex = 17;
+// On ranks, the label agreement's two more labels a vertex (at most 8 each).
+constexpr uint64_t wcc_ranks_bytes_per_vertex = 16;
 
 // `in` runs over the transpose; null when the graph is symmetric (every
 // edge stored both ways), where the out-edges are the in-edges. On several

@@ -366,19 +366,26 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   const uint64_t read_pairs = communicator.sum(ranks.read_pairs());  // (vertex, reading rank) pairs of every rank
   learn_mirror_labels(out, label, giant, touched, read_pairs);
   // Which lists no longer than the sample were linked whole already: a
-  // rank knows the whole out-degrees of its own vertices alone, and is
-  // sent a byte for each mirror by its owner.
-  base::Array<uint8_t> linked = base::Array<uint8_t>::zeros(own_out ? n : 0, "WCC's lists linked whole");
+  // rank knows the whole out-degrees of its own vertices alone, and tells
+  // the ranks that read one outside the largest component (few: ids).
+  std::vector<Id> short_mirrors;  // ascending: each piece is, and ranges follow each other
   if (own_out) {
-    for (uint64_t v = first; v < last; ++v) linked[v] = out.out_degree(v) <= sampled_edges;
-    ranks.source_values(linked.span());
-    communicator.finish_pending();
+    std::vector<std::vector<Id>> pieces(size_t(communicator.size()));
+    for (uint64_t v = first; v < last; ++v) {
+      if (label[v] == giant || out.out_degree(v) > sampled_edges) continue;
+      ranks.for_each_reader(v, [&](size_t r) { pieces[r].push_back(Id(v)); });
+    }
+    short_mirrors = communicator.exchange_pieces(pieces);
   }
+  auto linked_whole = [&](uint64_t v) {
+    if (!own_out) return false;
+    if (v >= first && v < last) return out.out_degree(v) <= sampled_edges;
+    return std::binary_search(short_mirrors.begin(), short_mirrors.end(), Id(v));
+  };
   std::vector<uint64_t> sources;
   const uint32_t* part_degrees = out.graph().degrees();
   for (uint64_t v : touched) {
-    const bool linked_whole = own_out && linked[v];
-    if (label[v] != giant && part_degrees[v] > 0 && !linked_whole) sources.push_back(v);
+    if (label[v] != giant && part_degrees[v] > 0 && !linked_whole(v)) sources.push_back(v);
   }
   out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(sources)), link, false);
   trace.record(out, "out-edges in the part", 1);
