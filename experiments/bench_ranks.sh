@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The programs on MPI ranks (issue 21), on this one machine, one compute
+# The programs on MPI ranks, on this one machine, one compute
 # thread per rank, each rank's drive files in their own directory:
 #   weak scaling    RMAT scale 20 + log2 R for R = 1, 2, 4, 8 (edge factor 16)
 #   strong scaling  RMAT scale 22 for R = 1, 2, 4
