@@ -234,8 +234,9 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     for (uint64_t u = 0; u < n; ++u) mirrors += (u < begin || u >= end) && degrees[u];
     const uint64_t others = uint64_t(options.communicator->size() - 1);
     const uint64_t bitmap = n / 8 + n / 512;
-    b.exchange = 4 * (end - begin) + bitmap + others * (end - begin) / 8 + 2 * mirrors * 8 +
-                 std::min(mirrors * 8, bitmap);
+    const uint64_t value = options.exchanged_value_bytes;
+    b.exchange = 4 * (end - begin) + bitmap + others * (end - begin) / 8;
+    if (value) b.exchange += 2 * mirrors * value + std::min(mirrors * 8, bitmap);
   }
   if (shared_edge_sets) b.index = b.io_buffers = 0;
   if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();

@@ -112,6 +112,9 @@ struct EngineOptions {
   // automatic method: delta, else classic).
   uint64_t algorithm_bytes_least = 0;
   unsigned value_bytes = 8;        // size of an EDGEMAP value, for sizing the bins
+  // On ranks: the widest value the algorithm sends its mirrors between
+  // EDGEMAPs (RankExchange::source_values), for the budget; 0: none (BFS).
+  unsigned exchanged_value_bytes = 8;
   // The ranks of a distributed run, the graph being this rank's part of a
   // ranked layout (formats/ranked_writer.hpp); null: one process.
   Communicator* communicator = nullptr;

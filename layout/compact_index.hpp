@@ -3,6 +3,7 @@
 // offset of any vertex is its group's offset plus at most 15 degrees.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "base/array.hpp"
@@ -33,7 +34,10 @@ class CompactIndex {
   // ceil(vertices / 16) + 1 entries; the last is the edge count.
   const base::Array<uint64_t>& group_offsets() const { return group_offsets_; }
   const base::Array<uint32_t>& degrees() const { return degrees_; }
-  uint64_t memory_bytes() const { return group_offsets_.size() * 8 + degrees_.size() * 4; }
+  // What is held: the group offsets and the degrees' pages that were
+  // written (a rank's CSC leaves the pages outside its range unwritten).
+  uint64_t memory_bytes() const { return group_offsets_.size() * 8 + std::min(held_degree_bytes_, degrees_.size() * 4); }
+  void set_held_degree_bytes(uint64_t bytes) { held_degree_bytes_ = bytes; }
 
   // Checks that the group offsets agree with the degrees; returns the first
   // vertex where they do not, or UINT64_MAX.
@@ -42,6 +46,7 @@ class CompactIndex {
  private:
   base::Array<uint64_t> group_offsets_;
   base::Array<uint32_t> degrees_;
+  uint64_t held_degree_bytes_ = UINT64_MAX;  // all of them, unless the loader says
 };
 
 }  // namespace sluice::layout

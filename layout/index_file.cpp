@@ -99,6 +99,7 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
   // rank's part has in-edges only in its own range, and the rest of its
   // degrees stay unwritten zero pages, not held.
   constexpr uint64_t per_page = 4096 / 4;
+  uint64_t held = 0;
   for (uint64_t v = 0; v < n; v += per_page) {
     const uint64_t count = std::min(per_page, n - v);
     const char* from = bytes.data() + degrees_at(n) + v * 4;
@@ -109,10 +110,13 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
       any |= word;
     }
     for (uint64_t i = count * 4 / 8 * 8; i < count * 4; ++i) any |= uint8_t(from[i]);
-    if (any) std::memcpy(degrees.data() + v, from, count * 4);
+    if (!any) continue;
+    std::memcpy(degrees.data() + v, from, count * 4);
+    held += count * 4;
   }
   if (pages) std::memcpy(sums.data(), bytes.data() + sums_at(n), pages * 8);
   CompactIndex index(std::move(offsets), std::move(degrees));
+  index.set_held_degree_bytes(held);
   uint64_t bad = index.first_inconsistency();
   if (bad != UINT64_MAX) {
     throw base::InputError(path, "", "index offsets disagree with the degrees at vertex " + std::to_string(bad));

@@ -244,7 +244,11 @@ Algorithm bfs_row() {
   a.summary = "breadth-first search: depth and parent of every vertex";
   a.usage = "[--source V] [--parents FILE]";
   a.output_help = "write each vertex's depth (-1: not reached) to this file";
-  a.arrays = per_vertex(algorithms::bfs_vertex_bytes);
+  a.arrays = [](const po::variables_map&) {
+    AlgorithmArrays arrays{algorithms::bfs_vertex_bytes, {}};
+    arrays.exchanged_value_bytes = 0;  // its frontiers alone cross
+    return arrays;
+  };
   a.extra_outputs = {{"parents", "parent"}};
   a.vertex_valued = {"parent", "source"};
   a.add_options = [](po::options_description& o) {

@@ -126,6 +126,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   const uint64_t owned = e.out_graph->owned_end() - e.out_graph->owned_begin();
   e.options.algorithm_bytes = arrays.bytes.of(e.out_graph->vertices(), owned);
   e.options.algorithm_bytes_least = arrays.least.of(e.out_graph->vertices(), owned);
+  e.options.exchanged_value_bytes = arrays.exchanged_value_bytes;
   e.options.hold_samples = reads_samples;
   if (distributed) e.options.whole_out_degrees = out_degrees;
   engine::EngineOptions in_options = e.options;

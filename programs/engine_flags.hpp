@@ -64,6 +64,7 @@ using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uin
 // other way; EngineOptions::algorithm_bytes_least).
 struct AlgorithmArrays {
   engine::VertexBytes bytes, least;
+  unsigned exchanged_value_bytes = 8;  // EngineOptions::exchanged_value_bytes
   AlgorithmArrays() = default;
   // Bytes a vertex over every vertex id, as a program of its own states them.
   AlgorithmArrays(uint64_t bytes_per_vertex) : bytes{bytes_per_vertex, 0} {}  // implicit: AlgorithmRun(..., 16)

@@ -336,6 +336,28 @@ cmp -s "$(one wcc rmat.sluice)" limited.wcc || fail "wcc on 2 ranks under --memo
 mpi 2 "$tools/sluice-pagerank" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"mirrors":[1-9][0-9]*,"read_pairs":[1-9][0-9]*}' s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its mirrors and read pairs: $(grep summary s.jsonl)"
+# The ranks divide the state that follows the vertices they own: a BFS
+# under a --memory-limit below what one process needs at the least (its
+# refused floor) runs on 4 ranks, each within that limit, and gives one
+# process's depths.
+"$tools/sluice" generate uniform --scale 16 --edge-factor 4 --seed 3 -o wide.el > /dev/null
+mkdir -p drives/wide
+"$tools/sluice" convert wide.el wide.sluice --transpose --drives drives/wide > /dev/null
+"$tools/sluice" convert wide.el wide-r4.sluice --transpose --ranks 4 --drives 'drives/wide/{rank}' > /dev/null
+least() { grep -o 'needs at least [0-9.]* [KMG]iB' err.txt | head -1 | python3 -c 'import sys; v, u = sys.stdin.read().split()[-2:]; print(int(float(v) * 1024 ** "KMG".index(u[0]) * 1024))'; }
+"$tools/sluice-bfs" wide.sluice --memory-limit 1k > /dev/null 2> err.txt && fail "bfs under 1 KiB ran"
+alone=$(least)
+mpi 4 "$tools/sluice-bfs" wide-r4.sluice --memory-limit 1k > /dev/null 2> err.txt && fail "bfs on 4 ranks under 1 KiB ran"
+ranked=$(least)
+[ "$ranked" -lt "$((alone - 200 * 1024))" ] || fail "bfs on 4 ranks needs $ranked bytes a rank, one process $alone"
+limit=$(((alone + ranked) / 2))
+expect_error 1 "does not fit in memory" "$tools/sluice-bfs" wide.sluice --memory-limit "$limit"
+mpi 4 "$tools/sluice-bfs" wide-r4.sluice --memory-limit "$limit" --output wide.bfs --stats s.jsonl > /dev/null 2> err.txt ||
+  fail "bfs on 4 ranks under --memory-limit $limit (one process needs $alone): $(cat err.txt)"
+held=$(head -1 s.jsonl | grep -o '"held":{[^}]*}' | grep -o '"total":[0-9]*' | cut -d: -f2)
+[ "$held" -le "$limit" ] || fail "bfs on 4 ranks holds $held bytes under a limit of $limit"
+cmp -s "$(one bfs wide.sluice)" wide.bfs || fail "bfs on 4 ranks under --memory-limit $limit: depths differ"
+rm -rf wide* drives/wide
 # A rank holds the whole out-degrees of its own range alone: the sources
 # --source random draws (vertices with out-edges) are the ranks' answer,
 # the same as one process's, as is a source without out-edges' warning.
