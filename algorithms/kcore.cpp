@@ -41,7 +41,7 @@ KcoreResult kcore(engine::Engine& engine, RunTrace& trace) {
   KcoreResult result;
   result.core.assign(n, remaining);
   // The remaining degrees are lowered and read at the own vertices alone.
-  base::Array<uint32_t> degree = engine.filled_owned_array<uint32_t>(n, 0, "k-core's remaining degrees");
+  base::Array<uint32_t> degree(n, "k-core's remaining degrees");
   std::copy(engine.out_degrees() + engine.owned_begin(), engine.out_degrees() + engine.owned_end(), degree.data() + engine.owned_begin());
   // On several ranks each peels its own range (its degrees are the ones
   // the peels lower) and the peeled vertices are shared.

@@ -22,11 +22,18 @@ void check(const PageRankOptions& o) {
   }
 }
 
+// The method given, or the automatic one's first choice: delta, unless
+// the dangling rank is spread (classic alone spreads it).
+PageRankMethod preferred_method(const PageRankOptions& o) {
+  if (o.method != PageRankMethod::automatic) return o.method;
+  return o.dangling == Dangling::spread ? PageRankMethod::classic : PageRankMethod::delta;
+}
+
 // The automatic method resolved: the same on every rank, classic where
 // any rank's engine was fitted with classic's arrays.
 PageRankMethod method_to_run(engine::Engine& engine, const PageRankOptions& o) {
-  if (o.method != PageRankMethod::automatic) return o.method;
-  if (o.dangling == Dangling::spread) return PageRankMethod::classic;
+  const PageRankMethod preferred = preferred_method(o);
+  if (o.method != PageRankMethod::automatic || preferred == PageRankMethod::classic) return preferred;
   const bool least = engine.ranks().communicator().sum(uint64_t(engine.fitted().least_arrays)) > 0;
   return least ? PageRankMethod::classic : PageRankMethod::delta;
 }
@@ -282,7 +289,7 @@ PageRankResult delta(engine::Engine& engine, const PageRankOptions& o, RunTrace&
 
 engine::VertexBytes pagerank_vertex_bytes(const PageRankOptions& options) {
   PageRankOptions o = options;
-  if (o.method == PageRankMethod::automatic) o.method = o.dangling == Dangling::spread ? PageRankMethod::classic : PageRankMethod::delta;
+  o.method = preferred_method(options);
   const bool float_shares = o.method == PageRankMethod::classic ? starts_with_floats(o) : o.shares == PageRankShares::float32;
   // classic: the ranks (the double rounds' shares) and the float shares
   // over every vertex, the sums owned; delta: the pending changes (the
@@ -293,7 +300,7 @@ engine::VertexBytes pagerank_vertex_bytes(const PageRankOptions& options) {
 }
 
 engine::VertexBytes pagerank_least_vertex_bytes(const PageRankOptions& options) {
-  if (options.method != PageRankMethod::automatic || options.dangling == Dangling::spread) return {};
+  if (options.method != PageRankMethod::automatic || preferred_method(options) == PageRankMethod::classic) return {};
   PageRankOptions classic = options;
   classic.method = PageRankMethod::classic;
   return pagerank_vertex_bytes(classic);
