@@ -36,15 +36,19 @@ const char* direction_name(Direction d) {
   return "?";
 }
 
-Engine::Engine(const DiskGraph& graph, const EngineOptions& options) : Engine(graph, options, nullptr) {}
+Engine::Engine(const DiskGraph& graph, const EngineOptions& options) : Engine(graph, options, nullptr, nullptr) {}
 
-Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engine* forward)
+Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engine& buffers_of)
+    : Engine(graph, options, nullptr, &buffers_of) {}
+
+Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engine* forward, const Engine* buffers_of)
     : graph_(graph),
       exchange_(std::make_unique<RankExchange>(options.communicator ? *options.communicator : single_process_, graph.vertices(),
                                                graph.owned_begin(), graph.owned_end(), graph.degrees())),
       reversed_(forward ? nullptr : reversed_of(graph, options)),
       pull_graph_(forward ? &forward->graph_ : options.symmetric ? &graph : reversed_.get()),
-      fitted_(fit_to_memory(graph, pull_graph_, options, forward != nullptr)),
+      fitted_(fit_to_memory(graph, pull_graph_, options,
+                            forward ? Shared::edge_sets : buffers_of ? Shared::io_buffers : Shared::nothing)),
       options_(fitted_.options),
       budget_(fitted_.budget),
       pool_(compute_threads(options.threads)),
@@ -71,13 +75,21 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
     push_stream_ = forward->pull_stream_;
     pull_stream_ = forward->push_stream_;
   } else {
+    if (options_.io.backend != io::BackendKind::memory) {
+      if (buffers_of && !buffers_of->io_buffers_) {
+        throw std::invalid_argument("an engine that reads from drives cannot share the IO buffers of one that reads from memory");
+      }
+      io_buffers_ = buffers_of ? buffers_of->io_buffers_
+                               : std::make_shared<io::BufferPool>(io_buffers_for({&graph, pull_graph_}, options_.io),
+                                                                  options_.io.max_request_bytes);
+    }
     // Both sides opened now, not at their first EDGEMAP: --io memory loads
     // the drive files here, outside any EDGEMAP's time.
-    push_stream_ = std::make_shared<PageStream>(graph, options_.io, threads(), options_.verify_reads);
+    push_stream_ = std::make_shared<PageStream>(graph, options_.io, threads(), options_.verify_reads, nullptr, io_buffers_);
     if (pull_graph_) {
       // A symmetric graph pulls over its own out-edges: in memory, the same pages.
       pull_stream_ = std::make_shared<PageStream>(*pull_graph_, options_.io, threads(), options_.verify_reads,
-                                                  pull_graph_ == &graph ? push_stream_.get() : nullptr);
+                                                  pull_graph_ == &graph ? push_stream_.get() : nullptr, io_buffers_);
     }
   }
   if (pull_graph_) pull_cache_ = std::make_unique<PullCache>(graph.vertices(), threads(), pull_cache_bytes(graph, options_));
@@ -90,7 +102,7 @@ std::unique_ptr<Engine> Engine::transposed() {
   options.algorithm_bytes = options.algorithm_bytes_least = 0;  // counted once, here
   options.communicator = nullptr;  // on ranks: the part's CSC, run as one process
   options.whole_out_degrees = nullptr;
-  return std::unique_ptr<Engine>(new Engine(*reversed_, options, this));
+  return std::unique_ptr<Engine>(new Engine(*reversed_, options, this, nullptr));
 }
 
 Engine::~Engine() = default;
@@ -190,8 +202,7 @@ uint64_t loaded_bytes(const DiskGraph& graph, const DiskGraph* reversed) {
 }
 }  // namespace
 
-MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
-                              bool shared_edge_sets) {
+MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options, Shared shared) {
   MemoryBudget b;
   const int threads = compute_threads(options.threads);
   const uint64_t n = graph.vertices();
@@ -200,19 +211,20 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   // A frontier in, one out (both possibly dense), the scratch bitmap and
   // the next frontier's, and pull's destinations.
   b.frontiers = 4 * (n / 8 + 1) + n * 8 / VertexSubset::dense_divisor;
-  // From the drives, IO buffers; in memory, the drive files themselves.
+  // From the drives, one set of IO buffers for both sides; in memory, the
+  // drive files themselves (compressed pages held decoded, a record an
+  // edge: resident_pages.hpp).
   const bool resident = options.io.backend == io::BackendKind::memory;
-  auto edge_bytes = [&](const DiskGraph& g) {
-    // Compressed pages are held decoded, a record an edge (resident_pages.hpp).
-    const uint64_t held = g.compressed() ? g.edges() * g.record_bytes() : g.pages() * g.page_bytes();
-    return resident ? held : uint64_t(io_buffers_for(g, options.io)) * options.io.max_request_bytes;
-  };
-  b.io_buffers = edge_bytes(graph);
+  auto held = [](const DiskGraph& g) { return g.compressed() ? g.edges() * g.record_bytes() : g.pages() * g.page_bytes(); };
+  if (resident) {
+    b.io_buffers = held(graph) + (reversed && reversed != &graph ? held(*reversed) : 0);
+  } else if (shared == Shared::nothing) {
+    b.io_buffers = uint64_t(io_buffers_for({&graph, reversed}, options.io)) * options.io.max_request_bytes;
+  }
   if (reversed) {
     if (reversed != &graph) b.index += reversed->pages() / 8;
     // Pull's destinations, and those a run's pulls keep open (OpenDestinations).
     b.frontiers += 2 * (n / 8 + 1);
-    if (reversed != &graph || !resident) b.io_buffers += edge_bytes(*reversed);
     b.pull_cache = PullCache::memory_bytes(n, pull_cache_bytes(graph, options));
   }
   const BinGeometry geometry = BinGeometry::of(n, bin_count(graph, options));
@@ -238,7 +250,7 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     b.exchange = 4 * (end - begin) + bitmap + others * (end - begin) / 8;
     if (value) b.exchange += 2 * mirrors * value + std::min(mirrors * 8, bitmap);
   }
-  if (shared_edge_sets) b.index = b.io_buffers = 0;
+  if (shared == Shared::edge_sets) b.index = b.io_buffers = 0;
   if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();
   return b;
 }
@@ -246,8 +258,8 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
 namespace {
 
 FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
-                                   bool shared_edge_sets) {
-  FittedOptions fitted{options, {}, MemoryBudget::of(graph, reversed, options, shared_edge_sets), {}, 0};
+                                   Shared shared) {
+  FittedOptions fitted{options, {}, MemoryBudget::of(graph, reversed, options, shared), {}, 0};
   fitted.budget = fitted.wanted;
   // Without a limit given, what is available less what the process
   // itself takes beyond the budget's parts (its threads' stacks, the
@@ -259,20 +271,20 @@ FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reve
     // now is what they left, and the budget counts them again, so they
     // are given back.
     // (RMAT 26's 608 MiB index under a 2 GiB memory cgroup had BFS refused.)
-    const uint64_t available = base::available_memory(shared_edge_sets ? 0 : loaded_bytes(graph, reversed));
+    const uint64_t available = base::available_memory(shared == Shared::edge_sets ? 0 : loaded_bytes(graph, reversed));
     fitted.limit = available > process_reserve ? available - process_reserve : available;
   }
   if (!fitted.limit || fitted.wanted.total() <= fitted.limit) return fitted;
   // The least each part the caller left unset can run with.
   const bool cut_buffers = !options.io.buffers && options.io.backend != io::BackendKind::memory;
-  const unsigned wanted_buffers = io_buffers_for(graph, options.io);
+  const unsigned wanted_buffers = io_buffers_for({&graph, reversed}, options.io);
   const unsigned floor_buffers = std::min(wanted_buffers, memory_floor_buffers_per_drive * graph.drives());
   const uint64_t wanted_cache = reversed ? pull_cache_bytes(graph, options) : 0;
   EngineOptions least = options;
   if (cut_buffers) least.io.buffers = floor_buffers;
   if (!options.bin_space) least.bin_space = 1;  // the bins' fewest blocks (MemoryBudget::of takes the larger)
   if (!options.pull_cache) least.pull_cache = 0;
-  fitted.floor = MemoryBudget::of(graph, reversed, least, shared_edge_sets);
+  fitted.floor = MemoryBudget::of(graph, reversed, least, shared);
   const auto& size = base::byte_count;
   auto parts = [&](const MemoryBudget& b) {
     return "index " + size(b.index) + ", frontiers " + size(b.frontiers) + ", bins " + size(b.bins) +
@@ -312,16 +324,16 @@ FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reve
   };
   EngineOptions deep = least;
   if (cut_buffers) deep.io.buffers = depth_buffers;
-  const MemoryBudget deep_budget = MemoryBudget::of(graph, reversed, deep, shared_edge_sets);
+  const MemoryBudget deep_budget = MemoryBudget::of(graph, reversed, deep, shared);
   if (cut_buffers) cut.io.buffers = unsigned(between(step(fitted.floor, deep_budget), floor_buffers, depth_buffers));
   EngineOptions cached = deep;
   if (!options.pull_cache) cached.pull_cache = wanted_cache;
-  const MemoryBudget cached_budget = MemoryBudget::of(graph, reversed, cached, shared_edge_sets);
+  const MemoryBudget cached_budget = MemoryBudget::of(graph, reversed, cached, shared);
   if (!options.pull_cache) cut.pull_cache = between(step(deep_budget, cached_budget), 0, wanted_cache);
   const double share = step(cached_budget, fitted.wanted);
   if (cut_buffers && cut.io.buffers == depth_buffers) cut.io.buffers = unsigned(between(share, depth_buffers, wanted_buffers));
   if (!options.bin_space) cut.bin_space = std::max<uint64_t>(1, between(share, fitted.floor.bins, fitted.wanted.bins));
-  fitted.budget = MemoryBudget::of(graph, reversed, cut, shared_edge_sets);
+  fitted.budget = MemoryBudget::of(graph, reversed, cut, shared);
   if (fitted.budget.total() > fitted.limit) {  // rounding: take the floor
     cut = least;
     fitted.budget = fitted.floor;
@@ -331,14 +343,14 @@ FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reve
 
 }  // namespace
 
-FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options, bool shared_edge_sets) {
+FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options, Shared shared) {
   try {
-    return fit_arrays_to_memory(graph, reversed, options, shared_edge_sets);
+    return fit_arrays_to_memory(graph, reversed, options, shared);
   } catch (const MemoryRefused&) {
     if (!options.algorithm_bytes_least || options.algorithm_bytes_least >= options.algorithm_bytes) throw;
     EngineOptions least = options;
     least.algorithm_bytes = options.algorithm_bytes_least;
-    FittedOptions fitted = fit_arrays_to_memory(graph, reversed, least, shared_edge_sets);
+    FittedOptions fitted = fit_arrays_to_memory(graph, reversed, least, shared);
     fitted.least_arrays = true;
     return fitted;
   }

@@ -144,7 +144,14 @@ uint32_t bin_count(const DiskGraph& graph, const EngineOptions& options);
 uint64_t bin_space_bytes(const DiskGraph& graph, const EngineOptions& options);
 uint64_t pull_cache_bytes(const DiskGraph& graph, const EngineOptions& options);
 
-// What an engine will hold in DRAM, by part.
+// What an engine reads through another's, and so does not hold: nothing;
+// the IO buffers alone (an engine over another edge set that never runs
+// while the other does: a rank's transpose part); or the edge sets with
+// their index, buffers and pages (Engine::transposed).
+enum class Shared { nothing, io_buffers, edge_sets };
+
+// What an engine will hold in DRAM, by part. An engine's push and pull
+// sides never read at once: they share one set of IO buffers.
 struct MemoryBudget {
   uint64_t index = 0, frontiers = 0, bins = 0, io_buffers = 0, pull_cache = 0, algorithm = 0;
   // On ranks: the summed out-degrees, the mirror sets and the values in
@@ -157,10 +164,10 @@ struct MemoryBudget {
     pull_cache += other.pull_cache, algorithm += other.algorithm, exchange += other.exchange;
     return *this;
   }
-  // `reversed`: the pull side's graph, if any. `shared_edge_sets`: the
-  // index, buffers and pages are another engine's (Engine::transposed).
+  // `reversed`: the pull side's graph, if any; `shared`: what another
+  // engine holds for this one.
   static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
-                         bool shared_edge_sets = false);
+                         Shared shared = Shared::nothing);
 };
 
 // The options an engine runs with under its memory limit (the option, or
@@ -182,7 +189,7 @@ struct FittedOptions {
   bool cut() const { return budget.total() < wanted.total(); }
 };
 FittedOptions fit_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
-                            bool shared_edge_sets = false);
+                            Shared shared = Shared::nothing);
 // Thrown when no floor fits the limit.
 struct MemoryRefused : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -237,6 +244,11 @@ class Engine {
   // graph itself with options.symmetric). Refuses (std::runtime_error)
   // when the budget exceeds the memory limit.
   Engine(const DiskGraph& graph, const EngineOptions& options);
+  // An engine over another graph that reads into `buffers_of`'s IO
+  // buffers, holding none of its own: the two never run at once (a rank's
+  // part and its transpose's part), and both read from drives or both
+  // from memory.
+  Engine(const DiskGraph& graph, const EngineOptions& options, const Engine& buffers_of);
   ~Engine();
   // An engine over this one's transpose, pulling over this one's graph,
   // that shares its drive files and IO threads (with --io memory, the
@@ -426,7 +438,8 @@ class Engine {
 
  private:
   // forward: null, or the engine whose pull side `graph` is (transposed()).
-  Engine(const DiskGraph& graph, const EngineOptions& options, const Engine* forward);
+  // buffers_of: null, or the engine whose IO buffers this one reads into.
+  Engine(const DiskGraph& graph, const EngineOptions& options, const Engine* forward, const Engine* buffers_of);
 
   // Times vertex work between EDGEMAPs (EdgeMapStats::vertex_seconds); the
   // outermost one counts, as vertex_map and parallel_sum call parallel_for.
@@ -538,6 +551,9 @@ class Engine {
   EngineOptions options_;
   MemoryBudget budget_;
   WorkerPool pool_;
+  // Both streams' IO buffers (none with --io memory); shared with another
+  // engine's streams too where one was built to (buffers_of).
+  std::shared_ptr<io::BufferPool> io_buffers_;
   // Shared with a transposed() engine, which has them the other way round.
   std::shared_ptr<PageStream> push_stream_;
   std::shared_ptr<PageStream> pull_stream_;

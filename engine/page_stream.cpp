@@ -13,6 +13,14 @@ unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options) {
   return unsigned(std::min<uint64_t>(2ull * options.queue_depth * graph.drives(), std::max<uint64_t>(whole, 2)));
 }
 
+unsigned io_buffers_for(std::initializer_list<const DiskGraph*> graphs, const io::IoOptions& options) {
+  unsigned most = 0;
+  for (const DiskGraph* graph : graphs) {
+    if (graph) most = std::max(most, io_buffers_for(*graph, options));
+  }
+  return most;
+}
+
 namespace {
 // Pages a compute thread takes at a time from memory: enough to pay for
 // taking them, few enough to share a small plan among the threads.
@@ -20,7 +28,7 @@ constexpr uint64_t resident_piece_pages = 64;
 }  // namespace
 
 PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options, int threads, bool verify_reads,
-                       const PageStream* same_pages)
+                       const PageStream* same_pages, std::shared_ptr<io::BufferPool> buffers)
     : graph_(graph), planner_(graph), page_check_(verify_reads ? PageCheck::everything : PageCheck::targets) {
   if (options.backend == io::BackendKind::memory) {
     shares_pages_ = same_pages && same_pages->resident_;
@@ -37,7 +45,7 @@ PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options, int
   drives_ = std::make_unique<io::DriveSet>(graph.drive_paths(), true, graph.page_bytes(), graph.drive_descriptors());
   io::IoOptions sized = options;
   sized.buffers = io_buffers_for(graph, options);
-  io_ = std::make_unique<io::IoService>(*drives_, sized);
+  io_ = std::make_unique<io::IoService>(*drives_, sized, std::move(buffers));
 }
 
 PageStream::~PageStream() = default;

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 
@@ -26,6 +27,9 @@ namespace sluice::engine {
 // IO buffers for one edge set: the options' count, by default two queue
 // depths per drive, but never more than the whole edge set needs.
 unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options);
+// The IO buffers streams over these edge sets share (none given: none),
+// which never read at once: as many as the one that wants most.
+unsigned io_buffers_for(std::initializer_list<const DiskGraph*> graphs, const io::IoOptions& options);
 
 class PageStream {
  public:
@@ -33,9 +37,10 @@ class PageStream {
   // verify_reads: check every page's checksum (once, at the load, with
   // --io memory; its targets are always checked before use).
   // same_pages: a stream over the same edge set whose pages in memory this
-  // one shares (null: none).
+  // one shares (null: none). buffers: the IO buffers, shared with streams
+  // that never read while this one does (null: its own; none in memory).
   PageStream(const DiskGraph& graph, const io::IoOptions& options, int threads, bool verify_reads,
-             const PageStream* same_pages = nullptr);
+             const PageStream* same_pages = nullptr, std::shared_ptr<io::BufferPool> buffers = nullptr);
   ~PageStream();
 
   const DiskGraph& graph() const { return graph_; }

@@ -13,7 +13,8 @@ namespace {
 constexpr auto idle_wait = std::chrono::milliseconds(20);
 }
 
-IoService::IoService(const DriveSet& drives, const IoOptions& options) : drives_(drives), options_(options) {
+IoService::IoService(const DriveSet& drives, const IoOptions& options, std::shared_ptr<BufferPool> pool)
+    : drives_(drives), options_(options), pool_(std::move(pool)) {
   if (options_.queue_depth == 0) throw std::invalid_argument("the queue depth must be at least 1");
   if (options_.completion_batch == 0 || options_.handoff_batch == 0) {
     throw std::invalid_argument("the completion and hand-off batches must be at least 1");
@@ -21,15 +22,16 @@ IoService::IoService(const DriveSet& drives, const IoOptions& options) : drives_
   if (options_.max_request_bytes < base::io_alignment || options_.max_request_bytes % base::io_alignment) {
     throw std::invalid_argument("the maximum request size must be a multiple of 4096 bytes");
   }
-  unsigned count = options_.buffers ? options_.buffers : 2 * options_.queue_depth * drives.drives();
-  buffers_.reserve(count);
-  for (unsigned b = 0; b < count; ++b) {
-    buffers_.emplace_back(options_.max_request_bytes);
-    free_buffers_.enqueue(int(b));
+  if (!pool_) {
+    pool_ = std::make_shared<BufferPool>(options_.buffers ? options_.buffers : 2 * options_.queue_depth * drives.drives(),
+                                         options_.max_request_bytes);
+  } else if (pool_->buffer_bytes() < options_.max_request_bytes) {
+    throw std::invalid_argument("the shared IO buffers (" + std::to_string(pool_->buffer_bytes()) +
+                                " bytes) are smaller than a request (" + std::to_string(options_.max_request_bytes) + " bytes)");
   }
   for (unsigned d = 0; d < drives.drives(); ++d) {
     auto state = std::make_unique<Drive>();
-    state->backend = make_backend(options_.backend, drives.drive(d).fd(), options_.queue_depth, buffers_, options_.faults);
+    state->backend = make_backend(options_.backend, drives.drive(d).fd(), options_.queue_depth, pool_->buffers(), options_.faults);
     backend_name_ = state->backend->name();
     drive_state_.push_back(std::move(state));
   }
@@ -48,11 +50,12 @@ IoService::~IoService() { stop_drives(); }
 
 void IoService::stop_drives() {
   stopping_ = true;
-  // Wake every IO thread at once: an empty read on each drive queue, and an
-  // invalid buffer for a thread waiting on the pool.
+  // Wake every IO thread at once: an empty read on each drive queue, and a
+  // token for a thread waiting on the pool (a shared pool's other services
+  // drop what this one's threads leave).
   for (auto& d : drive_state_) {
     d->queue.enqueue({0, 0});
-    free_buffers_.enqueue(-1);
+    pool_->wake();
   }
   for (auto& d : drive_state_) {
     if (d->thread.joinable()) d->thread.join();
@@ -138,14 +141,14 @@ void IoService::run_drive(unsigned d) {
         drop();
         continue;
       }
-      if (held_buffer < 0 && !free_buffers_.try_dequeue(held_buffer)) break;
+      if (held_buffer < 0 && !pool_->try_take(held_buffer)) break;
       if (held_buffer < 0) break;  // a wake-up token from the destructor
-      handoff_acquire(&buffers_[held_buffer]);
+      handoff_acquire(&(*pool_)[held_buffer]);
       ReadRequest* r = free_slots.back();
       free_slots.pop_back();
       r->offset = pending.offset;
       r->length = pending.length;
-      r->buffer = buffers_[held_buffer].data();
+      r->buffer = (*pool_)[held_buffer].data();
       r->buffer_index = held_buffer;
       r->submitted_ns = now_ns();
       batch.push_back(r);
@@ -172,9 +175,9 @@ void IoService::run_drive(unsigned d) {
         drive.stats.latency_ns.fetch_add(now - r->submitted_ns, std::memory_order_relaxed);
         drive.stats.requests.fetch_add(1, std::memory_order_relaxed);
         if (r->result > 0) drive.stats.bytes.fetch_add(uint64_t(r->result), std::memory_order_relaxed);
-        handoff_release(&buffers_[r->buffer_index]);
+        handoff_release(&(*pool_)[r->buffer_index]);
         if (stopping_) {
-          free_buffers_.enqueue(r->buffer_index);
+          pool_->give_back(r->buffer_index);
           outstanding_.fetch_sub(1);
         } else {
           ready.push_back({d, r->offset, r->length, r->buffer_index, r->result});
@@ -194,12 +197,12 @@ void IoService::run_drive(unsigned d) {
         if (pending.length) outstanding_.fetch_sub(1);
       }
       if (have_pending) drop();
-      if (held_buffer >= 0) free_buffers_.enqueue(held_buffer);
+      if (held_buffer >= 0) pool_->give_back(held_buffer);
       return;
     }
     // Idle: wait for work, or for a buffer to come back.
     if (have_pending) {
-      if (held_buffer < 0) free_buffers_.wait_dequeue_timed(held_buffer, idle_wait);
+      if (held_buffer < 0) pool_->take_within(held_buffer, idle_wait);
     } else if (drive.queue.wait_dequeue_timed(pending, idle_wait)) {
       have_pending = pending.length != 0;
     }
@@ -219,32 +222,32 @@ bool IoService::next(Filled& out) {
     bool got = filled_.wait_dequeue_timed(c, idle_wait);
     waiting_consumers_.fetch_sub(1);
     if (!got || c.buffer < 0) continue;  // timeout or wake-up
-    handoff_acquire(&buffers_[c.buffer]);
+    handoff_acquire(&(*pool_)[c.buffer]);
     if (outstanding_.fetch_sub(1) == 1) {
       for (uint64_t n = waiting_consumers_.load(); n > 0; --n) filled_.enqueue({0, 0, 0, -1, 0});
     }
     const DriveFile& file = drives_.drive(c.drive);
     if (c.result < 0) {
-      handoff_release(&buffers_[c.buffer]);
-      free_buffers_.enqueue(c.buffer);
+      handoff_release(&(*pool_)[c.buffer]);
+      pool_->give_back(c.buffer);
       throw IoError(file.path(), c.drive, c.offset, std::string("read failed: ") + std::strerror(int(-c.result)));
     }
     if (uint64_t(c.result) != c.length) {
-      handoff_release(&buffers_[c.buffer]);
-      free_buffers_.enqueue(c.buffer);
+      handoff_release(&(*pool_)[c.buffer]);
+      pool_->give_back(c.buffer);
       throw IoError(file.path(), c.drive, c.offset + uint64_t(c.result),
                     "short read: " + std::to_string(c.result) + " of " + std::to_string(c.length) +
                         " bytes (the drive file ends early or was truncated)");
     }
-    out = {c.drive, c.offset, c.length, buffers_[c.buffer].data(), c.buffer};
+    out = {c.drive, c.offset, c.length, (*pool_)[c.buffer].data(), c.buffer};
     return true;
   }
 }
 
 void IoService::release(const Filled& filled) {
-  if (filled.buffer < 0 || size_t(filled.buffer) >= buffers_.size()) throw std::logic_error("release of an unknown IO buffer");
-  handoff_release(&buffers_[filled.buffer]);
-  free_buffers_.enqueue(filled.buffer);
+  if (filled.buffer < 0 || size_t(filled.buffer) >= pool_->size()) throw std::logic_error("release of an unknown IO buffer");
+  handoff_release(&(*pool_)[filled.buffer]);
+  pool_->give_back(filled.buffer);
 }
 
 void IoService::reset_stats() {

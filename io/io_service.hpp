@@ -1,7 +1,8 @@
 // The path from the drives to the compute threads, as Blaze builds it: one
 // IO thread per drive, each with its own backend (io_uring, libaio or
-// psync), a shared pool of aligned buffers, and two MPMC queues (free
-// buffers, filled buffers). Callers ask for byte extents of a drive;
+// psync), a pool of aligned buffers (its own, or one shared with services
+// that never read at the same time: buffer_pool.hpp), and two MPMC queues
+// (free buffers, filled buffers). Callers ask for byte extents of a drive;
 // adjacent extents are merged into one request up to max_request_bytes;
 // at most queue_depth requests are in flight per drive. Nothing spins: the
 // IO threads block in the kernel or on the queues.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "base/aligned_buffer.hpp"
+#include "io/buffer_pool.hpp"
 #include "io/drive_set.hpp"
 #include "io/io_error.hpp"
 #include "io/io_stats.hpp"
@@ -29,7 +31,9 @@ struct IoOptions {
   // 1 MiB: full scans on this kind of virtual disk ran ~1.3x faster than
   // with 256 KiB requests at the same depth (experiments/README.md).
   uint64_t max_request_bytes = 1 << 20;
-  unsigned buffers = 0;  // 0: queue_depth per drive, plus as many again for the consumers
+  // 0: queue_depth per drive, plus as many again for the consumers (a
+  // service given a pool reads into the pool's buffers instead).
+  unsigned buffers = 0;
   // Completions taken per wait before the IO thread refills the device. 1
   // (fio's default) keeps the device's queue full: taking the whole depth
   // at once sends requests back in bursts, and the device idles between.
@@ -55,7 +59,10 @@ struct Filled {
 
 class IoService {
  public:
-  IoService(const DriveSet& drives, const IoOptions& options);
+  // pool: the buffers to read into, shared with services whose reads
+  // never run while this one's do (their buffers must hold
+  // max_request_bytes); null: a pool of the service's own.
+  IoService(const DriveSet& drives, const IoOptions& options, std::shared_ptr<BufferPool> pool = nullptr);
   ~IoService();  // drops queued reads, waits for the ones in flight, joins the IO threads
   IoService(const IoService&) = delete;
   IoService& operator=(const IoService&) = delete;
@@ -99,8 +106,7 @@ class IoService {
   const DriveSet& drives_;
   IoOptions options_;
   const char* backend_name_ = "";
-  std::vector<base::AlignedBuffer> buffers_;
-  BlockingQueue<int> free_buffers_;
+  std::shared_ptr<BufferPool> pool_;
   BlockingQueue<Completion> filled_;
   std::atomic<uint64_t> outstanding_{0};  // queued, in flight, or filled and not yet taken
   std::atomic<uint64_t> waiting_consumers_{0};  // threads inside next(), woken when nothing is left

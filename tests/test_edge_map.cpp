@@ -954,5 +954,60 @@ TEST(EdgeMap, TransposedEngineSharesTheEdgeSets) {
   EXPECT_THROW(own.transposed(), std::logic_error);
 }
 
+// An engine's push and pull sides read into one set of IO buffers, and an
+// engine built to read into another's (a rank's transpose part) holds
+// none: its EDGEMAPs, in every direction and interleaved with the
+// other's, sum as they would alone. In memory each holds its own pages;
+// a drive-reading engine cannot share a memory one's buffers.
+TEST(EdgeMap, EnginesReadingIntoOneSetOfBuffers) {
+  TempDir dir;
+  std::mt19937_64 random(12);
+  int round = 0;
+  for (const RefGraph& g : graph_shapes(true)) {
+    RefGraph csr = g.csr_order();
+    DiskGraph one_drive(layout_on_drives(dir, g, 1, true)), two_drives(layout_on_drives(dir, g, 2, true));
+    const std::unique_ptr<DiskGraph> reversed = one_drive.reversed();
+    for (io::BackendKind backend : {io::BackendKind::memory, io::BackendKind::uring}) {
+      for (int k = 0; k < 3; ++k, ++round) {
+        EngineOptions options;
+        options.direction = Direction(k);
+        options.threads = 1 + round % 3;
+        options.io.backend = backend;
+        Engine first(one_drive, options);
+        Engine second(two_drives, options, first);
+        const bool resident = backend == io::BackendKind::memory;
+        if (!resident) {
+          EXPECT_EQ(first.budget().io_buffers, uint64_t(io_buffers_for({&one_drive, reversed.get()}, options.io)) * options.io.max_request_bytes);
+          EXPECT_EQ(second.budget().io_buffers, 0u);
+        } else {
+          EXPECT_EQ(second.budget().io_buffers, first.budget().io_buffers);  // the same edges, held by each
+        }
+        std::vector<uint64_t> x(g.n);
+        for (auto& value : x) value = random() % 1000;
+        for (double density : {0.01, 0.3, 1.0}) {
+          VertexSubset frontier = random_frontier(g.n, density, random);
+          std::vector<uint64_t> expected(g.n, 0), by_first(g.n, 0), by_second(g.n, 0);
+          for (const Edge& e : csr.edges) {
+            if (frontier.contains(e.u) && e.v % 3 != 0) expected[e.v] += x[e.u] + uint64_t(e.w);
+          }
+          NeighbourSum f_first{x, by_first}, f_second{x, by_second};
+          second.edge_map<uint64_t>(frontier, f_second);
+          first.edge_map<uint64_t>(frontier, f_first);
+          const std::string context = g.name + " " + io::backend_name(backend) + " " + direction_name(Direction(k)) + " density " +
+                                      std::to_string(density);
+          EXPECT_EQ(by_first, expected) << context;
+          EXPECT_EQ(by_second, expected) << context;
+        }
+      }
+    }
+  }
+  RefGraph g = graph_shapes(false).back();
+  DiskGraph graph(layout_on_drives(dir, g, 1, true));
+  EngineOptions in_memory, from_drives;
+  in_memory.io.backend = io::BackendKind::memory;
+  Engine resident(graph, in_memory);
+  EXPECT_THROW(Engine(graph, from_drives, resident), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace sluice::test

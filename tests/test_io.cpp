@@ -106,6 +106,58 @@ TEST(IoService, EveryBackendReadsExactlyTheRightBytes) {
   }
 }
 
+// Services that take turns read into one pool: each gets the right bytes,
+// every buffer is free again after each turn, and one service's shutdown
+// (its wake-up tokens left in the pool) does not disturb the other.
+TEST(IoService, ServicesTakingTurnsShareOnePool) {
+  TempDir first_dir, second_dir;
+  const uint64_t size = 2 << 20;
+  const auto first_paths = make_drive_files(first_dir, 1, size), second_paths = make_drive_files(second_dir, 3, size);
+  for (BackendKind backend : all_backends) {
+    IoOptions options = options_for(backend);
+    options.queue_depth = 8;
+    options.max_request_bytes = 64 << 10;
+    auto pool = std::make_shared<BufferPool>(5, options.max_request_bytes);  // fewer than one depth
+    DriveSet first_drives(first_paths), second_drives(second_paths);
+    auto first = std::make_unique<IoService>(first_drives, options, pool);
+    IoService second(second_drives, options, pool);
+    auto turn = [&](IoService& service, unsigned drives, uint64_t seed) {
+      std::mt19937_64 random(seed);
+      uint64_t expected = 0, bytes = 0;
+      for (unsigned d = 0; d < drives; ++d) {
+        std::vector<Extent> extents;
+        for (int i = 0; i < 100; ++i) {
+          const uint64_t pages = 1 + random() % 24;
+          extents.push_back({(random() % (size / 4096 - pages)) * 4096, pages * 4096});
+          expected += pages * 4096;
+        }
+        service.read(d, extents);
+      }
+      Filled f;
+      while (service.next(f)) {
+        expect_content(f.drive, f.offset, f.data, f.length);
+        bytes += f.length;
+        service.release(f);
+      }
+      EXPECT_EQ(bytes, expected) << backend_name(backend);
+    };
+    turn(*first, 1, 1);
+    turn(second, 3, 2);
+    turn(*first, 1, 3);
+    first.reset();
+    turn(second, 3, 4);
+    std::vector<int> free;
+    for (int b; pool->try_take(b);) {
+      if (b >= 0) free.push_back(b);
+    }
+    EXPECT_EQ(free.size(), pool->size()) << backend_name(backend);
+  }
+  DriveSet drives(first_paths);
+  IoOptions options;
+  options.max_request_bytes = 64 << 10;
+  EXPECT_THROW(IoService(drives, options, std::make_shared<BufferPool>(2, 4096)), std::invalid_argument);
+}
+
 TEST(IoService, RejectsAZeroDepthOrBatch) {
   TempDir dir;
   DriveSet drives(make_drive_files(dir, 1, 1 << 20));
