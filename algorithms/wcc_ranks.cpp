@@ -396,8 +396,10 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   compress();
   label = agree_on_labels(out, forest, touched, read_pairs, trace, rounds, std::move(label));
   result.rounds = rounds;
-  result.label = base::Array<uint64_t>(label.size(), "the component labels");
-  std::copy(label.begin(), label.end(), result.label.begin());
+  // Valid on the own range alone: the rest of the array is never touched
+  // (calloc's pages), so it costs nothing beyond the range.
+  result.label = base::Array<uint64_t>::zeros(label.size(), "the component labels");
+  std::copy(label.begin() + long(first), label.begin() + long(last), result.label.begin() + long(first));
   return result;
 }
 
