@@ -80,15 +80,25 @@ ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   return n <= (uint64_t(1) << 32) ? afforest_one_process<uint32_t>(out, in, trace) : afforest_one_process<uint64_t>(out, in, trace);
 }
 
-void summarize_components(ComponentsResult& result) {
-  std::vector<uint64_t> size(result.label.size(), 0);
+namespace {
+// Count: wide enough for the vertex count (4 bytes a vertex below 2^32,
+// not 8: this array is the one-process run's peak).
+template <class Count>
+void count_components(ComponentsResult& result) {
+  base::Array<Count> size = base::Array<Count>::zeros(result.label.size(), "the component sizes");
   for (uint64_t l : result.label) ++size[l];
   result.components = 0;
   result.largest = 0;
   for (uint64_t v = 0; v < size.size(); ++v) {
     if (result.label[v] == v) ++result.components;
-    result.largest = std::max(result.largest, size[v]);
+    result.largest = std::max<uint64_t>(result.largest, size[v]);
   }
+}
+}  // namespace
+
+void summarize_components(ComponentsResult& result) {
+  if (result.label.size() < (uint64_t(1) << 32)) return count_components<uint32_t>(result);
+  count_components<uint64_t>(result);
 }
 
 void summarize_components(ComponentsResult& result, engine::RankExchange& ranks) {
