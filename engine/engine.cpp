@@ -75,21 +75,23 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
     push_stream_ = forward->pull_stream_;
     pull_stream_ = forward->push_stream_;
   } else {
-    if (options_.io.backend != io::BackendKind::memory) {
-      if (buffers_of && !buffers_of->io_buffers_) {
+    if (options_.io.backend != io::BackendKind::memory && buffers_of) {
+      if (!buffers_of->push_buffers_) {
         throw std::invalid_argument("an engine that reads from drives cannot share the IO buffers of one that reads from memory");
       }
-      io_buffers_ = buffers_of ? buffers_of->io_buffers_
-                               : std::make_shared<io::BufferPool>(io_buffers_for({&graph, pull_graph_}, options_.io),
-                                                                  options_.io.max_request_bytes);
+      push_buffers_ = buffers_of->push_buffers_;
+      // Without a pull side there, the push side's: the two never read at once.
+      pull_buffers_ = buffers_of->pull_buffers_ ? buffers_of->pull_buffers_ : buffers_of->push_buffers_;
     }
     // Both sides opened now, not at their first EDGEMAP: --io memory loads
     // the drive files here, outside any EDGEMAP's time.
-    push_stream_ = std::make_shared<PageStream>(graph, options_.io, threads(), options_.verify_reads, nullptr, io_buffers_);
+    push_stream_ = std::make_shared<PageStream>(graph, options_.io, threads(), options_.verify_reads, nullptr, push_buffers_);
+    if (!push_buffers_) push_buffers_ = push_stream_->io_buffers();
     if (pull_graph_) {
       // A symmetric graph pulls over its own out-edges: in memory, the same pages.
       pull_stream_ = std::make_shared<PageStream>(*pull_graph_, options_.io, threads(), options_.verify_reads,
-                                                  pull_graph_ == &graph ? push_stream_.get() : nullptr, io_buffers_);
+                                                  pull_graph_ == &graph ? push_stream_.get() : nullptr, pull_buffers_);
+      if (!pull_buffers_) pull_buffers_ = pull_stream_->io_buffers();
     }
   }
   if (pull_graph_) pull_cache_ = std::make_unique<PullCache>(graph.vertices(), threads(), pull_cache_bytes(graph, options_));
@@ -211,20 +213,21 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   // A frontier in, one out (both possibly dense), the scratch bitmap and
   // the next frontier's, and pull's destinations.
   b.frontiers = 4 * (n / 8 + 1) + n * 8 / VertexSubset::dense_divisor;
-  // From the drives, one set of IO buffers for both sides; in memory, the
-  // drive files themselves (compressed pages held decoded, a record an
-  // edge: resident_pages.hpp).
+  // From the drives, IO buffers (none where another engine's are read
+  // into); in memory, the drive files themselves.
   const bool resident = options.io.backend == io::BackendKind::memory;
-  auto held = [](const DiskGraph& g) { return g.compressed() ? g.edges() * g.record_bytes() : g.pages() * g.page_bytes(); };
-  if (resident) {
-    b.io_buffers = held(graph) + (reversed && reversed != &graph ? held(*reversed) : 0);
-  } else if (shared == Shared::nothing) {
-    b.io_buffers = uint64_t(io_buffers_for({&graph, reversed}, options.io)) * options.io.max_request_bytes;
-  }
+  auto edge_bytes = [&](const DiskGraph& g) -> uint64_t {
+    // Compressed pages are held decoded, a record an edge (resident_pages.hpp).
+    const uint64_t held = g.compressed() ? g.edges() * g.record_bytes() : g.pages() * g.page_bytes();
+    if (resident) return held;
+    return shared == Shared::nothing ? uint64_t(io_buffers_for(g, options.io)) * options.io.max_request_bytes : 0;
+  };
+  b.io_buffers = edge_bytes(graph);
   if (reversed) {
     if (reversed != &graph) b.index += reversed->pages() / 8;
     // Pull's destinations, and those a run's pulls keep open (OpenDestinations).
     b.frontiers += 2 * (n / 8 + 1);
+    if (reversed != &graph || !resident) b.io_buffers += edge_bytes(*reversed);
     b.pull_cache = PullCache::memory_bytes(n, pull_cache_bytes(graph, options));
   }
   const BinGeometry geometry = BinGeometry::of(n, bin_count(graph, options));
@@ -277,7 +280,7 @@ FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reve
   if (!fitted.limit || fitted.wanted.total() <= fitted.limit) return fitted;
   // The least each part the caller left unset can run with.
   const bool cut_buffers = !options.io.buffers && options.io.backend != io::BackendKind::memory;
-  const unsigned wanted_buffers = io_buffers_for({&graph, reversed}, options.io);
+  const unsigned wanted_buffers = io_buffers_for(graph, options.io);
   const unsigned floor_buffers = std::min(wanted_buffers, memory_floor_buffers_per_drive * graph.drives());
   const uint64_t wanted_cache = reversed ? pull_cache_bytes(graph, options) : 0;
   EngineOptions least = options;

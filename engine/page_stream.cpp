@@ -13,14 +13,6 @@ unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options) {
   return unsigned(std::min<uint64_t>(2ull * options.queue_depth * graph.drives(), std::max<uint64_t>(whole, 2)));
 }
 
-unsigned io_buffers_for(std::initializer_list<const DiskGraph*> graphs, const io::IoOptions& options) {
-  unsigned most = 0;
-  for (const DiskGraph* graph : graphs) {
-    if (graph) most = std::max(most, io_buffers_for(*graph, options));
-  }
-  return most;
-}
-
 namespace {
 // Pages a compute thread takes at a time from memory: enough to pay for
 // taking them, few enough to share a small plan among the threads.

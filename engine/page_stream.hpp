@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
 #include <span>
 
@@ -27,9 +26,6 @@ namespace sluice::engine {
 // IO buffers for one edge set: the options' count, by default two queue
 // depths per drive, but never more than the whole edge set needs.
 unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options);
-// The IO buffers streams over these edge sets share (none given: none),
-// which never read at once: as many as the one that wants most.
-unsigned io_buffers_for(std::initializer_list<const DiskGraph*> graphs, const io::IoOptions& options);
 
 class PageStream {
  public:
@@ -46,6 +42,8 @@ class PageStream {
   const DiskGraph& graph() const { return graph_; }
   ChunkPlanner& planner() { return planner_; }
 
+  // The IO buffers read into (null with --io memory).
+  std::shared_ptr<io::BufferPool> io_buffers() const { return io_ ? io_->buffers() : nullptr; }
   // Queues the reads of the plan (none if the plan's chunks were queued
   // as they were planned).
   void start(const ChunkPlan& plan);

@@ -80,6 +80,7 @@ class IoService {
   const DriveStats& stats(unsigned drive) const { return drive_state_[drive]->stats; }
   void reset_stats();
   const IoOptions& options() const { return options_; }
+  const std::shared_ptr<BufferPool>& buffers() const { return pool_; }
 
  private:
   void stop_drives();  // wakes and joins the IO threads that were started
