@@ -20,6 +20,24 @@ using afforest::sampled_edges;
 template <class Id>
 using Labelled = engine::LabelledVertex<Id>;
 
+// The vertices this rank's edges touch: its own range and its mirrors,
+// walked ascending from the mirrors' bitmap (no list of 8 bytes each).
+struct Touched {
+  uint64_t vertices, first, last;
+  const engine::IndexedBitmap& mirrors;
+  template <class F>
+  void for_each(F&& f) const {
+    for_each_in(0, vertices, f);
+  }
+  // Those in [begin, end), ascending.
+  template <class F>
+  void for_each_in(uint64_t begin, uint64_t end, F& f) const {
+    if (begin < std::min(end, first)) mirrors.for_each_in(begin, std::min(end, first), f);
+    for (uint64_t v = std::max(begin, first); v < std::min(end, last); ++v) f(v);
+    if (std::max(begin, last) < end) mirrors.for_each_in(std::max(begin, last), end, f);
+  }
+};
+
 // Joins an own vertex's sampled out-neighbour where this rank owns it or
 // reads it (a mirror: the label agreement covers it, and a hub that many
 // vertices sample then costs one message, not one per edge); else keeps
@@ -76,7 +94,7 @@ struct LinkedReaders {
 };
 
 // The ranks' agreement on the sampled components' labels. Each rank has a
-// forest over its own vertices and its mirrors (`touched`, ascending; the
+// forest over its own vertices and its mirrors (`touched`; the
 // forest compressed), but only the mirrors its sample linked to another
 // vertex carry anything: the others stay unknown here, so the rounds cost
 // O(sampled edges) in bytes, whatever the number of mirrors.
@@ -90,7 +108,7 @@ struct LinkedReaders {
 // A label only ever falls and ends at the smallest id of the whole
 // component, as on one process.
 template <class Id>
-std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
+std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const Touched& touched,
                                         RunTrace& trace, uint64_t& rounds) {
   constexpr Id unknown = std::numeric_limits<Id>::max();
   const uint64_t n = out.graph().vertices();
@@ -102,15 +120,15 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
   // A local root (the smallest id of its local component) is its
   // component's first label; a mirror is linked if its component has
   // another vertex, or it is not the root.
-  for (uint64_t v : touched) {
+  touched.for_each([&](uint64_t v) {
     const Id root = forest.parent(v);
     if (root != v || (v >= first && v < last)) least[root] = root;
-  }
+  });
   std::vector<uint64_t> linked;
-  for (uint64_t v : touched) {
+  touched.for_each([&](uint64_t v) {
     if (v >= first && v < last) label[v] = forest.parent(v);
     else if (least[forest.parent(v)] != unknown) linked.push_back(v);
-  }
+  });
   auto take = [&](uint64_t u, Id value) {  // what a mirror's owner said
     label[u] = value;
     Id& l = least[forest.parent(u)];
@@ -175,7 +193,7 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
 // label a rank reads as values alone, where that is fewer bytes
 // (read_pairs: the (vertex, reading rank) pairs of every rank).
 template <class Id>
-void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, const std::vector<uint64_t>& touched,
+void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, const Touched& touched,
                          uint64_t read_pairs) {
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
@@ -192,32 +210,32 @@ void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, 
     communicator.finish_pending();
     return;
   }
-  for (uint64_t u : touched) {
+  touched.for_each([&](uint64_t u) {
     if (u < first || u >= last) label[u] = giant;
-  }
+  });
   for (const Labelled<Id>& m : engine::exchange_labelled(communicator, pieces)) label[m.vertex] = m.label;
 }
 
 // The ranks' agreement on the final labels, from `label`, labels they
 // agreed on before the forests grew (each mirror's its owner's): each
-// rank's forest covers its own vertices and its mirrors (`touched`,
-// ascending; the forest compressed). Each round two exchanges, of what
-// fell alone: owners tell the ranks that read a vertex its label, and
-// readers tell the owner of a mirror what its local component has seen,
+// rank's forest covers its own vertices and its mirrors (`touched`; the
+// forest compressed). Each round two exchanges, of what fell alone:
+// owners tell the ranks that read a vertex its label, and readers tell
+// the owner of a mirror what its local component has seen,
 // as (vertex, label) pairs or, where fewer bytes, every label read as
 // values alone in the order both sides know (Gemini's mirrors; read_pairs
 // as learn_mirror_labels takes it). The rounds cost O(own vertices +
-// mirrors) each, never O(V).
+// mirrors) each, and a walk of the mirrors' bitmap (V / 64 words).
 template <class Id>
-std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const std::vector<uint64_t>& touched,
+std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const Touched& touched,
                                 uint64_t read_pairs, RunTrace& trace, uint64_t& rounds, std::vector<Id> label) {
   const uint64_t n = out.graph().vertices();
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
   std::vector<Id> least(n);
-  for (uint64_t v : touched) least[forest.parent(v)] = std::numeric_limits<Id>::max();
-  for (uint64_t v : touched) least[forest.parent(v)] = std::min(least[forest.parent(v)], label[v]);
+  touched.for_each([&](uint64_t v) { least[forest.parent(v)] = std::numeric_limits<Id>::max(); });
+  touched.for_each([&](uint64_t v) { least[forest.parent(v)] = std::min(least[forest.parent(v)], label[v]); });
   const size_t rank_count = size_t(communicator.size());
   std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
   std::vector<uint64_t> changed;
@@ -232,11 +250,11 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
       if (communicator.sum(pairs) * sizeof(Labelled<Id>) >= read_pairs * sizeof(Id)) {
         ranks.source_values(std::span<Id>(label));
         communicator.finish_pending();
-        for (uint64_t v : touched) {
-          if (v >= first && v < last) continue;
+        touched.for_each([&](uint64_t v) {
+          if (v >= first && v < last) return;
           Id& l = least[forest.parent(v)];
           l = std::min(l, label[v]);
-        }
+        });
       } else {
         for (const Labelled<Id>& m : engine::exchange_labelled(communicator, pieces)) {
           label[m.vertex] = std::min(label[m.vertex], m.label);
@@ -249,13 +267,13 @@ std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& fores
     //    that falls tells its owner.
     for (auto& piece : pieces) piece.clear();
     changed.clear();
-    for (uint64_t v : touched) {
+    touched.for_each([&](uint64_t v) {
       const Id l = least[forest.parent(v)];
-      if (!(l < label[v])) continue;
+      if (!(l < label[v])) return;
       label[v] = l;
       if (v >= first && v < last) changed.push_back(v);
       else pieces[ranks.owner(v)].push_back({Id(v), l});
-    }
+    });
     for (const Labelled<Id>& m : engine::exchange_labelled(communicator, pieces)) {
       if (!(m.label < label[m.vertex])) continue;
       label[m.vertex] = m.label;
@@ -316,22 +334,11 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   engine::Communicator& communicator = ranks.communicator();
   ComponentsResult result;
   ConcurrentForest<Id> forest = afforest::singletons<Id>(out, n);
-  // The vertices this rank's edges touch: its own range and its mirrors, ascending.
-  std::vector<uint64_t> touched;
-  touched.reserve(last - first);
-  bool own_added = false;
-  auto add_own = [&] {
-    for (uint64_t v = first; v < last; ++v) touched.push_back(v);
-    own_added = true;
-  };
-  ranks.mirrors().for_each([&](uint64_t u) {
-    if (!own_added && u >= first) add_own();
-    touched.push_back(u);
-  });
-  if (!own_added) add_own();
+  const Touched touched{n, first, last, ranks.mirrors()};
   auto compress = [&] {
-    out.parallel_for(touched.size(), [&](int, uint64_t begin, uint64_t end) {
-      for (uint64_t i = begin; i < end; ++i) forest.compress(touched[i]);
+    out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
+      auto compress_one = [&](uint64_t v) { forest.compress(v); };
+      touched.for_each_in(begin, end, compress_one);
     });
   };
   // Run as one process over the own vertices' lists (Engine::transposed).
@@ -384,9 +391,9 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   };
   std::vector<uint64_t> sources;
   const uint32_t* part_degrees = out.graph().degrees();
-  for (uint64_t v : touched) {
+  touched.for_each([&](uint64_t v) {
     if (label[v] != giant && part_degrees[v] > 0 && !linked_whole(v)) sources.push_back(v);
-  }
+  });
   out.edge_map<Id>(engine::VertexSubset::from_sorted_ids(n, std::move(sources)), link, false);
   trace.record(out, "out-edges in the part", 1);
   if (own_in) {
