@@ -131,40 +131,39 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   if (distributed) e.options.whole_out_degrees = out_degrees;
   engine::EngineOptions in_options = e.options;
   e.memory_limit = e.options.memory_limit;
+  in_options.algorithm_bytes = in_options.algorithm_bytes_least = 0;  // counted once, in the rank's own part
+  in_options.whole_out_degrees = nullptr;  // the transpose's part's out-degrees are the graph's in-degrees
   const bool split_limit = e.in_graph && e.options.memory_limit;
   if (split_limit) {
-    // Two engines over two parts, both held through the run, reading into
-    // one set of IO buffers (they never run at once): the one limit covers
-    // them. The transpose's part is fitted first, to at most half of what
-    // the algorithm's arrays leave (the parts hold the edges into and out
-    // of the same range), with the buffers; the rank's own part gets what
-    // it left.
+    // Two engines over two parts, both held through the run: the one limit
+    // covers them. What the algorithm's arrays leave is split by what each
+    // would hold by default: the rank's own part with the IO buffers that
+    // both read into (they never run at once), the transpose's part
+    // without.
     const uint64_t limit = e.options.memory_limit;
     const uint64_t left = limit > e.options.algorithm_bytes ? limit - e.options.algorithm_bytes : 0;
-    in_options.memory_limit = std::max<uint64_t>(1, left / 2);
+    const auto out_reversed = e.out_graph->reversed(), in_reversed = e.in_graph->reversed();  // the layout's, not loaded again
+    const double own = double(engine::MemoryBudget::of(*e.out_graph, out_reversed.get(), e.options).total() - e.options.algorithm_bytes);
+    const double other = double(engine::MemoryBudget::of(*e.in_graph, in_reversed.get(), in_options, engine::Shared::io_buffers).total());
+    const uint64_t other_share = uint64_t(double(left) * other / (own + other));
+    in_options.memory_limit = std::max<uint64_t>(1, other_share);
+    e.options.memory_limit = limit - std::min(limit - 1, other_share);
   }
   // A refusal names the share it was fitted to.
-  auto share_of_limit = [&](const char* part, auto&& open) {
+  auto share_of_limit = [&](auto&& open) {
     try {
       open();
     } catch (const std::runtime_error& error) {
       if (!split_limit) throw;
-      throw std::runtime_error(std::string(error.what()) + "; that is " + part + " of --memory-limit " +
-                               base::byte_count(e.memory_limit));
+      throw std::runtime_error(std::string(error.what()) + "; that is this part's share of --memory-limit " +
+                               base::byte_count(e.memory_limit) + ", whose other share the transpose's part takes");
     }
   };
+  share_of_limit([&] { e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options); });
   if (e.in_graph) {  // a rank's part of the transpose
-    in_options.algorithm_bytes = in_options.algorithm_bytes_least = 0;  // counted once
-    in_options.whole_out_degrees = nullptr;  // its part's out-degrees are the graph's in-degrees
-    share_of_limit("the transpose's part's share (half of what the algorithm's arrays leave)",
-                   [&] { e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options); });
-    if (split_limit) e.options.memory_limit = std::max<uint64_t>(1, e.memory_limit - std::min(e.memory_limit, e.in->budget().total()));
-    share_of_limit("what the transpose's part left", [&] { e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options, *e.in); });
-  } else {
-    e.out = std::make_unique<engine::Engine>(*e.out_graph, e.options);
-    if (wanted && !e.symmetric && !distributed) {
-      e.in = e.out->transposed();  // the edge sets opened (and with --io memory loaded) once for both
-    }
+    share_of_limit([&] { e.in = std::make_unique<engine::Engine>(*e.in_graph, in_options, *e.out); });
+  } else if (wanted && !e.symmetric && !distributed) {
+    e.in = e.out->transposed();  // the edge sets opened (and with --io memory loaded) once for both
   }
   return e;
 }
