@@ -1,8 +1,8 @@
 // The aligned buffers IO services read into, and the queue of those free.
 // One pool may serve several services (edge sets) whose reads never run
-// at once: an engine's push and pull sides, a rank's part and its
-// transpose's part. Each then holds only one set of buffers, not one a
-// service, with the same depth for whichever reads.
+// at once, as a rank's part and its transpose's part do (their engines
+// take turns): the process then holds one set of buffers for both, with
+// the same depth for whichever reads.
 #pragma once
 
 #include <chrono>

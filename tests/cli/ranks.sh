@@ -310,6 +310,7 @@ for r in 0 1; do
     awk -F'[:,]' '$2 != $6 || $4 != $8 {exit 1}' || fail "rank $r: BFS's EDGEMAPs exchange more than their frontiers: $(grep edgemap s.jsonl)"
 done
 head -1 s.jsonl | grep -q '"ranks":2,' || fail "the run record lacks the rank count: $(head -1 s.jsonl)"
+bfs_buffers=$(head -1 s.jsonl | grep -o '"held":{[^}]*}' | grep -o '"io_buffers":[0-9]*')
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*'"$exchanged" s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its trial's exchange: $(grep summary s.jsonl)"
 # No rank gathers the result: past its EDGEMAPs a rank's trial receives
@@ -324,6 +325,10 @@ done
 # is cut to its share, the run record's held total stays within it, and
 # the labels are the same.
 mpi 2 "$tools/sluice-wcc" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
+# The transpose's part reads into the rank's own part's IO buffers: WCC's
+# two engines hold as many as BFS's one over the same part.
+wcc_buffers=$(head -1 s.jsonl | grep -o '"held":{[^}]*}' | grep -o '"io_buffers":[0-9]*')
+[ -n "$bfs_buffers" ] && [ "$wcc_buffers" = "$bfs_buffers" ] || fail "wcc on 2 ranks holds $wcc_buffers of IO buffers, BFS $bfs_buffers"
 wanted=$(head -1 s.jsonl | grep -o '"by_default":{[^}]*}' | grep -o '"total":[0-9]*' | cut -d: -f2)
 limit=$((wanted * 9 / 10))
 mpi 2 "$tools/sluice-wcc" rmat-r2.sluice --memory-limit "$limit" --stats s.jsonl --output limited.wcc > /dev/null 2>&1 ||
