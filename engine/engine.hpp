@@ -550,11 +550,6 @@ class Engine {
   EngineOptions options_;
   MemoryBudget budget_;
   WorkerPool pool_;
-  // The push and pull sides' IO buffers (none with --io memory): another
-  // engine's where this one was built to read into them (buffers_of).
-  // Each side has its own: one set for both was 1.3x slower on PageRank
-  // from the drives (RMAT 22, medians of 8 alternating runs).
-  std::shared_ptr<io::BufferPool> push_buffers_, pull_buffers_;
   // Shared with a transposed() engine, which has them the other way round.
   std::shared_ptr<PageStream> push_stream_;
   std::shared_ptr<PageStream> pull_stream_;

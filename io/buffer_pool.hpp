@@ -24,7 +24,6 @@ class BufferPool {
 
   size_t size() const { return buffers_.size(); }
   uint64_t buffer_bytes() const { return bytes_; }
-  uint64_t total_bytes() const { return bytes_ * buffers_.size(); }
   std::span<const base::AlignedBuffer> buffers() const { return buffers_; }
   const base::AlignedBuffer& operator[](int buffer) const { return buffers_[size_t(buffer)]; }
 
