@@ -142,22 +142,9 @@ bool has_sse41() {
 // Whether a weight is stored as an integer (a page's weights are raw floats if one is not).
 bool integer_weight(float w) { return w >= 0.0f && w < compressed_integer_weight_limit && w == float(uint32_t(w)) && !std::signbit(w); }
 
-// `values` (with `lengths`) as control bytes, then data bytes, at
-// `control`; returns the end. `wide`: 64-bit ids' controls (log2 of the
-// length). Each value is stored as 8 bytes, whose bytes past its length
-// are zeros (the next value's go over them): `page_slack` bytes past the
-// end must be writable. A copy of each value's own length was a
-// mispredicted branch a value.
+// Bytes past a page's data that a value's 8-byte copy may write over
+// (the next value's bytes go over them, and they are zeros).
 constexpr uint64_t page_slack = 8;
-uint8_t* put_values(uint8_t* control, const uint64_t* values, const uint8_t* lengths, size_t count, bool wide) {
-  uint8_t* data = control + (count + 3) / 4;
-  for (size_t i = 0; i < count; ++i) {
-    control[i / 4] |= uint8_t((wide ? wide_control(lengths[i]) : lengths[i] - 1u) << (2 * (i % 4)));
-    std::memcpy(data, &values[i], 8);
-    data += lengths[i];
-  }
-  return data;
-}
 
 }  // namespace
 
@@ -179,60 +166,79 @@ CompressedPageHeader CompressedPageHeader::of(const char* page, bool weighted, b
 }
 
 CompressedPageEncoder::CompressedPageEncoder(uint64_t page_bytes, bool weighted, Emit emit, bool wide)
-    : page_bytes_(page_bytes), weighted_(weighted), wide_(wide), emit_(std::move(emit)), page_(page_bytes + page_slack) {
-  values_.reserve(compressed_page_capacity(page_bytes, weighted));
-  lengths_.reserve(compressed_page_capacity(page_bytes, weighted));
-  if (weighted) weights_.reserve(compressed_page_capacity(page_bytes, weighted));
-}
-
-uint64_t CompressedPageEncoder::page_size(uint64_t edges, uint64_t data_bytes, bool raw, uint64_t weight_bytes) const {
-  const uint64_t targets = compressed_header_bytes(wide_) + (edges + 3) / 4 + data_bytes;
-  if (!weighted_) return targets;
-  return targets + (raw ? 4 * edges : (edges + 3) / 4 + weight_bytes);
+    : page_bytes_(page_bytes),
+      weighted_(weighted),
+      wide_(wide),
+      emit_(std::move(emit)),
+      controls_(compressed_page_capacity(page_bytes, weighted, wide) / 4 + 1),
+      data_(page_bytes + page_slack),
+      page_(page_bytes + page_slack) {
+  if (weighted) weights_.reserve(compressed_page_capacity(page_bytes, weighted, wide));
 }
 
 void CompressedPageEncoder::add_list(uint64_t source, const uint32_t* targets, uint64_t count, const float* weights) {
   if (wide_) throw std::invalid_argument("a layout of 64-bit ids takes 64-bit targets");
-  add(source, targets, count, weights);
+  if (weighted_) {
+    add<uint32_t, true>(source, targets, count, weights);
+  } else {
+    add<uint32_t, false>(source, targets, count, weights);
+  }
 }
 
 void CompressedPageEncoder::add_list(uint64_t source, const uint64_t* targets, uint64_t count, const float* weights) {
   if (!wide_) throw std::invalid_argument("a layout of 32-bit ids takes 32-bit targets");
-  add(source, targets, count, weights);
+  if (weighted_) {
+    add<uint64_t, true>(source, targets, count, weights);
+  } else {
+    add<uint64_t, false>(source, targets, count, weights);
+  }
 }
 
-template <class Id>
+// Each target goes straight to the page's control and data bytes, the
+// page's size kept as it grows: the layout's conversion puts every edge
+// through here, once per edge set.
+template <class Id, bool weighted>
 void CompressedPageEncoder::add(uint64_t source, const Id* targets, uint64_t count, const float* weights) {
-  const uint64_t limit = wide_ ? compressed_max_wide_vertices : compressed_max_vertices;
-  const char* below = wide_ ? "compressed pages hold ids below 2^63" : "compressed pages of 32-bit ids hold ids below 2^31";
+  constexpr bool wide = sizeof(Id) == 8;
+  constexpr uint64_t limit = wide ? compressed_max_wide_vertices : compressed_max_vertices;
+  constexpr const char* below = wide ? "compressed pages hold ids below 2^63" : "compressed pages of 32-bit ids hold ids below 2^31";
+  constexpr uint64_t header = wide ? compressed_wide_page_header_bytes : compressed_page_header_bytes;
   if (source >= limit) throw std::invalid_argument(below);
-  if (weighted_ != (weights != nullptr) && count) throw std::invalid_argument("a weighted layout's lists need their weights, and only its");
-  auto length = [&](uint64_t value) { return wide_ ? wide_value_bytes(value) : value_bytes(uint32_t(value)); };
+  if ((weights != nullptr) != weighted && count) throw std::invalid_argument("a weighted layout's lists need their weights, and only its");
+  auto length = [](uint64_t value) { return wide ? wide_value_bytes(value) : value_bytes(uint32_t(value)); };
+  uint8_t* const controls = controls_.data();
+  uint8_t* const data = data_.data();
   for (uint64_t i = 0; i < count; ++i) {
     if (targets[i] >= limit) throw std::invalid_argument(below);
     // Every value is the difference to the target before it in the page
     // (the page's first: to its source), so the page decodes as one
     // prefix sum, without the lists' boundaries and without the page before.
-    if (values_.empty()) previous_ = source;
+    if (edges_ == 0) previous_ = source;
     uint64_t value = zigzag(int64_t(targets[i]) - int64_t(previous_));
     unsigned bytes = length(value);
-    const bool integer = !weighted_ || integer_weight(weights[i]);
-    const unsigned weight_bytes = integer && weighted_ ? value_bytes(uint32_t(weights[i])) : 0;
-    const uint64_t n = values_.size() + 1;
-    if (page_size(n, data_bytes_ + bytes, raw_weights_ || !integer, weight_bytes_ + weight_bytes) > page_bytes_) {
+    bool integer = true;
+    unsigned weight_bytes = 0;
+    uint64_t size = header + (edges_ + 4) / 4 + data_bytes_ + bytes;
+    if constexpr (weighted) {
+      integer = integer_weight(weights[i]);
+      weight_bytes = integer ? value_bytes(uint32_t(weights[i])) : 0;
+      size += raw_weights_ || !integer ? 4 * (edges_ + 1) : (edges_ + 4) / 4 + weight_bytes_ + weight_bytes;
+    }
+    if (size > page_bytes_) {
       emit_page();
       previous_ = source;
       value = zigzag(int64_t(targets[i]) - int64_t(source));
       bytes = length(value);
     }
-    if (values_.empty()) {
+    if (edges_ == 0) {
       first_vertex_ = source;
       first_edge_ = next_edge_;
     }
-    values_.push_back(value);
-    lengths_.push_back(uint8_t(bytes));
+    controls[edges_ / 4] |= uint8_t((wide ? wide_control(bytes) : bytes - 1u) << (2 * (edges_ % 4)));
+    std::memcpy(data + data_bytes_, &value, 8);  // the bytes past its length are zeros, and the next value's go over them
     data_bytes_ += bytes;
-    if (weighted_) {
+    ++edges_;
+    if constexpr (weighted) {
       weights_.push_back(weights[i]);
       raw_weights_ = raw_weights_ || !integer;
       weight_bytes_ += weight_bytes;
@@ -244,7 +250,7 @@ void CompressedPageEncoder::add(uint64_t source, const Id* targets, uint64_t cou
 
 void CompressedPageEncoder::emit_page() {
   std::memset(page_.data(), 0, page_.size());
-  const uint32_t count = uint32_t(values_.size()) | (raw_weights_ ? compressed_raw_weights : 0);
+  const uint32_t count = uint32_t(edges_) | (raw_weights_ ? compressed_raw_weights : 0);
   std::memcpy(page_.data(), &count, 4);
   if (wide_) {
     std::memcpy(page_.data() + 8, &first_vertex_, 8);
@@ -252,30 +258,38 @@ void CompressedPageEncoder::emit_page() {
     const uint32_t first = uint32_t(first_vertex_);
     std::memcpy(page_.data() + 4, &first, 4);
   }
-  uint8_t* end = put_values(reinterpret_cast<uint8_t*>(page_.data() + compressed_header_bytes(wide_)), values_.data(), lengths_.data(),
-                            values_.size(), wide_);
+  const uint64_t control_bytes = (edges_ + 3) / 4;
+  uint8_t* at = reinterpret_cast<uint8_t*>(page_.data() + compressed_header_bytes(wide_));
+  std::memcpy(at, controls_.data(), control_bytes);
+  std::memset(controls_.data(), 0, control_bytes);
+  at += control_bytes;
+  std::memcpy(at, data_.data(), data_bytes_);
+  at += data_bytes_;
   if (weighted_ && raw_weights_) {
-    std::memcpy(end, weights_.data(), weights_.size() * sizeof(float));
+    std::memcpy(at, weights_.data(), weights_.size() * sizeof(float));
   } else if (weighted_) {
-    std::vector<uint64_t>& integers = values_;  // the targets are on the page: their room holds the weights now
+    // Weights: 1 to 4 bytes, whatever the ids, their controls then their data.
+    uint8_t* control = at;
+    uint8_t* data = at + control_bytes;
     for (size_t i = 0; i < weights_.size(); ++i) {
-      integers[i] = uint32_t(weights_[i]);
-      lengths_[i] = uint8_t(value_bytes(uint32_t(integers[i])));
+      const uint32_t weight = uint32_t(weights_[i]);
+      const unsigned bytes = value_bytes(weight);
+      control[i / 4] |= uint8_t((bytes - 1u) << (2 * (i % 4)));
+      std::memcpy(data, &weight, 4);
+      data += bytes;
     }
-    put_values(end, integers.data(), lengths_.data(), integers.size(), false);  // weights: 1 to 4 bytes, whatever the ids
   }
   emit_(page_.data(), first_edge_);
   ++pages_;
-  values_.clear();
-  lengths_.clear();
-  weights_.clear();
+  edges_ = 0;
   data_bytes_ = 0;
+  weights_.clear();
   raw_weights_ = false;
   weight_bytes_ = 0;
 }
 
 void CompressedPageEncoder::finish() {
-  if (!values_.empty()) emit_page();
+  if (edges_ != 0) emit_page();
 }
 
 namespace {

@@ -82,22 +82,20 @@ class CompressedPageEncoder {
   uint64_t pages() const { return pages_; }
 
  private:
-  template <class Id>
+  template <class Id, bool weighted>
   void add(uint64_t source, const Id* targets, uint64_t count, const float* weights);
   void emit_page();
-
-  // The page's bytes with `edges` edges, `data_bytes` of target values,
-  // and weights either raw or `weight_bytes` of integers.
-  uint64_t page_size(uint64_t edges, uint64_t data_bytes, bool raw, uint64_t weight_bytes) const;
 
   uint64_t page_bytes_;
   bool weighted_;
   bool wide_;
   Emit emit_;
-  std::vector<uint64_t> values_;  // of the page being filled
-  std::vector<uint8_t> lengths_;
-  uint64_t data_bytes_ = 0;
-  std::vector<float> weights_;  // of the page being filled (weighted)
+  // The page being filled: its targets' control bytes and data bytes, as
+  // they will lie on it.
+  std::vector<uint8_t> controls_;
+  std::vector<uint8_t> data_;
+  uint64_t edges_ = 0, data_bytes_ = 0;
+  std::vector<float> weights_;  // weighted
   bool raw_weights_ = false;    // one of them is not an integer below 2^24
   uint64_t weight_bytes_ = 0;   // their data bytes as integers
   uint64_t first_vertex_ = 0;
