@@ -7,6 +7,9 @@
 #      beat; built from thu-pacman/GridGraph, path in $GRIDGRAPH),
 # then BFS, WCC, PageRank 10 (classic) and PageRank-delta's 10 iterations
 # on the layout, uncapped and under the cap.
+# The layouts have plain pages (--plain); the capped conversion to the
+# default, compressed pages runs beside them, in every round. PROGRAMS=0
+# skips the programs.
 # Prints wall seconds, peak RSS (MiB) and scratch bytes per step, and checks
 # that the capped layout's edges and the capped programs' outputs are the
 # uncapped ones. The in-memory conversion (about 3 bytes of memory per
@@ -66,6 +69,9 @@ else
   printf "%-28s skipped: needs about %s, %s available\n" "convert, in memory" "$(numfmt --to=iec "$in_memory")" "$(numfmt --to=iec "$available")"
 fi
 rm -rf mem
+mkdir compressed
+step "convert, capped, compressed" "${capped[@]}" "$tools/sluice" convert g.bel compressed/g.sluice --transpose --memory-limit "$cap" --vertices "$vertices"
+rm -rf compressed
 step "gridgraph preprocess" "$gridgraph" -i g.bel -o grid/g -v "$vertices" -p 16 -t 0
 rm -rf grid && mkdir grid
 step "gridgraph preprocess, capped" "${capped[@]}" "$gridgraph" -i g.bel -o grid/g -v "$vertices" -p 16 -t 0
@@ -73,6 +79,8 @@ rm -rf grid
 for ((round = 2; round <= ${ROUNDS:-1}; ++round)); do
   rm -rf again grid && mkdir again grid
   step "convert, capped ($round)" "${capped[@]}" "$tools/sluice" convert g.bel again/g.sluice --transpose --plain --memory-limit "$cap" --vertices "$vertices"
+  rm -rf again && mkdir again
+  step "compressed, capped ($round)" "${capped[@]}" "$tools/sluice" convert g.bel again/g.sluice --transpose --memory-limit "$cap" --vertices "$vertices"
   rm -rf again
   step "gridgraph, capped ($round)" "${capped[@]}" "$gridgraph" -i g.bel -o grid/g -v "$vertices" -p 16 -t 0
   rm -rf grid
@@ -81,6 +89,7 @@ done
 # iterations beside it (its floor is higher: 24 bytes a vertex to 20).
 declare -A runs=([bfs]="bfs" [wcc]="wcc" [pagerank]="pagerank --method classic --iterations 10 --tolerance 0"
                  [pagerank-delta]="pagerank --method delta --iterations 10 --tolerance 0")
+[ "${PROGRAMS:-1}" = 0 ] && exit 0
 for program in bfs wcc pagerank pagerank-delta; do
   read -r -a run <<< "${runs[$program]}"
   step "$program" "$tools/sluice-${run[0]}" capped/g.sluice "${run[@]:1}" --output free.$program

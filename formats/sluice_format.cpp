@@ -58,15 +58,16 @@ std::string relative_to(const std::string& dir, const std::string& path) {
 }
 
 // Sorts a list of ids below 2^bits: insertion sort for short lists, else
-// a radix sort of 8-bit digits (3 passes for 16 M vertices). Most lists
-// of a skewed graph are short, and its edges are in long ones: on RMAT
-// 24's out-lists this took 6.3 ns an edge, where std::sort below 512 and
-// 11-bit digits above took 13 (a 2048-entry count array cleared and
-// summed in every pass of a list of a few hundred ids).
+// a radix sort in as few passes of equal digits as digits of at most 8
+// bits allow (11 for lists of 8192 or more, whose count arrays cost
+// little beside them). Most lists of a skewed graph are short, and most
+// of its edges are in long ones: on RMAT 24's out-lists this took 6 ns an
+// edge, and 7.7 with ids of 26 bits, where std::sort below 512 and
+// 11-bit digits above took 13-15 (a 2048-entry count array cleared and
+// summed in every pass of a list of a few hundred ids), and 8-bit digits
+// for every list 14 with 26-bit ids (a fourth pass for two bits).
 template <class Id>
 void sort_ids(Id* list, uint64_t count, unsigned bits, std::vector<Id>& scratch) {
-  constexpr unsigned digit = 8;
-  constexpr uint64_t radix = uint64_t(1) << digit;
   if (count < 32) {
     for (uint64_t i = 1; i < count; ++i) {
       const Id id = list[i];
@@ -76,15 +77,19 @@ void sort_ids(Id* list, uint64_t count, unsigned bits, std::vector<Id>& scratch)
     }
     return;
   }
+  const unsigned widest = count >= 8192 ? 11 : 8;
+  const unsigned passes = (bits + widest - 1) / widest;
+  const unsigned digit = (bits + passes - 1) / passes;
+  const uint64_t radix = uint64_t(1) << digit;
+  uint64_t counts[uint64_t(1) << 11];
   scratch.resize(count);
   Id* from = list;
   Id* to = scratch.data();
-  uint64_t counts[radix];
   for (unsigned shift = 0; shift < bits; shift += digit) {
     std::fill(counts, counts + radix, 0);
     for (uint64_t i = 0; i < count; ++i) ++counts[(from[i] >> shift) & (radix - 1)];
     uint64_t sum = 0;
-    for (uint64_t& c : counts) sum += std::exchange(c, sum);
+    for (uint64_t d = 0; d < radix; ++d) sum += std::exchange(counts[d], sum);
     for (uint64_t i = 0; i < count; ++i) to[counts[(from[i] >> shift) & (radix - 1)]++] = from[i];
     std::swap(from, to);
   }
