@@ -245,6 +245,12 @@ TEST(CompressedPages, LongListsComeBackSorted) {
   for (int i = 0; i < 5000; ++i) g.edges.push_back({7, random() % g.n, 1.0f});
   for (uint64_t i = 0; i < 600; ++i) g.edges.push_back({8, g.n - 1 - i * 3, 1.0f});  // descending
   for (int i = 0; i < 700; ++i) g.edges.push_back({9, i % 2 ? g.n - 1 : 0, 1.0f});  // the extremes, alternating
+  // The sort's three ways: insertion sort below 32 ids, radix digits of
+  // at most 8 bits, and of at most 11 from 8192 ids on (with repeats).
+  for (uint64_t i = 0; i < 31; ++i) g.edges.push_back({10, g.n - 1 - i, 1.0f});
+  for (int i = 0; i < 32; ++i) g.edges.push_back({11, random() % g.n, 1.0f});
+  for (int i = 0; i < 8192; ++i) g.edges.push_back({12, random() % 1000, 1.0f});
+  for (int i = 0; i < 20000; ++i) g.edges.push_back({13, random() % g.n, 1.0f});
   expect_sorted_lists(layout_on_drives(dir, g, 1, false, true), g);
 }
 
