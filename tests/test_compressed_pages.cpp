@@ -215,27 +215,31 @@ TEST(CompressedPages, RefuseWhatCannotBeAPage) {
 
 namespace {
 // The compressed layout at `path` reads back through the block API as
-// g's lists, each sorted (repeated targets kept).
+// g's lists, each sorted (repeated targets kept; a weighted list's by
+// target, then by the weight's bits).
 void expect_sorted_lists(const std::string& path, const RefGraph& g) {
   auto read = BlockGraph::open(path);
   ASSERT_EQ(read->info().edges, g.edges.size()) << g.name;
   std::vector<uint64_t> offsets(g.n + 1);
   read->source().read_offsets(0, g.n, offsets.data());
   std::vector<uint32_t> targets(g.edges.size());
-  read->source().read_edges(0, g.n, targets.data(), nullptr);
-  std::vector<std::vector<uint32_t>> expected(g.n);
-  for (const Edge& e : g.edges) expected[e.u].push_back(uint32_t(e.v));
+  std::vector<float> weights(g.weighted ? g.edges.size() : 0);
+  read->source().read_edges(0, g.n, targets.data(), g.weighted ? weights.data() : nullptr);
+  using Entry = std::pair<uint32_t, uint32_t>;  // target, weight's bits
+  std::vector<std::vector<Entry>> expected(g.n);
+  for (const Edge& e : g.edges) expected[e.u].push_back({uint32_t(e.v), g.weighted ? std::bit_cast<uint32_t>(e.w) : 0});
   for (uint64_t v = 0; v < g.n; ++v) {
     std::sort(expected[v].begin(), expected[v].end());
-    ASSERT_EQ(std::vector<uint32_t>(targets.begin() + int64_t(offsets[v]), targets.begin() + int64_t(offsets[v + 1])), expected[v])
-        << g.name << " vertex " << v;
+    std::vector<Entry> got;
+    for (uint64_t e = offsets[v]; e < offsets[v + 1]; ++e) got.push_back({targets[e], g.weighted ? std::bit_cast<uint32_t>(weights[e]) : 0});
+    ASSERT_EQ(got, expected[v]) << g.name << " vertex " << v;
   }
 }
 }  // namespace
 
-// Long unsorted lists (the writer radix-sorts those of 512 targets or
-// more) come back sorted, duplicates kept, over ids of 19 bits and with
-// the largest id there is.
+// Unsorted lists (the writer radix-sorts those of 32 targets or more)
+// come back sorted, duplicates kept, over ids of 19 bits and with the
+// largest id there is.
 TEST(CompressedPages, LongListsComeBackSorted) {
   TempDir dir;
   RefGraph g;
@@ -252,6 +256,27 @@ TEST(CompressedPages, LongListsComeBackSorted) {
   for (int i = 0; i < 8192; ++i) g.edges.push_back({12, random() % 1000, 1.0f});
   for (int i = 0; i < 20000; ++i) g.edges.push_back({13, random() % g.n, 1.0f});
   expect_sorted_lists(layout_on_drives(dir, g, 1, false, true), g);
+}
+
+// Weighted lists of every length come back sorted by target, and equal
+// targets by the weight's bits (-0 after +0, raw floats among integers),
+// whatever order they were given in.
+TEST(CompressedPages, WeightedListsComeBackSortedByTargetThenWeight) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "weighted ties";
+  g.n = 70000;
+  g.weighted = true;
+  std::mt19937_64 random(11);
+  const float weights[] = {1.0f, 2.0f, 255.0f, 0.0f, -0.0f, 0.5f, 1e30f, 7.0f};
+  const uint64_t lengths[] = {0, 1, 2, 31, 32, 33, 500, 8192, 20000};
+  for (uint64_t v = 0; v < std::size(lengths); ++v) {
+    for (uint64_t i = 0; i < lengths[v]; ++i) {
+      const uint64_t target = random() % 2 ? random() % 16 : random() % g.n;  // many repeats
+      g.edges.push_back({v, target, weights[random() % std::size(weights)]});
+    }
+  }
+  for (uint64_t drives : {1, 3}) expect_sorted_lists(layout_on_drives(dir, g, unsigned(drives), true, true), g);
 }
 
 // A layout written with --compress reads back through the block API as
