@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/progress.hpp"
+#include "formats/list_sort.hpp"
 #include "formats/loaders.hpp"
 
 namespace sluice::formats {
@@ -147,29 +148,31 @@ Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options) {
   csr.offsets[n] = total;
 
   if (options.sort_neighbors || options.remove_duplicates) {
-    sort_and_deduplicate(csr, options.remove_duplicates, threads);
+    sort_and_deduplicate(csr, csr.vertices, options.remove_duplicates, threads);
   }
   return csr;
 }
 
 template <class V>
-void sort_and_deduplicate(Csr<V>& csr, bool remove_duplicates, int threads) {
+void sort_and_deduplicate(Csr<V>& csr, uint64_t id_bound, bool remove_duplicates, int threads) {
   threads = base::resolve_threads(threads);
   const uint64_t n = csr.vertices;
   if (n == 0) return;
   const bool weighted = csr.weighted;
   base::Array<uint64_t> kept(n, "degrees");
 
+  const unsigned id_bits = unsigned(std::bit_width(std::max<uint64_t>(id_bound, 2) - 1));
 #pragma omp parallel num_threads(threads)
   {
     std::vector<std::pair<V, float>> pairs;
+    ListSort<V> sort(id_bits);
 #pragma omp for schedule(dynamic, 1024)
     for (uint64_t v = 0; v < n; ++v) {
       V* begin = csr.targets.data() + csr.offsets[v];
       V* end = csr.targets.data() + csr.offsets[v + 1];
       uint64_t degree = uint64_t(end - begin);
       if (!weighted) {
-        std::sort(begin, end);
+        sort.ids_only(begin, degree);
         kept[v] = remove_duplicates ? uint64_t(std::unique(begin, end) - begin) : degree;
         continue;
       }
@@ -212,8 +215,8 @@ void sort_and_deduplicate(Csr<V>& csr, bool remove_duplicates, int threads) {
 
 template Csr<uint32_t> build_csr(const EdgeList<uint32_t>&, const BuildOptions&);
 template Csr<uint64_t> build_csr(const EdgeList<uint64_t>&, const BuildOptions&);
-template void sort_and_deduplicate(Csr<uint32_t>&, bool, int);
-template void sort_and_deduplicate(Csr<uint64_t>&, bool, int);
+template void sort_and_deduplicate(Csr<uint32_t>&, uint64_t, bool, int);
+template void sort_and_deduplicate(Csr<uint64_t>&, uint64_t, bool, int);
 
 AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options) {
   return std::visit([&](const auto& list) -> AnyCsr { return build_csr(list, options); }, edges);

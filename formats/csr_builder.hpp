@@ -14,8 +14,9 @@ template <class V>
 Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options);
 
 // Sorts every neighbour list by target (weights follow) and, if asked,
-// drops repeated targets keeping the first.
+// drops repeated targets keeping the first. Every target is below
+// `id_bound` (the graph's vertex count; a range of it may be given).
 template <class V>
-void sort_and_deduplicate(Csr<V>& csr, bool remove_duplicates, int threads);
+void sort_and_deduplicate(Csr<V>& csr, uint64_t id_bound, bool remove_duplicates, int threads);
 
 }  // namespace sluice::formats

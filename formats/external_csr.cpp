@@ -633,7 +633,7 @@ void place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& 
     }
     if (p.sort_lists) {
       // A small range is not worth waking the threads for.
-      sort_and_deduplicate(local, p.build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : sort_threads);
+      sort_and_deduplicate(local, p.vertices, p.build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : sort_threads);
     }
     for (uint64_t i = 0; i < width; ++i) counts[lo + i] = local.degree(i);
   };

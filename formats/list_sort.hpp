@@ -1,5 +1,6 @@
 // One neighbour list sorted, as compressed pages need them (gaps of
-// sorted targets), and a weighted list's weights with it.
+// sorted targets), and a weighted list's weights with it; `--sort` and
+// `--dedup` sort unweighted lists with it too (csr_builder).
 #pragma once
 
 #include <algorithm>
