@@ -21,15 +21,29 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # of them are not sluice's.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 mpi() { timeout 120 mpirun -np "$@"; }
+# rank_pid JOB PROGRAM RANK: the process id of PROGRAM's rank RANK in
+# the mpirun started in the background as JOB (empty until it started).
+# By the rank mpirun gave it, not by process id order, which wraps.
+rank_pid() {
+  local launcher pid
+  launcher=$(pgrep -P "$1" | head -1 || true)
+  [ -n "$launcher" ] || return 0
+  for pid in $(pgrep -P "$launcher" -x "$2" || true); do
+    if tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$3"; then
+      echo "$pid"
+      return 0
+    fi
+  done
+}
+
 # kill_a_rank JOB PROGRAM SECONDS: once the mpirun started in the
-# background as JOB has started PROGRAM's ranks, SIGKILLs one of them
-# SECONDS later and waits for the job; its exit status is left in $code.
+# background as JOB has started PROGRAM's rank 1, SIGKILLs it SECONDS
+# later and waits for the job; its exit status is left in $code.
 kill_a_rank() {
-  local job=$1 program=$2 delay=$3 launcher victim=
+  local job=$1 program=$2 delay=$3 victim=
   set +e
   for _ in $(seq 100); do
-    launcher=$(pgrep -P "$job" | head -1)
-    victim=$([ -n "$launcher" ] && pgrep -P "$launcher" -x "$program" | tail -1)
+    victim=$(rank_pid "$job" "$program" 1)
     [ -n "$victim" ] && break
     sleep 0.1
   done
@@ -451,11 +465,14 @@ caught=
 for _ in 1 2 3 4 5; do
   rm -f written.txt written.txt.tmp-*
   start=$(date +%s)
-  timeout 60 mpirun -np 3 "$tools/sluice-bfs" written-r3.sluice --output written.txt > killed.log 2>&1 &
+  # mpirun ends the other ranks with SIGTERM, then SIGKILL after
+  # odls_base_sigkill_timeout (1 s): a first rank still inside an fsync
+  # on a loaded disk cannot remove its temporary by then (the next write
+  # of the path does). The case checks the SIGTERM path, given 10 s.
+  OMPI_MCA_odls_base_sigkill_timeout=10 timeout 60 mpirun -np 3 "$tools/sluice-bfs" written-r3.sluice --output written.txt > killed.log 2>&1 &
   job=$!
   until compgen -G 'written.txt.tmp-*' > /dev/null || ! kill -0 "$job" 2> /dev/null; do :; done
-  launcher=$(pgrep -P "$job" | head -1 || true)
-  victim=$([ -n "$launcher" ] && pgrep -P "$launcher" -x sluice-bfs | tail -1 || true)
+  victim=$(rank_pid "$job" sluice-bfs 2)
   [ -n "$victim" ] && kill -9 "$victim" 2> /dev/null && caught=1
   set +e
   wait "$job"
