@@ -468,8 +468,9 @@ for _ in 1 2 3 4 5; do
   # mpirun ends the other ranks with SIGTERM, then SIGKILL after
   # odls_base_sigkill_timeout (1 s): a first rank still inside an fsync
   # on a loaded disk cannot remove its temporary by then (the next write
-  # of the path does). The case checks the SIGTERM path, given 10 s.
-  OMPI_MCA_odls_base_sigkill_timeout=10 timeout 60 mpirun -np 3 "$tools/sluice-bfs" written-r3.sluice --output written.txt > killed.log 2>&1 &
+  # of the path does). The case checks the SIGTERM path, given 5 s (the
+  # job then ends in about twice that).
+  OMPI_MCA_odls_base_sigkill_timeout=5 timeout 60 mpirun -np 3 "$tools/sluice-bfs" written-r3.sluice --output written.txt > killed.log 2>&1 &
   job=$!
   until compgen -G 'written.txt.tmp-*' > /dev/null || ! kill -0 "$job" 2> /dev/null; do :; done
   victim=$(rank_pid "$job" sluice-bfs 2)
