@@ -301,7 +301,10 @@ Algorithm pagerank_row() {
   a.output_help = "write each vertex's rank to this file";
   a.arrays = [](const po::variables_map& v) {
     const algorithms::PageRankOptions o = pagerank_options(v);
-    return AlgorithmArrays{algorithms::pagerank_vertex_bytes(o), algorithms::pagerank_least_vertex_bytes(o)};
+    AlgorithmArrays arrays{algorithms::pagerank_vertex_bytes(o), algorithms::pagerank_least_vertex_bytes(o)};
+    // The shares cross as stored: floats only when asked for (auto turns to doubles near the end).
+    arrays.exchanged_value_bytes = o.shares == algorithms::PageRankShares::float32 ? 4 : 8;
+    return arrays;
   };
   a.add_options = [](po::options_description& o) {
     o.add_options()
@@ -523,7 +526,11 @@ Algorithm sssp_row() {
   a.usage = "[--source V | --from-every-vertex] [--delta D]";
   a.note = "Unweighted graphs have weight 1; negative weights need --delta inf (Bellman-Ford).";
   a.output_help = "write each vertex's distance (inf: not reached) to this file";
-  a.arrays = per_vertex(algorithms::sssp_bytes_per_vertex);
+  a.arrays = [](const po::variables_map&) {
+    AlgorithmArrays arrays{engine::VertexBytes{algorithms::sssp_bytes_per_vertex, 0}, {}};
+    arrays.exchanged_value_bytes = sizeof(float);  // the distances, summed and stored in 32-bit floats
+    return arrays;
+  };
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<std::string>(), source_help)
