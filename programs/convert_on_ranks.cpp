@@ -54,11 +54,28 @@ class ReceivedEdges {
     if (spilled_.empty() && held_bytes_ + bytes > cap_bytes_) spill();
     edges_ += count;
     if (!spilled_.empty()) return spilled_[sender]->append_pairs(pairs, weights, count);
-    Kept& k = kept_[sender];
-    for (uint64_t e = 0; e < count; ++e) k.sources.push_back(pairs[2 * e]), k.targets.push_back(pairs[2 * e + 1]);
-    if (weights) k.weights.insert(k.weights.end(), weights, weights + count);
+    for (uint64_t e = 0; e < count; ++e) kept_[sender].add(pairs[2 * e], pairs[2 * e + 1], weights ? weights + e : nullptr);
     held_bytes_ += bytes;
   }
+  // One edge: a rank's edges for itself, kept as they come.
+  void append(unsigned sender, uint64_t source, uint64_t target, const float* weight) {
+    const uint64_t bytes = 16 + (weight ? 4 : 0);
+    if (spilled_.empty() && held_bytes_ + bytes > cap_bytes_) spill();
+    ++edges_;
+    if (spilled_.empty()) {
+      kept_[sender].add(source, target, weight);
+      held_bytes_ += bytes;
+      return;
+    }
+    // Spilled: gathered, and appended to the sender's file in bulk.
+    if (sender != pending_sender_ || pending_.size() == 2 * pending_edges) flush_pending();
+    pending_sender_ = sender;
+    pending_.push_back(source);
+    pending_.push_back(target);
+    if (weight) pending_weights_.push_back(*weight);
+  }
+  // Every edge appended is in place for passes().
+  void finish() { flush_pending(); }
   uint64_t edges() const { return edges_; }
   // Every sender's edges, sender after sender (this must outlive them).
   formats::EdgePasses passes(uint64_t chunk_edges) const {
@@ -68,10 +85,11 @@ class ReceivedEdges {
     passes.pass = [this, chunk_edges](const formats::EdgeConsumer& consume) {
       for (const auto& f : spilled_) f->passes(chunk_edges).pass(consume);
       for (const Kept& k : kept_) {
-        for (uint64_t first = 0; first < k.sources.size(); first += chunk_edges) {
-          const uint64_t n = std::min<uint64_t>(chunk_edges, k.sources.size() - first);
-          consume(formats::EdgeChunk{k.sources.data() + first, k.targets.data() + first,
-                                     k.weights.empty() ? nullptr : k.weights.data() + first, n});
+        for (const Kept::Block& b : k.blocks) {
+          for (uint64_t first = 0; first < b.size; first += chunk_edges) {
+            const uint64_t n = std::min<uint64_t>(chunk_edges, b.size - first);
+            consume(formats::EdgeChunk{b.sources.get() + first, b.targets.get() + first, b.weights ? b.weights.get() + first : nullptr, n});
+          }
         }
       }
     };
@@ -79,17 +97,48 @@ class ReceivedEdges {
   }
 
  private:
+  // A sender's edges, in blocks that appending never moves (a growing
+  // array copied every edge once more, and faulted in its pages anew).
   struct Kept {
-    std::vector<uint64_t> sources, targets;
-    std::vector<float> weights;
+    static constexpr uint64_t block_edges = uint64_t(1) << 20;
+    struct Block {
+      std::unique_ptr<uint64_t[]> sources, targets;
+      std::unique_ptr<float[]> weights;
+      uint64_t size = 0;
+    };
+    std::vector<Block> blocks;
+    void add(uint64_t source, uint64_t target, const float* weight) {
+      if (blocks.empty() || blocks.back().size == block_edges) {
+        Block& b = blocks.emplace_back();
+        b.sources.reset(new uint64_t[block_edges]);  // uninitialized: held only as filled
+        b.targets.reset(new uint64_t[block_edges]);
+        if (weight) b.weights.reset(new float[block_edges]);
+      }
+      Block& b = blocks.back();
+      b.sources[b.size] = source;
+      b.targets[b.size] = target;
+      if (weight) b.weights[b.size] = *weight;
+      ++b.size;
+    }
   };
+  static constexpr uint64_t pending_edges = uint64_t(1) << 16;
+  void flush_pending() {
+    if (pending_.empty()) return;
+    spilled_[pending_sender_]->append_pairs(pending_.data(), pending_weights_.empty() ? nullptr : pending_weights_.data(),
+                                            pending_.size() / 2);
+    pending_.clear();
+    pending_weights_.clear();
+  }
   // Past the cap: what is held goes to the scratch files, and all after it.
   void spill() {
     for (Kept& k : kept_) {
       auto& file = spilled_.emplace_back(std::make_unique<formats::SpilledEdges>(temp_dir_, 1 << 20));
-      std::vector<uint64_t> pairs(2 * k.sources.size());
-      for (size_t e = 0; e < k.sources.size(); ++e) pairs[2 * e] = k.sources[e], pairs[2 * e + 1] = k.targets[e];
-      file->append_pairs(pairs.data(), k.weights.empty() ? nullptr : k.weights.data(), k.sources.size());
+      std::vector<uint64_t> pairs;
+      for (const Kept::Block& b : k.blocks) {
+        pairs.resize(2 * b.size);
+        for (uint64_t e = 0; e < b.size; ++e) pairs[2 * e] = b.sources[e], pairs[2 * e + 1] = b.targets[e];
+        file->append_pairs(pairs.data(), b.weights.get(), b.size);
+      }
       k = Kept{};
     }
     held_bytes_ = 0;
@@ -97,6 +146,9 @@ class ReceivedEdges {
 
   std::string temp_dir_;
   uint64_t cap_bytes_, held_bytes_ = 0, edges_ = 0;
+  std::vector<uint64_t> pending_;  // pairs of one sender bound for its scratch file
+  std::vector<float> pending_weights_;
+  unsigned pending_sender_ = 0;
   std::vector<Kept> kept_;
   std::vector<std::unique_ptr<formats::SpilledEdges>> spilled_;
 };
@@ -125,15 +177,19 @@ class EdgeRouter {
   // Each kind received is held in memory up to `kept_bytes`.
   EdgeRouter(engine::Communicator& ranks, bool weighted, bool transpose, uint64_t round_edges, const std::string& temp_dir,
              uint64_t kept_bytes)
-      : ranks_(ranks), p_(unsigned(ranks.size())), weighted_(weighted), round_edges_(round_edges),
+      : ranks_(ranks), p_(unsigned(ranks.size())), me_(unsigned(ranks.rank())), weighted_(weighted), round_edges_(round_edges),
         into_(p_), out_(p_), received_into_(p_, temp_dir, kept_bytes) {
     if (transpose) received_out_.emplace(p_, temp_dir, kept_bytes);
   }
+  // A rank's edges for itself skip the outboxes: kept at once, they keep
+  // their order among its own, and other senders' are kept apart.
   void into(unsigned owner, uint64_t source, uint64_t target, const float* weight) {
+    if (owner == me_) return received_into_.append(me_, source, target, weight);
     into_[owner].add(source, target, weight);
     if (++held_ >= round_edges_) exchange(false);
   }
   void out_of(unsigned owner, uint64_t source, uint64_t target, const float* weight) {
+    if (owner == me_) return received_out_->append(me_, source, target, weight);
     out_[owner].add(source, target, weight);
     if (++held_ >= round_edges_) exchange(false);
   }
@@ -141,6 +197,8 @@ class EdgeRouter {
   void finish() {
     while (!exchange(true)) {
     }
+    received_into_.finish();
+    if (received_out_) received_out_->finish();
   }
   const ReceivedEdges& received_into() const { return received_into_; }
   const ReceivedEdges* received_out() const { return received_out_ ? &*received_out_ : nullptr; }
@@ -198,23 +256,20 @@ class EdgeRouter {
       if (weighted_) std::memcpy(weights.data(), from, edges * 4), from += edges * 4;
       return std::pair<const uint64_t*, const float*>{pairs.data(), weighted_ ? weights.data() : nullptr};
     };
-    auto own = [&](const Outbox& box) {
-      return std::pair<const uint64_t*, const float*>{box.pairs.data(), weighted_ ? box.weights.data() : nullptr};
-    };
     for (unsigned s = 0; s < p_; ++s) {
-      auto [in_pairs, in_weights] = s == me ? own(into_[me]) : take(got[3 * s]);
+      if (s == me) continue;  // kept as they came
+      auto [in_pairs, in_weights] = take(got[3 * s]);
       received_into_.append(s, in_pairs, in_weights, got[3 * s]);
       if (got[3 * s + 1] == 0) continue;
       if (!received_out_) throw std::logic_error("edges out of a range came without --transpose");
-      auto [out_pairs, out_weights] = s == me ? own(out_[me]) : take(got[3 * s + 1]);
+      auto [out_pairs, out_weights] = take(got[3 * s + 1]);
       received_out_->append(s, out_pairs, out_weights, got[3 * s + 1]);
     }
-    into_[me].clear(), out_[me].clear();
     return all_finished;
   }
 
   engine::Communicator& ranks_;
-  unsigned p_;
+  unsigned p_, me_;
   bool weighted_;
   uint64_t round_edges_, held_ = 0, sent_bytes_ = 0;
   std::vector<Outbox> into_, out_;
@@ -246,9 +301,11 @@ std::vector<uint64_t> edge_shares(const formats::GraphSource& graph, unsigned ra
   return shares;
 }
 
-// What came, in rank order, built in memory as a CSR by source.
+// What came, in rank order, built in memory as a CSR by source, or with
+// `reversed` by target: each target's sources ascending, ties in the
+// order they came, which is the transpose of the CSR by source.
 template <class V>
-std::unique_ptr<formats::GraphSource> built_in_memory(const formats::EdgePasses& passes, int threads) {
+std::unique_ptr<formats::GraphSource> built_in_memory(const formats::EdgePasses& passes, int threads, bool reversed) {
   formats::EdgeList<V> list;
   list.vertices = passes.vertices;
   list.weighted = passes.weighted;
@@ -265,8 +322,13 @@ std::unique_ptr<formats::GraphSource> built_in_memory(const formats::EdgePasses&
   });
   formats::BuildOptions build;
   build.threads = threads;
+  build.transpose = reversed;
   formats::Csr<V> csr = formats::build_csr(list, build);
   list = {};
+  // A target's sources came sender after sender, each sender's ascending
+  // or in its input's order: sorted here, stably (a source's duplicates,
+  // and their weights, stay in the order they came).
+  if (reversed) formats::sort_lists_stably(csr, threads);
   csr.symmetric = passes.symmetric;
   return std::make_unique<formats::InMemorySource<V>>(std::move(csr), passes.format);
 }
@@ -426,7 +488,7 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   formats::BuildOptions build;
   build.threads = options.threads;
   build.memory = memory;
-  auto built = [&](const ReceivedEdges& received) {
+  auto built = [&](const ReceivedEdges& received, bool reversed) {
     formats::EdgePasses passes = received.passes(formats::chunk_edges(memory));
     passes.vertices = n;
     passes.weighted = info.weighted;
@@ -439,21 +501,21 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
     // limit; on scratch files otherwise.
     const uint64_t in_memory_bytes = passes.edges * 3 * (info.id_bytes * 2 + (info.weighted ? 4 : 0)) + (n + 1) * 16;
     if (in_memory_bytes <= memory.limit / 2 && in_memory_bytes <= base::available_memory() / 2) {
-      auto source = info.id_bytes == 4 ? built_in_memory<uint32_t>(passes, options.threads) : built_in_memory<uint64_t>(passes, options.threads);
+      auto source = info.id_bytes == 4 ? built_in_memory<uint32_t>(passes, options.threads, reversed)
+                                       : built_in_memory<uint64_t>(passes, options.threads, reversed);
       return std::make_unique<formats::BlockGraph>(std::move(source), graph->options());
     }
-    return std::make_unique<formats::BlockGraph>(formats::build_external_csr(std::move(passes), build), graph->options());
+    auto by_source = std::make_unique<formats::BlockGraph>(formats::build_external_csr(std::move(passes), build), graph->options());
+    return reversed ? formats::transpose_of(*by_source, options.threads, memory) : std::move(by_source);
   };
   {
-    std::unique_ptr<formats::BlockGraph> part = built(router.received_into());
+    std::unique_ptr<formats::BlockGraph> part = built(router.received_into(), false);
     writer.stage(*part, rank, false, bounds, layout_id);
   }
   if (options.transpose) {
-    // The edges out of the range by source; reversed, the transpose
-    // graph's edges into it, as the one-machine split of the transpose.
-    std::unique_ptr<formats::BlockGraph> out_of_range = built(*router.received_out());
-    std::unique_ptr<formats::BlockGraph> reversed = formats::transpose_of(*out_of_range, options.threads, memory);
-    out_of_range.reset();
+    // The edges out of the range, reversed: the transpose graph's edges
+    // into it, as the one-machine split of the transpose.
+    std::unique_ptr<formats::BlockGraph> reversed = built(*router.received_out(), true);
     writer.stage(*reversed, rank, true, bounds, layout_id);
   }
 

@@ -79,5 +79,24 @@ TEST(CsrBuilder, EveryOptionCombinationMatchesReference) {
   }
 }
 
+// Lists sorted stably by target: equal targets keep their weights in the
+// order the edges came, whatever the threads; sorted lists stay as they are.
+TEST(CsrBuilder, SortListsStablyKeepsTiesInTheirOrder) {
+  for (bool weighted : {false, true}) {
+    for (const RefGraph& g : graph_shapes(weighted)) {
+      BuildOptions sorted;
+      sorted.sort_neighbors = true;
+      const RefGraph expected = reference_build(g, sorted);
+      for (int threads : {1, 2, 4}) {
+        Csr<uint32_t> csr = build_csr(to_edge_list(g), BuildOptions{});
+        sort_lists_stably(csr, threads);
+        expect_same_graph(expected, from_csr(csr), g.name + " threads " + std::to_string(threads));
+        sort_lists_stably(csr, threads);
+        expect_same_graph(expected, from_csr(csr), g.name + " sorted again, threads " + std::to_string(threads));
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sluice::test
