@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <utility>
 #include <vector>
 
 #include "base/progress.hpp"
@@ -172,8 +171,14 @@ void sort_and_deduplicate(Csr<V>& csr, uint64_t id_bound, bool remove_duplicates
       V* begin = csr.targets.data() + csr.offsets[v];
       V* end = csr.targets.data() + csr.offsets[v + 1];
       uint64_t degree = uint64_t(end - begin);
+      // Lists often come sorted (a rank's transpose part's are runs of them).
+      const bool sorted = std::is_sorted(begin, end);
+      if (sorted && !remove_duplicates) {
+        kept[v] = degree;
+        continue;
+      }
       if (!weighted) {
-        sort.ids_only(begin, degree);
+        if (!sorted) sort.ids_only(begin, degree);
         kept[v] = remove_duplicates ? uint64_t(std::unique(begin, end) - begin) : degree;
         continue;
       }
@@ -214,36 +219,10 @@ void sort_and_deduplicate(Csr<V>& csr, uint64_t id_bound, bool remove_duplicates
   if (weighted) csr.weights.truncate(write);
 }
 
-template <class V>
-void sort_lists_stably(Csr<V>& csr, int threads) {
-  const int64_t n = int64_t(csr.vertices);
-#pragma omp parallel num_threads(base::resolve_threads(threads))
-  {
-    std::vector<std::pair<V, float>> pairs;
-#pragma omp for schedule(dynamic, 4096)
-    for (int64_t v = 0; v < n; ++v) {
-      V* begin = csr.targets.data() + csr.offsets[uint64_t(v)];
-      V* end = csr.targets.data() + csr.offsets[uint64_t(v) + 1];
-      if (std::is_sorted(begin, end)) continue;
-      if (!csr.weighted) {
-        std::sort(begin, end);  // equal targets cannot be told apart
-        continue;
-      }
-      float* weights = csr.weights.data() + csr.offsets[uint64_t(v)];
-      pairs.clear();
-      for (V* at = begin; at < end; ++at) pairs.emplace_back(*at, weights[at - begin]);
-      std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (size_t i = 0; i < pairs.size(); ++i) begin[i] = pairs[i].first, weights[i] = pairs[i].second;
-    }
-  }
-}
-
 template Csr<uint32_t> build_csr(const EdgeList<uint32_t>&, const BuildOptions&);
 template Csr<uint64_t> build_csr(const EdgeList<uint64_t>&, const BuildOptions&);
 template void sort_and_deduplicate(Csr<uint32_t>&, uint64_t, bool, int);
 template void sort_and_deduplicate(Csr<uint64_t>&, uint64_t, bool, int);
-template void sort_lists_stably(Csr<uint32_t>&, int);
-template void sort_lists_stably(Csr<uint64_t>&, int);
 
 AnyCsr build_any_csr(const AnyEdgeList& edges, const BuildOptions& options) {
   return std::visit([&](const auto& list) -> AnyCsr { return build_csr(list, options); }, edges);

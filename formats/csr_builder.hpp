@@ -13,16 +13,11 @@ namespace sluice::formats {
 template <class V>
 Csr<V> build_csr(const EdgeList<V>& edges, const BuildOptions& options);
 
-// Sorts every neighbour list by target (weights follow) and, if asked,
-// drops repeated targets keeping the first. Every target is below
+// Sorts every neighbour list by target, stably (weights follow, equal
+// targets keep their order) and, if asked, drops repeated targets keeping
+// the first. Every target is below
 // `id_bound` (the graph's vertex count; a range of it may be given).
 template <class V>
 void sort_and_deduplicate(Csr<V>& csr, uint64_t id_bound, bool remove_duplicates, int threads);
-
-// Sorts every list that is not sorted already by target, stably: equal
-// targets keep their order, and so their weights (a list gathered from
-// several sorted runs, as a rank's transpose part from each sender's).
-template <class V>
-void sort_lists_stably(Csr<V>& csr, int threads);
 
 }  // namespace sluice::formats

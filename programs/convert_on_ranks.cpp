@@ -328,7 +328,7 @@ std::unique_ptr<formats::GraphSource> built_in_memory(const formats::EdgePasses&
   // A target's sources came sender after sender, each sender's ascending
   // or in its input's order: sorted here, stably (a source's duplicates,
   // and their weights, stay in the order they came).
-  if (reversed) formats::sort_lists_stably(csr, threads);
+  if (reversed) formats::sort_and_deduplicate(csr, csr.vertices, false, threads);
   csr.symmetric = passes.symmetric;
   return std::make_unique<formats::InMemorySource<V>>(std::move(csr), passes.format);
 }
