@@ -217,11 +217,10 @@ class EdgeRouter {
     for (unsigned s = 0; s < p_; ++s) all_finished = all_finished && got[3 * s + 2];
 
     // A rank's edges for itself are kept as they are, not sent.
-    const unsigned me = unsigned(ranks_.rank());
     std::vector<uint64_t> send_counts(p_), receive_counts(p_);
     uint64_t send_total = 0, receive_total = 0;
     for (unsigned d = 0; d < p_; ++d) {
-      if (d == me) continue;
+      if (d == me_) continue;
       send_counts[d] = (header[3 * d] + header[3 * d + 1]) * (16 + w);
       receive_counts[d] = (got[3 * d] + got[3 * d + 1]) * (16 + w);
       send_total += send_counts[d];
@@ -235,7 +234,7 @@ class EdgeRouter {
       at += v.size() * sizeof(v[0]);
     };
     for (unsigned d = 0; d < p_; ++d) {
-      if (d == me) continue;
+      if (d == me_) continue;
       put(into_[d].pairs), put(into_[d].weights), put(out_[d].pairs), put(out_[d].weights);
       sent_bytes_ += send_counts[d];
       into_[d].clear(), out_[d].clear();
@@ -257,7 +256,7 @@ class EdgeRouter {
       return std::pair<const uint64_t*, const float*>{pairs.data(), weighted_ ? weights.data() : nullptr};
     };
     for (unsigned s = 0; s < p_; ++s) {
-      if (s == me) continue;  // kept as they came
+      if (s == me_) continue;  // kept as they came
       auto [in_pairs, in_weights] = take(got[3 * s]);
       received_into_.append(s, in_pairs, in_weights, got[3 * s]);
       if (got[3 * s + 1] == 0) continue;
