@@ -159,16 +159,31 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
     receive_at[r + 1] = receive_at[r] + receive_counts[r];
   }
   if (send_at.back() > send.size() || receive_at.back() > receive.size()) throw std::logic_error("all_to_all: the pieces exceed the buffers");
-  // In rounds of at most `step` bytes per pair, so that every count and
-  // displacement of a round fits an int; every rank runs the same rounds.
+  // One MPI_Alltoallv straight from `send` into `receive` where every
+  // rank's totals fit its int displacements; else in rounds of at most
+  // `step` bytes per pair through buffers of a round's size.
   const uint64_t step = std::max<uint64_t>(1, (uint64_t(1) << 30) / ranks);
-  uint64_t largest = 0;
-  for (size_t r = 0; r < ranks; ++r) largest = std::max({largest, send_counts[r], receive_counts[r]});
-  check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  uint64_t largest[2] = {std::max(send_at.back(), receive_at.back()), 0};
+  for (size_t r = 0; r < ranks; ++r) largest[1] = std::max({largest[1], send_counts[r], receive_counts[r]});
+  check(MPI_Allreduce(MPI_IN_PLACE, largest, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
   ++counters_.collectives;
   std::vector<int> out_counts(ranks), out_at(ranks), in_counts(ranks), in_at(ranks);
+  if (largest[0] <= uint64_t(INT_MAX)) {
+    for (size_t r = 0; r < ranks; ++r) {
+      out_counts[r] = int(send_counts[r]);
+      out_at[r] = int(send_at[r]);
+      in_counts[r] = int(receive_counts[r]);
+      in_at[r] = int(receive_at[r]);
+    }
+    // Distinct valid addresses for no bytes (as start() below).
+    static char nothing_out = 0, nothing_in = 0;
+    check(MPI_Alltoallv(send.empty() ? &nothing_out : send.data(), out_counts.data(), out_at.data(), MPI_BYTE,
+                        receive.empty() ? &nothing_in : receive.data(), in_counts.data(), in_at.data(), MPI_BYTE, MPI_COMM_WORLD),
+          "MPI_Alltoallv");
+    ++counters_.collectives;
+  }
   std::vector<char> out, in;
-  for (uint64_t done = 0; done < largest; done += step) {
+  for (uint64_t done = 0; largest[0] > uint64_t(INT_MAX) && done < largest[1]; done += step) {
     int out_total = 0, in_total = 0;
     for (size_t r = 0; r < ranks; ++r) {
       out_counts[r] = int(send_counts[r] > done ? std::min(step, send_counts[r] - done) : 0);
