@@ -100,23 +100,27 @@ class Communicator {
     counters_.frontier_received_bytes += counters_.received_bytes - before.received_bytes;
   }
 
-  // A nonblocking all-to-all: started now with the pieces (kept here until
-  // it is done), finished by finish_pending(), which completes every
-  // started exchange in the order started and then calls its `arrived`
-  // with what came (rank order, as all_to_all). The engine finishes them
-  // once an EDGEMAP's reads are queued, so the drives fill buffers while
-  // the values cross the network. Blocking calls may run in between:
-  // every rank makes the same calls in the same order.
-  void start_all_to_all(std::vector<char> send, std::vector<uint64_t> send_counts, std::vector<uint64_t> receive_counts,
-                        std::function<void(const std::vector<char>&)> arrived) {
+  // An all-to-all in `count` rounds, so that what one holds at once stays
+  // bounded: fill(send, send_counts, receive_counts) makes the next
+  // round's pieces (the buffers reused, the counts zeroed, one per rank),
+  // land(received) takes what came, in rank order as all_to_all. Every
+  // rank runs the same number of rounds.
+  struct Rounds {
+    uint64_t count = 0;
+    std::function<void(std::vector<char>& send, std::vector<uint64_t>& send_counts, std::vector<uint64_t>& receive_counts)> fill;
+    std::function<void(const std::vector<char>& received)> land;
+  };
+  // Nonblocking: the first round is started now, the others run in
+  // finish_pending(), which completes every started exchange in the order
+  // started. The engine finishes them once an EDGEMAP's reads are queued,
+  // so the drives fill buffers while the values cross the network.
+  // Blocking calls may run in between: every rank makes the same calls in
+  // the same order.
+  void start_rounds(Rounds rounds) {
+    if (!rounds.count) return;
     auto p = std::make_unique<Pending>();
-    p->send = std::move(send);
-    p->send_counts = std::move(send_counts);
-    p->receive_counts = std::move(receive_counts);
-    uint64_t total = 0;
-    for (uint64_t c : p->receive_counts) total += c;
-    p->receive.resize(total);
-    p->arrived = std::move(arrived);
+    p->rounds = std::move(rounds);
+    fill_round(*p);
     p->started = start(p->send, p->send_counts, p->receive, p->receive_counts);
     pending_.push_back(std::move(p));
   }
@@ -132,7 +136,13 @@ class Communicator {
       std::unique_ptr<Pending> p = std::move(pending_.front());
       pending_.pop_front();
       if (p->started) p->started->wait();
-      p->arrived(p->receive);
+      p->rounds.land(p->receive);
+      // The other rounds, blocking.
+      for (uint64_t round = 1; round < p->rounds.count; ++round) {
+        fill_round(*p);
+        all_to_all(p->send, p->send_counts, p->receive, p->receive_counts);
+        p->rounds.land(p->receive);
+      }
     }
   }
 
@@ -221,11 +231,20 @@ class Communicator {
 
  private:
   struct Pending {
+    Rounds rounds;
     std::vector<char> send, receive;
     std::vector<uint64_t> send_counts, receive_counts;
     std::unique_ptr<Started> started;
-    std::function<void(const std::vector<char>&)> arrived;
   };
+  void fill_round(Pending& p) {
+    p.send.clear();
+    p.send_counts.assign(size_t(size()), 0);
+    p.receive_counts.assign(size_t(size()), 0);
+    p.rounds.fill(p.send, p.send_counts, p.receive_counts);
+    uint64_t total = 0;
+    for (uint64_t c : p.receive_counts) total += c;
+    p.receive.resize(total);
+  }
   std::deque<std::unique_ptr<Pending>> pending_;
 };
 

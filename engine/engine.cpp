@@ -44,7 +44,8 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
 Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engine* forward, const Engine* buffers_of)
     : graph_(graph),
       exchange_(std::make_unique<RankExchange>(options.communicator ? *options.communicator : single_process_, graph.vertices(),
-                                               graph.owned_begin(), graph.owned_end(), graph.degrees())),
+                                               graph.owned_begin(), graph.owned_end(), graph.degrees(),
+                                               options.exchange_round_bytes)),
       reversed_(forward ? nullptr : reversed_of(graph, options)),
       pull_graph_(forward ? &forward->graph_ : options.symmetric ? &graph : reversed_.get()),
       fitted_(fit_to_memory(graph, pull_graph_, options,
@@ -240,11 +241,11 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
   if (options.communicator && options.communicator->size() > 1) {
     // The whole graph's out-degrees (summed here, or by the caller), the mirrors'
     // bitmap and each other rank's bitmap of the own range it reads, and
-    // one exchange in flight: a value for each mirror received, as many
-    // sent (the read pairs, counted only once the ranks have met; on
-    // average as many as the mirrors), and for an exchange of a
-    // frontier's values, which mirrors they land on (ids or a bitmap,
-    // whichever is fewer bytes).
+    // one exchange in flight: a round of values received (one for each
+    // mirror at most) and one sent (the read pairs, counted only once the
+    // ranks have met; on average as many as the mirrors), and for an
+    // exchange of a frontier's values, which mirrors they land on (ids or
+    // a bitmap, whichever is fewer bytes).
     const uint64_t begin = graph.owned_begin(), end = graph.owned_end();
     const uint32_t* degrees = graph.degrees();
     uint64_t mirrors = 0;
@@ -253,7 +254,8 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     const uint64_t bitmap = n / 8 + n / 512;
     const uint64_t value = options.exchanged_value_bytes;
     b.exchange = 4 * (end - begin) + bitmap + others * (end - begin) / 8;
-    if (value) b.exchange += 2 * mirrors * value + std::min(mirrors * 8, bitmap);
+    const uint64_t round = others * RankExchange::values_per_round(value, options.communicator->size(), options.exchange_round_bytes) * value;
+    if (value) b.exchange += 2 * std::min(mirrors * value, round) + std::min(mirrors * 8, bitmap);
   }
   if (shared == Shared::edge_sets) b.index = b.io_buffers = 0;
   if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();

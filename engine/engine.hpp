@@ -115,6 +115,9 @@ struct EngineOptions {
   // On ranks: the widest value the algorithm sends its mirrors between
   // EDGEMAPs (RankExchange::source_values), for the budget; 0: none (BFS).
   unsigned exchanged_value_bytes = 8;
+  // On ranks: what one exchange of values holds each way at once (it
+  // crosses in rounds of at most this many bytes).
+  uint64_t exchange_round_bytes = RankExchange::default_round_bytes;
   // The ranks of a distributed run, the graph being this rank's part of a
   // ranked layout (formats/ranked_writer.hpp); null: one process.
   Communicator* communicator = nullptr;

@@ -99,6 +99,26 @@ class IndexedBitmap {
   void for_each_in_while_set(uint64_t begin, uint64_t end, F&& f) const {
     walk_in<true>(begin, end, f);
   }
+  // Calls f(i) for the first `most` set bits in [begin, end), ascending;
+  // returns where a walk for the next ones starts (end when none are left).
+  template <class F>
+  uint64_t for_each_some(uint64_t begin, uint64_t end, uint64_t most, F&& f) const {
+    if (!most) return begin;
+    for (uint64_t block = begin / block_bits; most && block * block_bits < end; ++block) {
+      if (!((index_[block / 64] >> (block % 64)) & 1)) continue;
+      const uint64_t last = std::min<uint64_t>(words_.size(), (block + 1) * words_per_block);
+      for (uint64_t w = std::max(block * words_per_block, begin / 64); w < last; ++w) {
+        const uint64_t below = w == begin / 64 ? (uint64_t(1) << (begin % 64)) - 1 : 0;
+        for (uint64_t bits = words_[w] & ~below; bits; bits &= bits - 1) {
+          const uint64_t i = w * 64 + uint64_t(std::countr_zero(bits));
+          if (i >= end) return end;
+          f(i);
+          if (--most == 0) return i + 1;
+        }
+      }
+    }
+    return end;
+  }
   // Whether any bit in [begin, end) is set; begin a multiple of
   // block_bits. Stops at the first word holding one.
   bool any_in(uint64_t begin, uint64_t end) const {

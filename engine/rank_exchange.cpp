@@ -1,6 +1,7 @@
 #include "engine/rank_exchange.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 namespace sluice::engine {
@@ -63,8 +64,9 @@ base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, c
   return sums;
 }
 
-RankExchange::RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees)
-    : communicator_(communicator), vertices_(vertices), degrees_(degrees) {
+RankExchange::RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees,
+                           uint64_t round_bytes)
+    : communicator_(communicator), vertices_(vertices), degrees_(degrees), round_bytes_(round_bytes) {
   if (!distributed()) {
     bounds_ = {0, vertices};
     return;
@@ -127,15 +129,6 @@ VertexSubset RankExchange::gather_frontier(const VertexSubset& mine) {
 }
 
 namespace {
-
-// Ids in ascending order, walked as an IndexedBitmap's members are.
-struct IdList {
-  std::vector<uint64_t> ids;
-  template <class F>
-  void for_each(F&& f) const {
-    for (uint64_t v : ids) f(v);
-  }
-};
 
 // A set of offsets in [0, size), sent as the fewer bytes of a bitmap of
 // the range (whole words) or a list of offsets (4 bytes each where the
@@ -232,111 +225,198 @@ void RankExchange::find_mirrors() {
     });
     at += receive_bytes[r];
   }
+  read_counts_ = std::move(incoming);
+  mirror_counts_ = std::move(counts);
+  largest_pair_ = std::max(*std::max_element(read_counts_.begin(), read_counts_.end()),
+                           *std::max_element(mirror_counts_.begin(), mirror_counts_.end()));
+  communicator_.max(std::span<uint64_t>(&largest_pair_, 1));
   mirrors_found_ = true;
 }
 
-std::vector<char> RankExchange::send_mirror_values(const void* values, size_t bytes) {
-  find_mirrors();
-  const size_t ranks = size_t(communicator_.size());
-  const char* data = static_cast<const char*>(values);
-  std::vector<char> send;
-  std::vector<uint64_t> send_counts(ranks, 0), receive_counts(ranks, 0);
-  size_t owner = 0;
-  reads_.for_each([&](uint64_t u) {
-    while (u >= bounds_[owner + 1]) ++owner;
-    send.insert(send.end(), data + u * bytes, data + (u + 1) * bytes);
-    send_counts[owner] += bytes;
-  });
-  uint64_t total = 0;
-  for (size_t r = 0; r < ranks; ++r) {
-    receive_counts[r] = read_by_[r].count() * bytes;
-    total += receive_counts[r];
+namespace {
+
+// The ids one exchange sends to, or lands from, one other rank: ascending,
+// handed out a round at a time. Either the set bits of a bitmap's span
+// (plus an offset), or a span of an id list, optionally only the ids
+// whose bit (less an offset) another bitmap has.
+class IdWalk {
+ public:
+  static IdWalk of_bits(const IndexedBitmap& bits, uint64_t begin, uint64_t end, uint64_t offset) {
+    IdWalk w;
+    w.bits_ = &bits;
+    w.at_ = begin;
+    w.end_ = end;
+    w.offset_ = offset;
+    return w;
   }
-  std::vector<char> received(total);
-  communicator_.all_to_all(send, send_counts, received, receive_counts);
-  return received;
+  static IdWalk of_list(const std::vector<uint64_t>& ids, uint64_t begin, uint64_t end, const IndexedBitmap* keep = nullptr,
+                        uint64_t keep_offset = 0) {
+    IdWalk w;
+    w.ids_ = &ids;
+    w.keep_ = keep;
+    w.at_ = begin;
+    w.end_ = end;
+    w.offset_ = keep_offset;
+    return w;
+  }
+  // How many ids are left (a walk of what is left: for a count once).
+  uint64_t left() const {
+    if (bits_) return IdWalk(*this).take(UINT64_MAX, [](uint64_t) {});
+    if (!keep_) return end_ - at_;
+    uint64_t n = 0;
+    for (uint64_t i = at_; i < end_; ++i) n += keep_->test((*ids_)[i] - offset_);
+    return n;
+  }
+  // Calls f(id) for the next `most` ids (fewer where fewer are left);
+  // returns how many.
+  template <class F>
+  uint64_t take(uint64_t most, F&& f) {
+    uint64_t n = 0;
+    if (bits_) {
+      at_ = bits_->for_each_some(at_, end_, most, [&](uint64_t i) {
+        f(i + offset_);
+        ++n;
+      });
+      return n;
+    }
+    for (; at_ < end_ && n < most; ++at_) {
+      const uint64_t v = (*ids_)[at_];
+      if (keep_ && !keep_->test(v - offset_)) continue;
+      f(v);
+      ++n;
+    }
+    return n;
+  }
+
+ private:
+  const IndexedBitmap* bits_ = nullptr;
+  const std::vector<uint64_t>* ids_ = nullptr;
+  const IndexedBitmap* keep_ = nullptr;
+  uint64_t at_ = 0, end_ = 0, offset_ = 0;
+};
+
+// What one exchange walks: per rank, the ids whose values go to it (`out`)
+// and those whose values come from it (`in`), with how many are left of
+// each; and what the walks point into, kept alive with them.
+struct ExchangeWalks {
+  std::vector<IdWalk> out, in;
+  std::vector<uint64_t> out_left, in_left;
+  std::vector<uint64_t> own_members, arriving_ids;
+  IndexedBitmap arriving_bits;
+};
+
+// The rounds of one exchange of `bytes`-byte values at `values`, at most
+// `per_round` values from each rank to each other a round.
+Communicator::Rounds exchange_rounds(std::shared_ptr<ExchangeWalks> walks, char* values, size_t bytes, uint64_t per_round,
+                                     uint64_t count) {
+  Communicator::Rounds rounds;
+  rounds.count = count;
+  rounds.fill = [walks, values, bytes, per_round](std::vector<char>& send, std::vector<uint64_t>& send_counts,
+                                                  std::vector<uint64_t>& receive_counts) {
+    ExchangeWalks& w = *walks;
+    uint64_t total = 0;
+    for (size_t r = 0; r < w.out.size(); ++r) {
+      send_counts[r] = std::min(per_round, w.out_left[r]) * bytes;
+      receive_counts[r] = std::min(per_round, w.in_left[r]) * bytes;
+      total += send_counts[r];
+    }
+    send.resize(total);
+    char* to = send.data();
+    for (size_t r = 0; r < w.out.size(); ++r) {
+      w.out_left[r] -= w.out[r].take(send_counts[r] / bytes, [&](uint64_t v) {
+        std::memcpy(to, values + v * bytes, bytes);
+        to += bytes;
+      });
+    }
+  };
+  rounds.land = [walks, values, bytes, per_round](const std::vector<char>& received) {
+    ExchangeWalks& w = *walks;
+    const char* from = received.data();
+    for (size_t r = 0; r < w.in.size(); ++r) {
+      w.in_left[r] -= w.in[r].take(std::min(per_round, w.in_left[r]), [&](uint64_t v) {
+        std::memcpy(values + v * bytes, from, bytes);
+        from += bytes;
+      });
+    }
+  };
+  return rounds;
+}
+
+}  // namespace
+
+uint64_t RankExchange::values_per_round(uint64_t bytes, int ranks, uint64_t round_bytes) {
+  const uint64_t others = std::max<uint64_t>(1, uint64_t(ranks) - 1);
+  return std::max<uint64_t>(1, round_bytes / (std::max<uint64_t>(1, bytes) * others));
 }
 
 void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* members) {
   find_mirrors();
   const size_t ranks = size_t(communicator_.size()), me = size_t(communicator_.rank());
-  char* data = static_cast<char*>(values);
   const uint64_t first = owned_begin(), last = owned_end();
-  // What this rank sends: for each reader, its own vertices the reader
-  // reads (or those among the members), ascending.
-  std::vector<char> send;
-  std::vector<uint64_t> send_counts(ranks, 0), receive_counts(ranks, 0);
-  std::vector<uint64_t> own_members;
-  if (members) {
-    if (const IndexedBitmap* bits = members->bitmap()) {
-      bits->for_each_in(first, last, [&](uint64_t v) { own_members.push_back(v); });
-    } else {
-      const std::vector<uint64_t>& ids = members->ids();
-      for (auto it = std::lower_bound(ids.begin(), ids.end(), first); it != ids.end() && *it < last; ++it) own_members.push_back(*it);
-    }
-  }
-  for (size_t r = 0; r < ranks; ++r) {
-    if (r == me) continue;
-    const size_t before = send.size();
-    auto put = [&](uint64_t v) {
-      if (!read_by_[r].test(v - first)) return;
-      send.insert(send.end(), data + v * bytes, data + (v + 1) * bytes);
-    };
-    if (members) {
-      for (uint64_t v : own_members) put(v);
-    } else {
-      read_by_[r].for_each([&](uint64_t i) { send.insert(send.end(), data + (first + i) * bytes, data + (first + i + 1) * bytes); });
-    }
-    send_counts[r] = send.size() - before;
-  }
-  // What it receives: the sources it reads (among the members), ascending,
-  // which is the order its owners send them in. All of them are the
-  // mirrors' bitmap, kept here; those among the members are kept as ids
-  // where that takes fewer bytes than a bitmap of their own.
-  size_t owner = 0;
-  uint64_t arriving = 0;
-  auto count = [&](uint64_t v) {
-    while (v >= bounds_[owner + 1]) ++owner;
-    receive_counts[owner] += bytes;
-    ++arriving;
-  };
+  auto walks = std::make_shared<ExchangeWalks>();
+  ExchangeWalks& w = *walks;
+  w.out.resize(ranks);
+  w.in.resize(ranks);
+  w.out_left.assign(ranks, 0);
+  w.in_left.assign(ranks, 0);
+  const uint64_t per_round = values_per_round(bytes, communicator_.size(), round_bytes_);
   if (!members) {
-    reads_.for_each(count);
-    communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts),
-                                   [this, data, bytes](const std::vector<char>& received) {
-                                     const char* from = received.data();
-                                     reads_.for_each([&](uint64_t v) {
-                                       std::memcpy(data + v * bytes, from, bytes);
-                                       from += bytes;
-                                     });
-                                   });
+    // Every rank reads the same sources each time: the counts are known.
+    for (size_t r = 0; r < ranks; ++r) {
+      if (r == me) continue;
+      w.out[r] = IdWalk::of_bits(read_by_[r], 0, last - first, first);
+      w.out_left[r] = read_counts_[r];
+      w.in[r] = IdWalk::of_bits(reads_, bounds_[r], bounds_[r + 1], 0);
+      w.in_left[r] = mirror_counts_[r];
+    }
+    communicator_.start_rounds(exchange_rounds(walks, static_cast<char*>(values), bytes, per_round,
+                                               (largest_pair_ + per_round - 1) / per_round));
     return;
   }
+  // This rank sends, to each reader, its own members the reader reads; it
+  // receives the members it reads, ascending (the order their owners send
+  // them in), kept as ids where that takes fewer bytes than a bitmap.
+  if (const IndexedBitmap* bits = members->bitmap()) {
+    bits->for_each_in(first, last, [&](uint64_t v) { w.own_members.push_back(v); });
+  } else {
+    const std::vector<uint64_t>& ids = members->ids();
+    for (auto it = std::lower_bound(ids.begin(), ids.end(), first); it != ids.end() && *it < last; ++it) w.own_members.push_back(*it);
+  }
+  uint64_t arriving = 0;
   auto read_member = [&](auto&& f) {
     members->for_each([&](uint64_t v) {
       if (!owns(v) && reads_.test(v)) f(v);
     });
   };
-  read_member(count);
-  auto land = [data, bytes](auto ids) {
-    return [data, bytes, ids = std::move(ids)](const std::vector<char>& received) {
-      const char* from = received.data();
-      ids.for_each([&](uint64_t v) {
-        std::memcpy(data + v * bytes, from, bytes);
-        from += bytes;
-      });
-    };
-  };
-  if (arriving * sizeof(uint64_t) < vertices_ / 8) {
-    IdList ids;
-    ids.ids.reserve(arriving);
-    read_member([&](uint64_t v) { ids.ids.push_back(v); });
-    communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts), land(std::move(ids)));
+  read_member([&](uint64_t) { ++arriving; });
+  const bool as_ids = arriving * sizeof(uint64_t) < vertices_ / 8;
+  if (as_ids) {
+    w.arriving_ids.reserve(arriving);
+    read_member([&](uint64_t v) { w.arriving_ids.push_back(v); });
   } else {
-    IndexedBitmap bits(vertices_);
-    read_member([&](uint64_t v) { bits.set(v); });
-    communicator_.start_all_to_all(std::move(send), std::move(send_counts), std::move(receive_counts), land(std::move(bits)));
+    w.arriving_bits = IndexedBitmap(vertices_);
+    read_member([&](uint64_t v) { w.arriving_bits.set(v); });
   }
+  uint64_t largest = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    if (r == me) continue;
+    w.out[r] = IdWalk::of_list(w.own_members, 0, w.own_members.size(), &read_by_[r], first);
+    w.out_left[r] = w.out[r].left();
+    if (as_ids) {
+      const auto begin = std::lower_bound(w.arriving_ids.begin(), w.arriving_ids.end(), bounds_[r]);
+      const auto end = std::lower_bound(begin, w.arriving_ids.end(), bounds_[r + 1]);
+      w.in[r] = IdWalk::of_list(w.arriving_ids, uint64_t(begin - w.arriving_ids.begin()), uint64_t(end - w.arriving_ids.begin()));
+    } else {
+      w.in[r] = IdWalk::of_bits(w.arriving_bits, bounds_[r], bounds_[r + 1], 0);
+    }
+    w.in_left[r] = w.in[r].left();
+    largest = std::max({largest, w.out_left[r], w.in_left[r]});
+  }
+  // One round, unless a whole exchange of every source could need more:
+  // then the ranks agree on how many this one needs.
+  if (largest_pair_ > per_round) communicator_.max(std::span<uint64_t>(&largest, 1));
+  const uint64_t count = largest_pair_ > per_round ? (largest + per_round - 1) / per_round : 1;
+  communicator_.start_rounds(exchange_rounds(walks, static_cast<char*>(values), bytes, per_round, count));
 }
 
 }  // namespace sluice::engine

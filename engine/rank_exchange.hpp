@@ -41,7 +41,8 @@ class RankExchange {
   // `begin`, `end`: this rank's range (the others' are gathered here);
   // `degrees`: the out-degree of every vertex in this rank's part, which
   // says the sources it reads.
-  RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees);
+  RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees,
+               uint64_t round_bytes = default_round_bytes);
 
   Communicator& communicator() { return communicator_; }
   bool distributed() const { return communicator_.size() > 1; }
@@ -55,8 +56,15 @@ class RankExchange {
   // values[u] for every source u this rank's part reads, from its owner.
   // Both this and member_values only start the exchange: the values land
   // when the next EDGEMAP (of any engine of the run) has queued its reads,
-  // or at communicator().finish_pending(). `values` must live until then,
-  // and its other entries may be read meanwhile.
+  // or at communicator().finish_pending(). `values` must live until then
+  // and its own range stay unchanged (what is sent is read in rounds, the
+  // first now, the others then); its other entries may be read meanwhile.
+  //
+  // An exchange holds at most `round_bytes` (the constructor's) of values
+  // each way at once: each round sends every other rank its next
+  // values_per_round(bytes, ranks, round_bytes) (at least one).
+  static constexpr uint64_t default_round_bytes = uint64_t(4) << 20;
+  static uint64_t values_per_round(uint64_t bytes, int ranks, uint64_t round_bytes);
   template <class T>
   void source_values(std::span<T> values) {
     if (distributed()) exchange(values.data(), sizeof(T), nullptr);
@@ -76,30 +84,12 @@ class RankExchange {
     find_mirrors();
     return reads_;
   }
-  // The other way: every rank sends the owner of each of its mirrors
-  // values[u], and the owner calls take(v, value) for each (a vertex that
-  // k ranks read, k times), by reading rank. Values alone cross, in the
-  // order both sides know. Blocking.
-  template <class T, class Take>
-  void mirror_values_to_owners(const T* values, Take&& take) {
-    if (!distributed()) return;
-    const std::vector<char> received = send_mirror_values(values, sizeof(T));
-    const char* at = received.data();
-    for (size_t r = 0; r < read_by_.size(); ++r) {
-      read_by_[r].for_each([&](uint64_t i) {
-        T value;
-        std::memcpy(&value, at, sizeof(T));
-        at += sizeof(T);
-        take(owned_begin() + i, value);
-      });
-    }
-  }
   // How many (own vertex, other rank reading it) pairs there are: the
   // values source_values sends.
   uint64_t read_pairs() {
     find_mirrors();
     uint64_t pairs = 0;
-    for (const IndexedBitmap& read : read_by_) pairs += read.count();
+    for (uint64_t count : read_counts_) pairs += count;
     return pairs;
   }
   // Calls f(r) for every other rank whose part reads own vertex v.
@@ -122,17 +112,18 @@ class RankExchange {
   // The values (of `bytes` each) of the sources each rank reads, or of
   // those among `members`, sent to it by their owners.
   void exchange(void* values, size_t bytes, const VertexSubset* members);
-  // This rank's mirrors' values sent to their owners; what arrived, by
-  // reading rank, each rank's ascending.
-  std::vector<char> send_mirror_values(const void* values, size_t bytes);
 
   Communicator& communicator_;
   uint64_t vertices_;
   const uint32_t* degrees_;
+  uint64_t round_bytes_;
   std::vector<uint64_t> bounds_;  // every rank's first vertex, then the vertex count
   bool mirrors_found_ = false;
   IndexedBitmap reads_;                   // the other ranks' vertices this rank's part reads
   std::vector<IndexedBitmap> read_by_;    // per rank: which of this rank's vertices (from owned_begin) it reads
+  std::vector<uint64_t> read_counts_;     // per rank: how many of this rank's vertices it reads
+  std::vector<uint64_t> mirror_counts_;   // per rank: how many of its vertices this rank reads
+  uint64_t largest_pair_ = 0;             // the most values one rank sends another in a whole exchange, over all ranks
 };
 
 }  // namespace sluice::engine

@@ -26,6 +26,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
     ("pull-cache", po::value<std::string>()->default_value("auto"),
      "bytes for the in-lists a pull leaves open, walked from DRAM by the next pull instead of read again (auto: edges x 4 / 20; 0: off)")
     ("memory-limit", byte_size_value("0"), "bytes the run may hold in DRAM, e.g. 8g (0: the memory available)")
+    ("exchange-round", byte_size_value("4m"), "on ranks: the values an exchange between EDGEMAPs holds each way at once, e.g. 64m (more: fewer rounds, each a collective)")
     ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see docs/layout.md)");
 }
 
@@ -60,6 +61,8 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
     if (skip_source) *skip_source = choice.source;
   }
   o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
+  o.exchange_round_bytes = v["exchange-round"].as<ByteSize>().bytes;
+  if (!o.exchange_round_bytes) throw po::error("--exchange-round must be at least 1 byte");
   if (const std::string cache = v["pull-cache"].as<std::string>(); cache != "auto") {
     try {
       o.pull_cache = parse_byte_size(cache);
