@@ -232,6 +232,7 @@ same_cores star star.el 2
 same_results uniform uniform.el 3 --io aio
 # Values cross in rounds of a few each (100 bytes each way at once).
 same_results uniform uniform.el 3 --exchange-round 100
+expect_error 2 "--exchange-round must be at least 1 byte" "$tools/sluice-pagerank" uniform.sluice --exchange-round 0
 same_results star star.el 2 --io psync
 same_results chain chain.el 3 --direction push
 same_results chain chain.el 4 --io memory
