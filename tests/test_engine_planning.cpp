@@ -99,6 +99,19 @@ TEST(IndexedBitmap, AgreesWithASet) {
       std::vector<uint64_t> in_range;
       bitmap.for_each_in(begin, end, [&](uint64_t v) { in_range.push_back(v); });
       EXPECT_EQ(in_range, std::vector<uint64_t>(expected.lower_bound(begin), expected.lower_bound(end))) << size << " " << begin << " " << end;
+      // for_each_some: the same members, `most` at a time, each walk on
+      // from where the last stopped (the rank exchange's rounds).
+      const uint64_t most = 1 + random() % 7;
+      std::vector<uint64_t> walked;
+      uint64_t at = begin, walks = 0;
+      while (at < end) {
+        const size_t before = walked.size();
+        at = bitmap.for_each_some(at, end, most, [&](uint64_t v) { walked.push_back(v); });
+        ASSERT_LE(walked.size() - before, most);
+        ASSERT_LT(walks++, size + 1) << "no progress";
+      }
+      EXPECT_EQ(walked, in_range) << size << " " << begin << " " << end << " " << most;
+      EXPECT_EQ(bitmap.for_each_some(begin, end, 0, [](uint64_t) { FAIL(); }), begin);
     }
     bitmap.clear();
     EXPECT_EQ(bitmap.count(), 0u);
