@@ -8,6 +8,7 @@
 #include "algorithms/afforest.hpp"
 #include "algorithms/union_find.hpp"
 #include "algorithms/wcc.hpp"
+#include "engine/indexed_bitmap.hpp"
 #include "engine/labelled_exchange.hpp"
 
 namespace sluice::algorithms {
@@ -124,10 +125,10 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
     const Id root = forest.parent(v);
     if (root != v || (v >= first && v < last)) least[root] = root;
   });
-  std::vector<uint64_t> linked;
+  engine::IndexedBitmap linked(n);  // a bit a vertex, where a list of ids took 8 bytes a linked mirror
   touched.for_each([&](uint64_t v) {
     if (v >= first && v < last) label[v] = forest.parent(v);
-    else if (least[forest.parent(v)] != unknown) linked.push_back(v);
+    else if (least[forest.parent(v)] != unknown) linked.set(v);
   });
   auto take = [&](uint64_t u, Id value) {  // what a mirror's owner said
     label[u] = value;
@@ -140,13 +141,13 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
     // 1. Readers tell owners what a linked mirror's component has seen below its label.
     for (auto& piece : pieces) piece.clear();
     uint64_t sent = 0;
-    for (uint64_t u : linked) {
+    linked.for_each([&](uint64_t u) {
       const Id l = least[forest.parent(u)];
-      if (!(l < label[u])) continue;
+      if (!(l < label[u])) return;
       pieces[ranks.owner(u)].push_back({Id(u), l});
       label[u] = l;  // the owner's label falls to it
       ++sent;
-    }
+    });
     std::vector<uint64_t> from;
     const std::vector<Labelled<Id>> told = engine::exchange_labelled(communicator, pieces, round == 0 ? &from : nullptr);
     if (round == 0) readers = std::make_unique<LinkedReaders<Id>>(told, from, first, last);
