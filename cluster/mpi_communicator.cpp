@@ -149,6 +149,39 @@ void MpiCommunicator::all_gather(std::span<const char> mine, std::span<char> all
 
 void MpiCommunicator::all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) { gather(nullptr, all, counts); }
 
+void MpiCommunicator::direct_all_to_all(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                                        std::span<const uint64_t> receive_counts) {
+  const auto start = std::chrono::steady_clock::now();
+  const size_t ranks = size_t(size_);
+  std::vector<int> out_counts(ranks), out_at(ranks), in_counts(ranks), in_at(ranks);
+  uint64_t sent = 0, received = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    out_counts[r] = int(send_counts[r]);
+    out_at[r] = int(sent);
+    in_counts[r] = int(receive_counts[r]);
+    in_at[r] = int(received);
+    sent += send_counts[r];
+    received += receive_counts[r];
+  }
+  if (sent > send.size() || received > receive.size()) throw std::logic_error("all_to_all: the pieces exceed the buffers");
+  if (sent > uint64_t(INT_MAX) || received > uint64_t(INT_MAX)) throw std::logic_error("all_to_all: the pieces exceed an int");
+  // Distinct valid addresses for no bytes (as start() below).
+  static char nothing_out = 0, nothing_in = 0;
+  check(MPI_Alltoallv(send.empty() ? &nothing_out : send.data(), out_counts.data(), out_at.data(), MPI_BYTE,
+                      receive.empty() ? &nothing_in : receive.data(), in_counts.data(), in_at.data(), MPI_BYTE, MPI_COMM_WORLD),
+        "MPI_Alltoallv");
+  ++counters_.collectives;
+  // A rank's piece to itself does not cross its link.
+  counters_.sent_bytes += sent - send_counts[size_t(rank_)];
+  counters_.received_bytes += received - receive_counts[size_t(rank_)];
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void MpiCommunicator::all_to_all_fitting(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                                         std::span<const uint64_t> receive_counts) {
+  direct_all_to_all(send, send_counts, receive, receive_counts);
+}
+
 void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
                                  std::span<const uint64_t> receive_counts) {
   const auto start = std::chrono::steady_clock::now();
@@ -167,23 +200,12 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
   for (size_t r = 0; r < ranks; ++r) largest[1] = std::max({largest[1], send_counts[r], receive_counts[r]});
   check(MPI_Allreduce(MPI_IN_PLACE, largest, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
   ++counters_.collectives;
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (largest[0] <= uint64_t(INT_MAX)) return direct_all_to_all(send, send_counts, receive, receive_counts);
+  const auto rounds_start = std::chrono::steady_clock::now();
   std::vector<int> out_counts(ranks), out_at(ranks), in_counts(ranks), in_at(ranks);
-  if (largest[0] <= uint64_t(INT_MAX)) {
-    for (size_t r = 0; r < ranks; ++r) {
-      out_counts[r] = int(send_counts[r]);
-      out_at[r] = int(send_at[r]);
-      in_counts[r] = int(receive_counts[r]);
-      in_at[r] = int(receive_at[r]);
-    }
-    // Distinct valid addresses for no bytes (as start() below).
-    static char nothing_out = 0, nothing_in = 0;
-    check(MPI_Alltoallv(send.empty() ? &nothing_out : send.data(), out_counts.data(), out_at.data(), MPI_BYTE,
-                        receive.empty() ? &nothing_in : receive.data(), in_counts.data(), in_at.data(), MPI_BYTE, MPI_COMM_WORLD),
-          "MPI_Alltoallv");
-    ++counters_.collectives;
-  }
   std::vector<char> out, in;
-  for (uint64_t done = 0; largest[0] > uint64_t(INT_MAX) && done < largest[1]; done += step) {
+  for (uint64_t done = 0; done < largest[1]; done += step) {
     int out_total = 0, in_total = 0;
     for (size_t r = 0; r < ranks; ++r) {
       out_counts[r] = int(send_counts[r] > done ? std::min(step, send_counts[r] - done) : 0);
@@ -205,7 +227,7 @@ void MpiCommunicator::all_to_all(std::span<const char> send, std::span<const uin
   // A rank's piece to itself does not cross its link.
   counters_.sent_bytes += send_at.back() - send_counts[size_t(rank_)];
   counters_.received_bytes += receive_at.back() - receive_counts[size_t(rank_)];
-  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - rounds_start).count();
 }
 
 namespace {
@@ -235,7 +257,7 @@ class StartedAllToAll final : public engine::Communicator::Started {
 
 std::unique_ptr<engine::Communicator::Started> MpiCommunicator::start(std::span<const char> send, std::span<const uint64_t> send_counts,
                                                                       std::span<char> receive,
-                                                                      std::span<const uint64_t> receive_counts) {
+                                                                      std::span<const uint64_t> receive_counts, bool fits) {
   const auto start = std::chrono::steady_clock::now();
   const size_t ranks = size_t(size_);
   uint64_t sent = 0, received = 0;
@@ -243,17 +265,22 @@ std::unique_ptr<engine::Communicator::Started> MpiCommunicator::start(std::span<
     sent += send_counts[r];
     received += receive_counts[r];
   }
-  // One MPI_Ialltoallv takes int counts and displacements: every rank
-  // must agree that theirs fit, else all take the blocking rounds.
+  // One MPI_Ialltoallv takes int counts and displacements: unless the
+  // caller knows they fit, every rank must agree that theirs do, else all
+  // take the blocking rounds.
   uint64_t largest = std::max(sent, received);
   sent -= send_counts[size_t(rank_)];  // what crosses the link: not the piece a rank sends itself
   received -= receive_counts[size_t(rank_)];
-  check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
-  ++counters_.collectives;
-  counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (largest > uint64_t(INT_MAX)) {
-    all_to_all(send, send_counts, receive, receive_counts);
-    return nullptr;
+  if (!fits) {
+    check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    ++counters_.collectives;
+    counters_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (largest > uint64_t(INT_MAX)) {
+      all_to_all(send, send_counts, receive, receive_counts);
+      return nullptr;
+    }
+  } else if (largest > uint64_t(INT_MAX)) {
+    throw std::logic_error("all_to_all: pieces said to fit an int do not");
   }
   const auto started_at = std::chrono::steady_clock::now();
   std::vector<int> counts(4 * ranks);

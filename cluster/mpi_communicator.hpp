@@ -36,10 +36,15 @@ class MpiCommunicator final : public engine::Communicator {
 
  protected:
   std::unique_ptr<Started> start(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
-                                 std::span<const uint64_t> receive_counts) override;
+                                 std::span<const uint64_t> receive_counts, bool fits) override;
+  void all_to_all_fitting(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                          std::span<const uint64_t> receive_counts) override;
 
  private:
   void gather(const char* mine, std::span<char> all, std::span<const uint64_t> counts);
+  // One MPI_Alltoallv between the buffers, every rank's totals fitting an int.
+  void direct_all_to_all(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                         std::span<const uint64_t> receive_counts);
   int rank_ = 0, size_ = 1;
 };
 

@@ -105,8 +105,12 @@ class Communicator {
   // round's pieces (the buffers reused, the counts zeroed, one per rank),
   // land(received) takes what came, in rank order as all_to_all. Every
   // rank runs the same number of rounds.
+  // `round_bytes`: what a round's pieces total each way on any rank, at
+  // most (0: not known); where that fits MPI's int counts, the ranks need
+  // not first agree that a round does (an all-reduce a round saved).
   struct Rounds {
     uint64_t count = 0;
+    uint64_t round_bytes = 0;
     std::function<void(std::vector<char>& send, std::vector<uint64_t>& send_counts, std::vector<uint64_t>& receive_counts)> fill;
     std::function<void(const std::vector<char>& received)> land;
   };
@@ -121,7 +125,7 @@ class Communicator {
     auto p = std::make_unique<Pending>();
     p->rounds = std::move(rounds);
     fill_round(*p);
-    p->started = start(p->send, p->send_counts, p->receive, p->receive_counts);
+    p->started = start(p->send, p->send_counts, p->receive, p->receive_counts, fits_int(p->rounds));
     pending_.push_back(std::move(p));
   }
   // One started nonblocking exchange (start() below).
@@ -140,7 +144,8 @@ class Communicator {
       // The other rounds, blocking.
       for (uint64_t round = 1; round < p->rounds.count; ++round) {
         fill_round(*p);
-        all_to_all(p->send, p->send_counts, p->receive, p->receive_counts);
+        if (fits_int(p->rounds)) all_to_all_fitting(p->send, p->send_counts, p->receive, p->receive_counts);
+        else all_to_all(p->send, p->send_counts, p->receive, p->receive_counts);
         p->rounds.land(p->receive);
       }
     }
@@ -219,11 +224,18 @@ class Communicator {
 
  protected:
   // Starts an all-to-all into `receive`; null when it is already done
-  // (as this default does it, blocking).
+  // (as this default does it, blocking). `fits`: every rank's totals are
+  // known to fit MPI's int counts.
   virtual std::unique_ptr<Started> start(std::span<const char> send, std::span<const uint64_t> send_counts,
-                                         std::span<char> receive, std::span<const uint64_t> receive_counts) {
-    all_to_all(send, send_counts, receive, receive_counts);
+                                         std::span<char> receive, std::span<const uint64_t> receive_counts, bool fits) {
+    if (fits) all_to_all_fitting(send, send_counts, receive, receive_counts);
+    else all_to_all(send, send_counts, receive, receive_counts);
     return nullptr;
+  }
+  // all_to_all where every rank's totals are known to fit MPI's int counts.
+  virtual void all_to_all_fitting(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                                  std::span<const uint64_t> receive_counts) {
+    all_to_all(send, send_counts, receive, receive_counts);
   }
 
   CommunicationCounters counters_;
@@ -245,6 +257,7 @@ class Communicator {
     for (uint64_t c : p.receive_counts) total += c;
     p.receive.resize(total);
   }
+  static bool fits_int(const Rounds& rounds) { return rounds.round_bytes && rounds.round_bytes <= uint64_t(INT32_MAX); }
   std::deque<std::unique_ptr<Pending>> pending_;
 };
 

@@ -311,6 +311,7 @@ Communicator::Rounds exchange_rounds(std::shared_ptr<ExchangeWalks> walks, char*
                                      uint64_t count) {
   Communicator::Rounds rounds;
   rounds.count = count;
+  rounds.round_bytes = per_round * bytes * std::max<uint64_t>(1, walks->out.size() - 1);
   rounds.fill = [walks, values, bytes, per_round](std::vector<char>& send, std::vector<uint64_t>& send_counts,
                                                   std::vector<uint64_t>& receive_counts) {
     ExchangeWalks& w = *walks;
