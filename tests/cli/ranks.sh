@@ -475,8 +475,14 @@ for _ in 1 2 3 4 5; do
   # job then ends in about twice that).
   OMPI_MCA_odls_base_sigkill_timeout=5 timeout 60 mpirun -np 3 "$tools/sluice-bfs" written-r3.sluice --output written.txt > killed.log 2>&1 &
   job=$!
+  # The victim is found first: the temporary lives some 40 ms, less than
+  # rank_pid's processes can take on a loaded machine.
+  victim=
+  until [ -n "$victim" ] || ! kill -0 "$job" 2> /dev/null; do
+    victim=$(rank_pid "$job" sluice-bfs 2)
+    [ -n "$victim" ] || sleep 0.02
+  done
   until compgen -G 'written.txt.tmp-*' > /dev/null || ! kill -0 "$job" 2> /dev/null; do :; done
-  victim=$(rank_pid "$job" sluice-bfs 2)
   [ -n "$victim" ] && kill -9 "$victim" 2> /dev/null && caught=1
   set +e
   wait "$job"
