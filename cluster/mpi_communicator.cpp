@@ -149,26 +149,48 @@ void MpiCommunicator::all_gather(std::span<const char> mine, std::span<char> all
 
 void MpiCommunicator::all_gather_in_place(std::span<char> all, std::span<const uint64_t> counts) { gather(nullptr, all, counts); }
 
+namespace {
+
+// An all-to-all's pieces as MPI takes them, in one array: the send counts,
+// their displacements, the receive counts, theirs (every total known to
+// fit an int).
+std::vector<int> int_counts(std::span<const uint64_t> send_counts, std::span<const uint64_t> receive_counts) {
+  const size_t ranks = send_counts.size();
+  std::vector<int> c(4 * ranks);
+  int sent = 0, received = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    c[r] = int(send_counts[r]);
+    c[ranks + r] = sent;
+    sent += c[r];
+    c[2 * ranks + r] = int(receive_counts[r]);
+    c[3 * ranks + r] = received;
+    received += c[2 * ranks + r];
+  }
+  return c;
+}
+
+// Valid addresses for no bytes, and distinct: OpenMPI's libnbc takes
+// equal send and receive buffers for MPI_IN_PLACE, and its in-place
+// schedule then posts messages the other ranks never match (a hang).
+char nothing_out = 0, nothing_in = 0;
+
+}  // namespace
+
 void MpiCommunicator::direct_all_to_all(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
                                         std::span<const uint64_t> receive_counts) {
   const auto start = std::chrono::steady_clock::now();
   const size_t ranks = size_t(size_);
-  std::vector<int> out_counts(ranks), out_at(ranks), in_counts(ranks), in_at(ranks);
   uint64_t sent = 0, received = 0;
   for (size_t r = 0; r < ranks; ++r) {
-    out_counts[r] = int(send_counts[r]);
-    out_at[r] = int(sent);
-    in_counts[r] = int(receive_counts[r]);
-    in_at[r] = int(received);
     sent += send_counts[r];
     received += receive_counts[r];
   }
   if (sent > send.size() || received > receive.size()) throw std::logic_error("all_to_all: the pieces exceed the buffers");
   if (sent > uint64_t(INT_MAX) || received > uint64_t(INT_MAX)) throw std::logic_error("all_to_all: the pieces exceed an int");
-  // Distinct valid addresses for no bytes (as start() below).
-  static char nothing_out = 0, nothing_in = 0;
-  check(MPI_Alltoallv(send.empty() ? &nothing_out : send.data(), out_counts.data(), out_at.data(), MPI_BYTE,
-                      receive.empty() ? &nothing_in : receive.data(), in_counts.data(), in_at.data(), MPI_BYTE, MPI_COMM_WORLD),
+  const std::vector<int> c = int_counts(send_counts, receive_counts);
+  check(MPI_Alltoallv(send.empty() ? &nothing_out : send.data(), c.data(), c.data() + ranks, MPI_BYTE,
+                      receive.empty() ? &nothing_in : receive.data(), c.data() + 2 * ranks, c.data() + 3 * ranks, MPI_BYTE,
+                      MPI_COMM_WORLD),
         "MPI_Alltoallv");
   ++counters_.collectives;
   // A rank's piece to itself does not cross its link.
@@ -283,26 +305,8 @@ std::unique_ptr<engine::Communicator::Started> MpiCommunicator::start(std::span<
     throw std::logic_error("all_to_all: pieces said to fit an int do not");
   }
   const auto started_at = std::chrono::steady_clock::now();
-  std::vector<int> counts(4 * ranks);
-  int* out_counts = counts.data();
-  int* out_at = out_counts + ranks;
-  int* in_counts = out_at + ranks;
-  int* in_at = in_counts + ranks;
-  int out_total = 0, in_total = 0;
-  for (size_t r = 0; r < ranks; ++r) {
-    out_counts[r] = int(send_counts[r]);
-    in_counts[r] = int(receive_counts[r]);
-    out_at[r] = out_total;
-    in_at[r] = in_total;
-    out_total += out_counts[r];
-    in_total += in_counts[r];
-  }
-  auto started = std::make_unique<StartedAllToAll>(counters_, std::move(counts));
-  int* c = started->counts().data();
-  // Valid addresses for no bytes, and distinct: OpenMPI's libnbc takes
-  // equal send and receive buffers for MPI_IN_PLACE, and its in-place
-  // schedule then posts messages the other ranks never match (a hang).
-  static char nothing_out = 0, nothing_in = 0;
+  auto started = std::make_unique<StartedAllToAll>(counters_, int_counts(send_counts, receive_counts));
+  const int* c = started->counts().data();
   check(MPI_Ialltoallv(send.empty() ? &nothing_out : send.data(), c, c + ranks, MPI_BYTE, receive.empty() ? &nothing_in : receive.data(),
                        c + 2 * ranks, c + 3 * ranks, MPI_BYTE, MPI_COMM_WORLD, started->request()),
         "MPI_Ialltoallv");
