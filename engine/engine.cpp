@@ -254,8 +254,7 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     const uint64_t bitmap = n / 8 + n / 512;
     const uint64_t value = options.exchanged_value_bytes;
     b.exchange = 4 * (end - begin) + bitmap + others * (end - begin) / 8;
-    const uint64_t per_round = RankExchange::values_per_round(value, options.communicator->size(), options.exchange_round_bytes);
-    const uint64_t round = others * per_round * value;
+    const uint64_t round = RankExchange::round_bound(value, options.communicator->size(), options.exchange_round_bytes);
     if (value) b.exchange += 2 * std::min(mirrors * value, round) + std::min(mirrors * 8, bitmap);
   }
   if (shared == Shared::edge_sets) b.index = b.io_buffers = 0;

@@ -308,10 +308,10 @@ struct ExchangeWalks {
 // The rounds of one exchange of `bytes`-byte values at `values`, at most
 // `per_round` values from each rank to each other a round.
 Communicator::Rounds exchange_rounds(std::shared_ptr<ExchangeWalks> walks, char* values, size_t bytes, uint64_t per_round,
-                                     uint64_t count) {
+                                     uint64_t count, uint64_t round_bound) {
   Communicator::Rounds rounds;
   rounds.count = count;
-  rounds.round_bytes = per_round * bytes * std::max<uint64_t>(1, walks->out.size() - 1);
+  rounds.round_bytes = round_bound;
   rounds.fill = [walks, values, bytes, per_round](std::vector<char>& send, std::vector<uint64_t>& send_counts,
                                                   std::vector<uint64_t>& receive_counts) {
     ExchangeWalks& w = *walks;
@@ -350,6 +350,10 @@ uint64_t RankExchange::values_per_round(uint64_t bytes, int ranks, uint64_t roun
   return std::max<uint64_t>(1, round_bytes / (std::max<uint64_t>(1, bytes) * others));
 }
 
+uint64_t RankExchange::round_bound(uint64_t bytes, int ranks, uint64_t round_bytes) {
+  return values_per_round(bytes, ranks, round_bytes) * bytes * std::max<uint64_t>(1, uint64_t(ranks) - 1);
+}
+
 void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* members) {
   find_mirrors();
   const size_t ranks = size_t(communicator_.size()), me = size_t(communicator_.rank());
@@ -361,6 +365,7 @@ void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* memb
   w.out_left.assign(ranks, 0);
   w.in_left.assign(ranks, 0);
   const uint64_t per_round = values_per_round(bytes, communicator_.size(), round_bytes_);
+  const uint64_t bound = round_bound(bytes, communicator_.size(), round_bytes_);
   if (!members) {
     // Every rank reads the same sources each time: the counts are known.
     for (size_t r = 0; r < ranks; ++r) {
@@ -371,7 +376,7 @@ void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* memb
       w.in_left[r] = mirror_counts_[r];
     }
     communicator_.start_rounds(exchange_rounds(walks, static_cast<char*>(values), bytes, per_round,
-                                               (largest_pair_ + per_round - 1) / per_round));
+                                               (largest_pair_ + per_round - 1) / per_round, bound));
     return;
   }
   // This rank sends, to each reader, its own members the reader reads; it
@@ -417,7 +422,7 @@ void RankExchange::exchange(void* values, size_t bytes, const VertexSubset* memb
   // then the ranks agree on how many this one needs.
   if (largest_pair_ > per_round) communicator_.max(std::span<uint64_t>(&largest, 1));
   const uint64_t count = largest_pair_ > per_round ? (largest + per_round - 1) / per_round : 1;
-  communicator_.start_rounds(exchange_rounds(walks, static_cast<char*>(values), bytes, per_round, count));
+  communicator_.start_rounds(exchange_rounds(walks, static_cast<char*>(values), bytes, per_round, count, bound));
 }
 
 }  // namespace sluice::engine

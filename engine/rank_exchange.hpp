@@ -65,6 +65,8 @@ class RankExchange {
   // values_per_round(bytes, ranks, round_bytes) (at least one).
   static constexpr uint64_t default_round_bytes = uint64_t(4) << 20;
   static uint64_t values_per_round(uint64_t bytes, int ranks, uint64_t round_bytes);
+  // What a round sends, and receives, on one rank at most.
+  static uint64_t round_bound(uint64_t bytes, int ranks, uint64_t round_bytes);
   template <class T>
   void source_values(std::span<T> values) {
     if (distributed()) exchange(values.data(), sizeof(T), nullptr);
