@@ -23,9 +23,13 @@ struct ComponentsResult {
   uint64_t rounds = 0;          // passes over (some of) the edges
 };
 
-constexpr uint64_t wcc_bytes_per_vertex = 16;  // the forest (at most 8) and the labels
-// On ranks, the label agreement's two more labels a vertex (at most 8 each).
-constexpr uint64_t wcc_ranks_bytes_per_vertex = 16;
+// The forest (an id a vertex) and the labels (8 bytes a vertex; after
+// the forest, the components' sizes, 4 bytes a vertex below 2^32).
+constexpr engine::VertexBytes wcc_vertex_bytes{8, 0, 1, 0};
+// On ranks: the forest and the label agreement's two labels, an id each
+// over every vertex id, and over the own range the final labels and the
+// offsets of the ranks that read each own vertex (8 bytes each).
+constexpr engine::VertexBytes wcc_ranks_vertex_bytes{0, 16, 3, 0};
 
 // `in` runs over the transpose; null when the graph is symmetric (every
 // edge stored both ways), where the out-edges are the in-edges. On several

@@ -264,6 +264,27 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
 
 namespace {
 
+// The options with each part the caller left unset at its floor: IO
+// buffers from the drives to memory_floor_buffers_per_drive a drive, the
+// bins to their fewest blocks, no pull cache.
+EngineOptions least_options(const DiskGraph& graph, const EngineOptions& options) {
+  EngineOptions least = options;
+  if (!options.io.buffers && options.io.backend != io::BackendKind::memory) {
+    least.io.buffers = std::min(io_buffers_for(graph, options.io), memory_floor_buffers_per_drive * graph.drives());
+  }
+  if (!options.bin_space) least.bin_space = 1;  // the bins' fewest blocks (MemoryBudget::of takes the larger)
+  if (!options.pull_cache) least.pull_cache = 0;
+  return least;
+}
+
+}  // namespace
+
+MemoryBudget MemoryBudget::least(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options, Shared shared) {
+  return of(graph, reversed, least_options(graph, options), shared);
+}
+
+namespace {
+
 FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
                                    Shared shared) {
   FittedOptions fitted{options, {}, MemoryBudget::of(graph, reversed, options, shared), {}, 0};
@@ -287,10 +308,7 @@ FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reve
   const unsigned wanted_buffers = io_buffers_for(graph, options.io);
   const unsigned floor_buffers = std::min(wanted_buffers, memory_floor_buffers_per_drive * graph.drives());
   const uint64_t wanted_cache = reversed ? pull_cache_bytes(graph, options) : 0;
-  EngineOptions least = options;
-  if (cut_buffers) least.io.buffers = floor_buffers;
-  if (!options.bin_space) least.bin_space = 1;  // the bins' fewest blocks (MemoryBudget::of takes the larger)
-  if (!options.pull_cache) least.pull_cache = 0;
+  const EngineOptions least = least_options(graph, options);
   fitted.floor = MemoryBudget::of(graph, reversed, least, shared);
   const auto& size = base::byte_count;
   auto parts = [&](const MemoryBudget& b) {

@@ -131,11 +131,18 @@ struct EngineOptions {
 // edges read at their sources), and over the vertices the engine owns
 // only (a rank's range: arrays read and written at a gather's
 // destinations alone, filled by Engine::filled_owned_array). One process
-// owns every vertex.
+// owns every vertex. Arrays of vertex ids are counted apart, each over
+// every id or over the own vertices: 4 bytes an entry while the ids fit
+// 31 bits, else 8.
 struct VertexBytes {
   uint64_t every = 0, owned = 0;
-  uint64_t of(uint64_t vertices, uint64_t owned_vertices) const { return every * vertices + owned * owned_vertices; }
-  uint64_t per_vertex() const { return every + owned; }  // one process's
+  uint64_t id_arrays_every = 0, id_arrays_owned = 0;
+  static uint64_t id_bytes(uint64_t vertices) { return vertices <= (uint64_t(1) << 31) ? 4 : 8; }
+  uint64_t of(uint64_t vertices, uint64_t owned_vertices) const {
+    const uint64_t id = id_bytes(vertices);
+    return (every + id * id_arrays_every) * vertices + (owned + id * id_arrays_owned) * owned_vertices;
+  }
+  bool empty() const { return !(every || owned || id_arrays_every || id_arrays_owned); }
 };
 
 // The bin count an engine uses: the option, or by default one bin per
@@ -170,6 +177,10 @@ struct MemoryBudget {
   // engine holds for this one.
   static MemoryBudget of(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
                          Shared shared = Shared::nothing);
+  // The floor: the parts the caller left unset at the least they run
+  // with (fit_to_memory).
+  static MemoryBudget least(const DiskGraph& graph, const DiskGraph* reversed, const EngineOptions& options,
+                            Shared shared = Shared::nothing);
 };
 
 // The options an engine runs with under its memory limit (the option, or

@@ -376,8 +376,8 @@ Algorithm wcc_row() {
   a.component_labels = {"label"};
   a.note = "(needs the transpose: `sluice convert --transpose`, or --symmetric)";
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
-  a.arrays = per_vertex(algorithms::wcc_bytes_per_vertex);
-  a.ranks_bytes_per_vertex = algorithms::wcc_ranks_bytes_per_vertex;
+  a.arrays = per_vertex(algorithms::wcc_vertex_bytes);
+  a.ranks_arrays = algorithms::wcc_ranks_vertex_bytes;
   a.reads_samples = true;  // Afforest's first step
   a.add_options = [](po::options_description&) {};
   a.transpose = needed;

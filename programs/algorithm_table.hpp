@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -92,7 +93,7 @@ struct Algorithm {
   std::string output_help;  // what --output holds
   // The algorithm's arrays, in the memory budget, as its flags ask for them.
   std::function<AlgorithmArrays(const po::variables_map&)> arrays = [](const po::variables_map&) { return AlgorithmArrays{}; };
-  uint64_t ranks_bytes_per_vertex = 0;  // and those it keeps beyond them on ranks
+  std::optional<engine::VertexBytes> ranks_arrays;  // on ranks, where they differ
   bool reads_samples = false;     // edge_map_first over the sample files: held in DRAM with --io memory
   // Outputs beyond --output: (option, name of the array it writes).
   std::vector<std::pair<std::string, std::string>> extra_outputs;

@@ -139,16 +139,28 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   const bool split_limit = e.in_graph && e.options.memory_limit;
   if (split_limit) {
     // Two engines over two parts, both held through the run: the one limit
-    // covers them. What the algorithm's arrays leave is split by what each
-    // would hold by default: the rank's own part with the IO buffers that
-    // both read into (they never run at once), the transpose's part
-    // without.
+    // covers them. What the algorithm's arrays leave gives each its floor,
+    // and the rest is split by what each would hold above its floor by
+    // default: the rank's own part with the IO buffers that both read
+    // into (they never run at once), the transpose's part without. (Split
+    // by the defaults alone, the transpose's part, whose floor is most of
+    // its default, was refused under limits far above the two floors.)
     const uint64_t limit = e.options.memory_limit;
     const uint64_t left = limit > e.options.algorithm_bytes ? limit - e.options.algorithm_bytes : 0;
     const auto out_reversed = e.out_graph->reversed(), in_reversed = e.in_graph->reversed();  // the layout's, not loaded again
-    const double own = double(engine::MemoryBudget::of(*e.out_graph, out_reversed.get(), e.options).total() - e.options.algorithm_bytes);
-    const double other = double(engine::MemoryBudget::of(*e.in_graph, in_reversed.get(), in_options, engine::Shared::io_buffers).total());
-    const uint64_t other_share = uint64_t(double(left) * other / (own + other));
+    const auto own_part = [&](const engine::MemoryBudget& b) { return b.total() - e.options.algorithm_bytes; };
+    const uint64_t own_floor = own_part(engine::MemoryBudget::least(*e.out_graph, out_reversed.get(), e.options));
+    const uint64_t own_above = own_part(engine::MemoryBudget::of(*e.out_graph, out_reversed.get(), e.options)) - own_floor;
+    const uint64_t other_floor = engine::MemoryBudget::least(*e.in_graph, in_reversed.get(), in_options, engine::Shared::io_buffers).total();
+    const uint64_t other_above =
+        engine::MemoryBudget::of(*e.in_graph, in_reversed.get(), in_options, engine::Shared::io_buffers).total() - other_floor;
+    uint64_t other_share = 0;
+    if (left < own_floor + other_floor) {  // one is refused, naming its share
+      other_share = uint64_t(double(left) * double(other_floor) / double(std::max<uint64_t>(1, own_floor + other_floor)));
+    } else {
+      const uint64_t rest = left - own_floor - other_floor;
+      other_share = other_floor + uint64_t(double(rest) * double(other_above) / double(std::max<uint64_t>(1, own_above + other_above)));
+    }
     in_options.memory_limit = std::max<uint64_t>(1, other_share);
     e.options.memory_limit = limit - std::min(limit - 1, other_share);
   }

@@ -354,6 +354,13 @@ held=$(head -1 s.jsonl | grep -o '"held":{[^}]*}' | grep -o '"total":[0-9]*' | c
 head -1 s.jsonl | grep -q '"memory_limit":'"$limit"',' || fail "the run record names another limit than $limit: $(head -1 s.jsonl)"
 [ "$held" -le "$limit" ] && [ "$held" -gt "$((wanted / 2))" ] || fail "2 ranks under --memory-limit $limit: the engines hold $held bytes"
 cmp -s "$(one wcc rmat.sluice)" limited.wcc || fail "wcc on 2 ranks under --memory-limit: labels differ"
+# Each engine gets its floor before the rest is split between them: under
+# 7/10 of what the two want (where a split by their defaults alone left
+# the transpose's part below its floor), WCC still runs, and agrees.
+limit=$((wanted * 7 / 10))
+mpi 2 "$tools/sluice-wcc" rmat-r2.sluice --memory-limit "$limit" --output limited.wcc > err.txt 2>&1 ||
+  fail "wcc on 2 ranks under --memory-limit $limit (7/10 of $wanted) failed: $(grep error err.txt | head -1)"
+cmp -s "$(one wcc rmat.sluice)" limited.wcc || fail "wcc on 2 ranks under 7/10 of its memory: labels differ"
 # PageRank's exchanges are keyed by the mirrors: the summary counts them.
 mpi 2 "$tools/sluice-pagerank" rmat-r2.sluice --stats s.jsonl > /dev/null 2>&1
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*"mirrors":[1-9][0-9]*,"read_pairs":[1-9][0-9]*}' s.jsonl)" -eq 2 ] ||
