@@ -142,7 +142,6 @@ struct VertexBytes {
     const uint64_t id = id_bytes(vertices);
     return (every + id * id_arrays_every) * vertices + (owned + id * id_arrays_owned) * owned_vertices;
   }
-  bool empty() const { return !(every || owned || id_arrays_every || id_arrays_owned); }
 };
 
 // The bin count an engine uses: the option, or by default one bin per
