@@ -21,6 +21,10 @@
 #                   denominator is the median of every round)
 #   (records append to WORK/ranks.jsonl; ranks.jsonl is reset only by a
 #   run of the default set)
+# FLAGS: more flags for every program run (e.g. "--io memory", which takes
+# the drives out of the ranks' timing); MPIRUN: the launcher (mpirun);
+# RUN: a prefix for every sluice command (e.g. a dynamic loader and its
+# library path, where sluice runs on a machine without its libraries).
 #
 # With 2 cores, 4 ranks share 2 cores: their seconds are not 4 machines'
 # (the model uses their byte counts, which are exact, and the one-rank
@@ -30,6 +34,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$root/build/ranks}
 rounds=${2:-1}
 tools=${SLUICE_TOOLS:-$root/build/tools}
+flags=${FLAGS:-} mpirun=${MPIRUN:-mpirun} prefix=${RUN:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$work"
 out=$work/ranks.jsonl
@@ -39,14 +44,16 @@ strong_list=${RANKS:-1 2 4}
 run() {  # KIND SCALE RANKS
   local kind=$1 scale=$2 ranks=$3
   local el=$work/rmat$scale.el layout=$work/rmat$scale-r$ranks.sluice
-  [ -e "$el" ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
-  [ -e "$layout" ] || "$tools/sluice" convert "$el" "$layout" --ranks "$ranks" --transpose --plain \
+  # shellcheck disable=SC2086
+  [ -e "$el" ] || $prefix "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
+  # shellcheck disable=SC2086
+  [ -e "$layout" ] || $prefix "$tools/sluice" convert "$el" "$layout" --ranks "$ranks" --transpose --plain \
     --drives "$work/drives/rmat$scale-r$ranks/{rank}" > /dev/null 2>&1
   for round in $(seq "${FIRST_ROUND:-1}" $((${FIRST_ROUND:-1} + rounds - 1))); do
     for program in "bfs" "pagerank --method classic --iterations 10 --tolerance 0" "wcc"; do
       local name=${program%% *}
       # shellcheck disable=SC2086
-      mpirun -np "$ranks" "$tools/sluice-$name" "$layout" ${program#"$name"} --threads 1 --stats "$work/stats.jsonl" \
+      $mpirun -np "$ranks" $prefix "$tools/sluice-$name" "$layout" ${program#"$name"} $flags --threads 1 --stats "$work/stats.jsonl" \
         > "$work/summary.txt" 2> /dev/null
       echo "$kind R=$ranks scale $scale round $round: $(cat "$work/summary.txt")" >&2
       sed "s/^{/{\"kind\":\"$kind\",\"ranks_run\":$ranks,\"scale\":$scale,\"round\":$round,\"program\":\"$name\",/" "$work/stats.jsonl" >> "$out"
@@ -81,9 +88,11 @@ fi
 # here spread by 25%.
 scale=${ONE_RANK_SCALE:-22}
 el=$work/rmat$scale.el plain=$work/rmat$scale.sluice
-[ -e "$el" ] || "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
+# shellcheck disable=SC2086
+[ -e "$el" ] || $prefix "$tools/sluice" generate rmat --scale "$scale" --edge-factor 16 --seed 1 -o "$el" > /dev/null
 mkdir -p "$work/drives/plain$scale"
-[ -e "$plain" ] || "$tools/sluice" convert "$el" "$plain" --transpose --plain --drives "$work/drives/plain$scale" > /dev/null 2>&1
+# shellcheck disable=SC2086
+[ -e "$plain" ] || $prefix "$tools/sluice" convert "$el" "$plain" --transpose --plain --drives "$work/drives/plain$scale" > /dev/null 2>&1
 : > "$work/one-rank.jsonl"
 # Each process runs 5 trials and reports their median (BFS): single
 # processes here spread by 25%; PageRank runs one 10-iteration trial.
@@ -92,9 +101,9 @@ for round in $(seq "${ONE_RANK_ROUNDS:-7}"); do
   for program in "bfs -n 5" "pagerank --method classic --iterations 10 --tolerance 0"; do
     name=${program%% *}
     # shellcheck disable=SC2086
-    plain_s=$("$tools/sluice-$name" "$plain" ${program#"$name"} --threads 1 2> /dev/null | median_of)
+    plain_s=$($prefix "$tools/sluice-$name" "$plain" ${program#"$name"} $flags --threads 1 2> /dev/null | median_of)
     # shellcheck disable=SC2086
-    mpi_s=$(mpirun --bind-to none -np 1 "$tools/sluice-$name" "$plain" ${program#"$name"} --threads 1 2> /dev/null | median_of)
+    mpi_s=$($mpirun --bind-to none -np 1 $prefix "$tools/sluice-$name" "$plain" ${program#"$name"} $flags --threads 1 2> /dev/null | median_of)
     echo "{\"kind\":\"one-rank\",\"round\":$round,\"program\":\"$name\",\"plain_seconds\":$plain_s,\"mpirun_seconds\":$mpi_s}" >> "$work/one-rank.jsonl"
     echo "one rank, round $round, $name: plain $plain_s s, mpirun --bind-to none -np 1 $mpi_s s" >&2
   done
