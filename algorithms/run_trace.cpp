@@ -39,6 +39,7 @@ void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
 }
 
 void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t iteration) {
+  mark_ = std::chrono::steady_clock::now();
   const engine::EdgeMapStats& s = engine.last_stats();
   ++edge_maps_;
   bytes_read_ += s.bytes_read;
@@ -62,12 +63,15 @@ void RunTrace::record(const engine::Engine& engine, const char* phase, uint64_t 
 }
 
 void RunTrace::record_exchange(const engine::Engine& engine, const char* phase, uint64_t iteration) {
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(now - mark_).count();
+  mark_ = now;
   const engine::EdgeMapStats& s = engine.last_stats();
   vertex_seconds_ += s.vertex_seconds;
   base::throw_if_interrupted();
   if (!stats_) return;
   nlohmann::ordered_json line = {{"record", "exchange"}, {"algorithm", algorithm_}, {"trial", trial_},
-                                 {"phase", phase},       {"iteration", iteration},  {"seconds", s.seconds},
+                                 {"phase", phase},       {"iteration", iteration},  {"seconds", seconds},
                                  {"vertex_seconds", s.vertex_seconds}};
   add_exchange_stats(line, s);
   *stats_ << line.dump() << "\n";
@@ -87,6 +91,7 @@ void RunTrace::end_trial(double seconds, uint64_t iterations, const std::string&
     *stats_ << line.dump() << "\n";
   }
   progress_.reset();  // its last line stays
+  mark_ = std::chrono::steady_clock::now();
   ++trial_;
   edge_maps_ = bytes_read_ = 0;
   edge_map_seconds_ = vertex_seconds_ = 0;

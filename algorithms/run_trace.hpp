@@ -15,6 +15,7 @@
 // The field names are listed in docs/statistics.md.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -43,13 +44,20 @@ class RunTrace {
  public:
   RunTrace(std::string algorithm, std::ostream* stats = nullptr) : algorithm_(std::move(algorithm)), stats_(stats) {}
 
+  // The trial's kernel starts now: an exchange step before its first
+  // EDGEMAP counts its seconds from here, not from opening the graph.
+  void start_trial() { mark_ = std::chrono::steady_clock::now(); }
+
   // Adds the engine's last EDGEMAP; throws Interrupted (formats/
   // interruption.hpp) when a stop was requested, so runs end between EDGEMAPs.
   void record(const engine::Engine& engine, const char* phase, uint64_t iteration);
   // Adds a step that only exchanged values between ranks
-  // (Engine::end_exchange_step): an "exchange" record with its seconds,
-  // vertex work, rank, bytes sent and received and communication seconds.
-  // Its vertex work counts in the summary's; it is no EDGEMAP.
+  // (Engine::end_exchange_step): an "exchange" record with its seconds
+  // (since the run's previous record, of whichever engine, or the
+  // trial's start: an algorithm may run EDGEMAPs on several engines, as
+  // WCC on ranks does on the parts' transposed ones), vertex work, rank,
+  // bytes sent and received and communication seconds. Its vertex work
+  // counts in the summary's; it is no EDGEMAP.
   void record_exchange(const engine::Engine& engine, const char* phase, uint64_t iteration);
   // Closes a trial with its summary record; the next EDGEMAPs belong to
   // the next trial. Totals restart with it.
@@ -79,6 +87,7 @@ class RunTrace {
   uint64_t trial_ = 0, edge_maps_ = 0, bytes_read_ = 0;
   double edge_map_seconds_ = 0, vertex_seconds_ = 0;
   int rank_ = -1;
+  std::chrono::steady_clock::time_point mark_ = std::chrono::steady_clock::now();  // the last record's, or the trial's start
   bool keep_records_ = false, show_progress_ = false;
   std::unique_ptr<base::Progress> progress_;
   std::vector<EdgeMapRecord> records_;

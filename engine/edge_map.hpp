@@ -74,7 +74,6 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   if (frontier.empty()) {
     values_needed();
     count_communication();
-    step_end_ = std::chrono::steady_clock::now();
     return VertexSubset(graph_.vertices());
   }
 
@@ -99,8 +98,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   VertexSubset next = output ? next_.take() : VertexSubset(graph_.vertices());
   if (output && distributed()) next = exchange_->frontier(next);
   count_communication();
-  step_end_ = std::chrono::steady_clock::now();
-  stats_.seconds = std::chrono::duration<double>(step_end_ - start).count();
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return next;
 }
 

@@ -332,8 +332,8 @@ class Engine {
   // Closes a step of the algorithm that exchanged values between ranks
   // without an EDGEMAP (WCC's label rounds): last_stats() then describes
   // it for RunTrace::record_exchange: no edges, what was sent and received
-  // and the vertex work since the previous EDGEMAP or step, and `seconds`
-  // the wall time since then.
+  // and the vertex work since the previous EDGEMAP or step (its wall time
+  // is the trace's to measure: the run's EDGEMAPs may be other engines').
   void end_exchange_step();
 
   // Whole neighbour lists: calls f(const NeighbourList&) once for every
@@ -587,7 +587,6 @@ class Engine {
   EdgeMapStats stats_;
   std::optional<uint64_t> with_in_edges_;
   double vertex_seconds_ = 0;  // vertex work since the last EDGEMAP (VertexPhase)
-  std::chrono::steady_clock::time_point step_end_ = std::chrono::steady_clock::now();  // the last EDGEMAP's or step's end
   int vertex_depth_ = 0;
 };
 

@@ -95,8 +95,7 @@ void Engine::walk_lists(uint64_t members, Plan&& plan_pages, Member&& member, F&
   }
   stats_.io_seconds = push_stream_->busy_seconds() - busy_before;
   stats_.scatter_seconds = double(busy_ns.load()) / 1e9;
-  step_end_ = std::chrono::steady_clock::now();
-  stats_.seconds = std::chrono::duration<double>(step_end_ - start).count();
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace sluice::engine

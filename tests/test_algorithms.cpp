@@ -3,11 +3,13 @@
 // two components), over 1 and 3 drives, both EDGEMAP variants, every IO
 // backend and several skipping thresholds; and on cnr-2000, whose weak
 // components must come out as one and whose strong components are given.
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <mutex>
 #include <random>
 #include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -758,6 +760,41 @@ TEST(Algorithms, TraceWritesOneJsonLinePerEdgeMap) {
   bfs(engine, 0, trace);
   EXPECT_NE(lines.str().find("{\"record\":\"edgemap\",\"algorithm\":\"bfs\",\"trial\":1,\"phase\":\"level\",\"iteration\":0,"),
             std::string::npos);
+}
+
+// An exchange step's seconds run from the run's previous record, whichever
+// engine's it was, or from the trial's start: not from when the engine
+// that closes the step last ran an EDGEMAP, or was opened.
+TEST(Algorithms, TraceTimesAnExchangeStepFromThePreviousRecordOfAnyEngine) {
+  TempDir dir;
+  RefGraph g = graph_shapes(false)[7];  // chain
+  DiskGraph graph(layout_on_drives(dir, g, 1));
+  Engine first(graph, EngineOptions{}), second(graph, EngineOptions{});
+  std::ostringstream lines;
+  RunTrace trace("wcc", &lines);
+  auto last_seconds = [&] {
+    const std::string text = lines.str();
+    const nlohmann::json record = nlohmann::json::parse(text.substr(text.rfind("{\"record\"")));
+    EXPECT_EQ(record.at("record"), "exchange");
+    return record.at("seconds").get<double>();
+  };
+  const auto pause = std::chrono::milliseconds(200);
+  std::this_thread::sleep_for(pause);  // as if the graph took this long to open
+  trace.start_trial();
+  first.end_exchange_step();
+  trace.record_exchange(first, "labels", 0);
+  EXPECT_LT(last_seconds(), 0.1);
+  // Time with no record between counts.
+  std::this_thread::sleep_for(pause);
+  first.end_exchange_step();
+  trace.record_exchange(first, "labels", 1);
+  EXPECT_GE(last_seconds(), 0.2);
+  // Another engine's EDGEMAPs end the wait: the step starts at their last.
+  std::this_thread::sleep_for(pause);
+  bfs(second, 0, trace);
+  first.end_exchange_step();
+  trace.record_exchange(first, "labels", 2);
+  EXPECT_LT(last_seconds(), 0.1);
 }
 
 #ifdef SLUICE_SHARED_DATA

@@ -74,6 +74,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   const base::IdMap& ids = run.out().graph().layout().ids();
   AlgorithmResult result;
   for (unsigned trial = 0; trial < run.trials(); ++trial) {
+    run.trace().start_trial();
     result = prepared.run(run.engines(), run.trace());
     run.print_summary(result, counts_by_input_ids(result.counts, algorithm, ids));
   }
