@@ -346,8 +346,8 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   // A symmetric layout split without --transpose has no CSC: its parts'
   // own out-lists stand in for the sample, and every edge with an end
   // outside the largest component is some outside vertex's out-edge.
-  const std::unique_ptr<engine::Engine> own_in = out.can_pull() ? out.transposed() : nullptr;
-  const std::unique_ptr<engine::Engine> own_out = in ? in->transposed() : nullptr;
+  engine::Engine* const own_in = out.can_pull() ? &out.kept_transposed() : nullptr;
+  engine::Engine* const own_out = in ? &in->kept_transposed() : nullptr;
 
   // 1. The sample: the first two in- and out-neighbours of each own vertex.
   Link<Id> link{forest};

@@ -110,6 +110,11 @@ std::unique_ptr<Engine> Engine::transposed() {
   return std::unique_ptr<Engine>(new Engine(*reversed_, options, this, nullptr));
 }
 
+Engine& Engine::kept_transposed() {
+  if (!kept_transposed_) kept_transposed_ = transposed();
+  return *kept_transposed_;
+}
+
 Engine::~Engine() = default;
 
 uint64_t Engine::with_in_edges() {

@@ -274,6 +274,10 @@ class Engine {
   // vertex, and nothing is exchanged (WCC reads its own vertices' lists
   // so).
   std::unique_ptr<Engine> transposed();
+  // The same, made at the first call and kept while this engine lives, for
+  // an algorithm that wants it in every trial (WCC on ranks): with --io
+  // memory its sample is then loaded once, not at each trial.
+  Engine& kept_transposed();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -286,10 +290,12 @@ class Engine {
   int threads() const { return pool_.size(); }
   // The IO backend the drives are read with ("io_uring", "libaio", ...).
   const char* backend_name() const { return push_stream_->backend_name(); }
-  // Seconds the drive files took to load into memory (--io memory), before any EDGEMAP.
-  // 0 for a transposed() engine: its pages are the other's.
+  // Seconds the drive files took to load into memory (--io memory), before any EDGEMAP,
+  // with those of a kept_transposed() engine's sample. 0 for a transposed() engine's
+  // pages: they are the other's.
   double load_seconds() const {
-    const double sample = resident_sample_ ? resident_sample_->load_seconds() : 0.0;
+    const double sample = (resident_sample_ ? resident_sample_->load_seconds() : 0.0) +
+                          (kept_transposed_ ? kept_transposed_->load_seconds() : 0.0);
     if (shares_streams_) return sample;
     return sample + push_stream_->load_seconds() + (pull_stream_ ? pull_stream_->load_seconds() : 0.0);
   }
@@ -588,6 +594,7 @@ class Engine {
   std::optional<uint64_t> with_in_edges_;
   double vertex_seconds_ = 0;  // vertex work since the last EDGEMAP (VertexPhase)
   int vertex_depth_ = 0;
+  std::unique_ptr<Engine> kept_transposed_;  // last: it goes before what it borrows
 };
 
 }  // namespace sluice::engine

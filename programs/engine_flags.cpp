@@ -180,6 +180,13 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   } else if (wanted && !e.symmetric && !distributed) {
     e.in = e.out->transposed();  // the edge sets opened (and with --io memory loaded) once for both
   }
+  // On ranks, Afforest samples its own vertices' lists through the parts'
+  // transposed engines (algorithms/wcc_ranks.cpp): made now, --io memory
+  // loads their samples before the first trial, as it loads the pages.
+  if (distributed && reads_samples) {
+    if (e.out->can_pull()) e.out->kept_transposed();
+    if (e.in) e.in->kept_transposed();
+  }
   return e;
 }
 

@@ -237,6 +237,10 @@ same_results star star.el 2 --io psync
 same_results chain chain.el 3 --direction push
 same_results chain chain.el 4 --io memory
 same_results lopsided lopsided.el 3
+# Trials after the first reuse the parts' transposed engines (in memory,
+# with their samples): the last trial's labels are still one process's.
+mpi 3 "$tools/sluice-wcc" uniform-r3.sluice -n 3 --io memory --output many.wcc > /dev/null 2>&1
+cmp -s "$(one wcc uniform.sluice)" many.wcc || fail "uniform, 3 ranks, 3 trials in memory: wcc labels differ"
 # No largest component to speak of (half an edge per vertex): WCC's ranks
 # then learn most mirrors' labels as values, not as pairs.
 "$tools/sluice" generate uniform --scale 12 --edge-factor 0.5 --seed 4 -o forest.el > /dev/null
