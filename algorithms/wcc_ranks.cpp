@@ -342,7 +342,8 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
       touched.for_each_in(begin, end, compress_one);
     });
   };
-  // Run as one process over the own vertices' lists (Engine::transposed).
+  // Run as one process over the own vertices' lists (Engine::kept_transposed,
+  // made when the program opened the parts, and kept for every trial).
   // A symmetric layout split without --transpose has no CSC: its parts'
   // own out-lists stand in for the sample, and every edge with an end
   // outside the largest component is some outside vertex's out-edge.
