@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "algorithms/afforest.hpp"
 #include "algorithms/union_find.hpp"
@@ -106,33 +107,27 @@ void summarize_components(ComponentsResult& result, engine::RankExchange& ranks)
   engine::Communicator& communicator = ranks.communicator();
   const uint64_t first = ranks.owned_begin(), last = ranks.owned_end();
   // Each label is a vertex (its component's smallest): its owner counts
-  // the component's vertices, told by every rank how many of its own
-  // carry the label.
+  // the component's vertices, told by every other rank how many of its
+  // own carry the label. A label is at most its vertex, so it lies in the
+  // own range (counted in an array over it) or below it (in a map: few,
+  // the largest component's most of all), and no label is sorted.
   struct Piece {
     uint64_t label, size;
   };
-  std::vector<uint64_t> labels(result.label.begin() + long(first), result.label.begin() + long(last));
-  std::sort(labels.begin(), labels.end());
-  std::vector<std::vector<Piece>> pieces(size_t(communicator.size()));
+  std::vector<uint64_t> size(last - first, 0);
+  std::unordered_map<uint64_t, uint64_t> elsewhere;  // labels other ranks own
   uint64_t roots = 0;
-  for (size_t i = 0; i < labels.size();) {
-    size_t j = i;
-    while (j < labels.size() && labels[j] == labels[i]) ++j;
-    pieces[ranks.owner(labels[i])].push_back({labels[i], j - i});
-    i = j;
+  for (uint64_t v = first; v < last; ++v) {
+    const uint64_t l = result.label[v];
+    if (l >= first && l < last) ++size[l - first];
+    else ++elsewhere[l];
+    roots += l == v;
   }
-  for (uint64_t v = first; v < last; ++v) roots += result.label[v] == v;
-  labels = {};
-  std::vector<Piece> told = communicator.exchange_pieces(pieces);
-  std::sort(told.begin(), told.end(), [](const Piece& a, const Piece& b) { return a.label < b.label; });
-  uint64_t largest = 0;
-  for (size_t i = 0; i < told.size();) {
-    uint64_t size = 0;
-    size_t j = i;
-    for (; j < told.size() && told[j].label == told[i].label; ++j) size += told[j].size;
-    largest = std::max(largest, size);
-    i = j;
-  }
+  std::vector<std::vector<Piece>> pieces(size_t(communicator.size()));
+  for (const auto& [label, count] : elsewhere) pieces[ranks.owner(label)].push_back({label, count});
+  elsewhere = {};
+  for (const Piece& piece : communicator.exchange_pieces(pieces)) size[piece.label - first] += piece.size;
+  const uint64_t largest = size.empty() ? 0 : *std::max_element(size.begin(), size.end());
   result.components = communicator.sum(roots);
   result.largest = communicator.fold(largest, [](uint64_t a, uint64_t b) { return std::max(a, b); });
 }

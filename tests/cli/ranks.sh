@@ -246,8 +246,14 @@ cmp -s "$(one wcc uniform.sluice)" many.wcc || fail "uniform, 3 ranks, 3 trials 
 "$tools/sluice" generate uniform --scale 12 --edge-factor 0.5 --seed 4 -o forest.el > /dev/null
 "$tools/sluice" convert forest.el forest.sluice --transpose > /dev/null
 "$tools/sluice" convert forest.el forest-r3.sluice --transpose --ranks 3 --drives 'drives/forest/{rank}' > /dev/null
-mpi 3 "$tools/sluice-wcc" forest-r3.sluice --output many.wcc > /dev/null 2>&1
+mpi 3 "$tools/sluice-wcc" forest-r3.sluice --output many.wcc > forest-many.out 2>&1
 cmp -s "$(one wcc forest.sluice)" many.wcc || fail "a forest of small components, 3 ranks: wcc labels differ"
+# The summary's counts come from the ranks' own labels: components whose
+# smallest id another rank owns are counted there.
+counts() { grep -o '[0-9]* components, largest [0-9]* vertices' "$1"; }
+"$tools/sluice-wcc" forest.sluice > forest-one.out 2>&1
+[ -n "$(counts forest-one.out)" ] && [ "$(counts forest-many.out)" = "$(counts forest-one.out)" ] ||
+  fail "a forest of small components, 3 ranks: wcc counts $(counts forest-many.out), one process $(counts forest-one.out)"
 # Every rank writes its share of each output (MPI-IO), text or binary,
 # in the input's ids and order on a relabelled or reordered layout (the
 # values routed to the rank writing their lines; components named by
