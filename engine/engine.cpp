@@ -308,9 +308,9 @@ FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reve
   // The least each part the caller left unset can run with.
   const bool cut_buffers = !options.io.buffers && options.io.backend != io::BackendKind::memory;
   const unsigned wanted_buffers = io_buffers_for(graph, options.io);
-  const unsigned floor_buffers = std::min(wanted_buffers, memory_floor_buffers_per_drive * graph.drives());
   const uint64_t wanted_cache = reversed ? pull_cache_bytes(graph, options) : 0;
   const EngineOptions least = least_options(graph, options);
+  const unsigned floor_buffers = cut_buffers ? least.io.buffers : wanted_buffers;
   fitted.floor = MemoryBudget::of(graph, reversed, least, shared);
   const auto& size = base::byte_count;
   auto parts = [&](const MemoryBudget& b) {
