@@ -54,6 +54,12 @@ expect_error 1 "drive header says drive 1 of 2, the manifest 0 of 2 (drive lines
 sed 's|^page_bytes 4096|page_bytes 8192|' g.sluice > paged.sluice
 expect_error 1 "page size 4096, the manifest 8192" "$tools/sluice-bfs" paged.sluice
 
+# A layout into a directory that is not there: refused before any work,
+# the directory named (not the scratch directory it would default to).
+expect_error 2 "nowhere/g.sluice (the output's manifest): the directory nowhere does not exist" "$sluice" convert g.el nowhere/g.sluice
+expect_error 2 "the directory nowhere/d0 does not exist" "$sluice" convert g.el elsewhere.sluice --drives nowhere/d0
+[ ! -e nowhere ] && [ ! -e elsewhere.sluice ] || fail "a refused conversion left something behind"
+
 # 2. Outputs onto a device, a link, a FIFO and standard output.
 "$tools/sluice-bfs" g.sluice --output /dev/null >/dev/null 2>&1
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
