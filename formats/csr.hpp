@@ -64,6 +64,11 @@ struct BuildOptions {
   // Bounded builds: the transpose's records are spilled as the graph's
   // ranges are placed, for GraphSource::built_transpose.
   bool transpose_alongside = false;
+  // The writer stores each list sorted (compressed pages, where they hold
+  // the graph): a bounded build sorts each range's lists as its lanes
+  // place them, side by side, and the writer finds them so. The edges
+  // are not changed: plain pages get the input's order.
+  bool sorted_for_pages = false;
   BuildMemory memory;
   bool changes_edges() const {
     return symmetrize || transpose || drop_self_loops || remove_duplicates || sort_neighbors || relabel || order_by_degree;

@@ -20,7 +20,9 @@
 #include "base/varint.hpp"
 #include "formats/block_graph.hpp"
 #include "formats/csr_builder.hpp"
+#include "formats/list_sort.hpp"
 #include "formats/relabel.hpp"
+#include "layout/compressed_pages.hpp"
 
 namespace sluice::formats {
 
@@ -495,6 +497,7 @@ struct TransposeSpill {
 struct Placing {
   const BuildOptions& build;  // threads, progress, and sorting and deduplication when the lists are the graph's
   bool sort_lists;
+  bool stored_order;          // each list as compressed pages store it (BuildOptions::sorted_for_pages)
   uint64_t budget;            // for the lanes' arrays
   Lanes& lanes;
   base::SerialWorker& scratch_io;
@@ -557,9 +560,11 @@ void place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& 
     std::optional<base::TempFileWholeReads> whole;
     size_t fetched = SIZE_MAX;  // the range whose region `whole` is reading
     std::optional<base::TempFileReader> spilled_in;
+    std::optional<ListSort<V>> sort;  // with p.stored_order
   };
   std::vector<Lane> lanes_of(static_cast<size_t>(placing_lanes));
   for (Lane& lane : lanes_of) {
+    if (p.stored_order) lane.sort.emplace(unsigned(std::bit_width(std::max<uint64_t>(p.vertices, 2) - 1)));
     lane.cursor.resize(widest);
     if (plan.file && held_bytes > 0) lane.whole.emplace(*plan.file, p.scratch_io, held_bytes, RecordCoding::lookahead);
     if (plan.file && longest > held_bytes) lane.spilled_in.emplace(*plan.file, p.scratch_io, in_flight, 1, RecordCoding::lookahead);
@@ -634,6 +639,11 @@ void place_ranges(SpilledRanges& plan, const Placing& p, base::Array<uint64_t>& 
     if (p.sort_lists) {
       // A small range is not worth waking the threads for.
       sort_and_deduplicate(local, p.vertices, p.build.remove_duplicates, local.edges() < (uint64_t(1) << 16) ? 1 : sort_threads);
+    } else if (p.stored_order) {
+      for (uint64_t i = 0; i < width; ++i) {
+        const uint64_t at = local.offsets[i];
+        lane.sort->into_stored_order(local.targets.data() + at, weighted ? local.weights.data() + at : nullptr, local.degree(i));
+      }
     }
     for (uint64_t i = 0; i < width; ++i) counts[lo + i] = local.degree(i);
   };
@@ -773,6 +783,7 @@ class BoundedBuild {
     SpilledRanges plan;
     base::Array<uint64_t> counts;  // the degrees counted so far; once placed, the offsets
     bool sort_lists = false;       // the graph's, when sorted or deduplicated
+    bool stored_order = false;     // else, each list as compressed pages store it
     uint64_t budget = 0;           // for the lanes' arrays
     std::atomic<State> state{State::spilled};  // changed under the build's mutex
     std::optional<PlacedCsr> placed;           // in_scratch
@@ -830,7 +841,7 @@ class BoundedBuild {
     }
     if (!is_graph) std::fprintf(stderr, "sluice: placing the transpose's records, spilled with the graph's\n");
     TransposeSpill<V>* with = is_graph && spill ? &*spill : nullptr;
-    const Placing p{build, set.sort_lists, set.budget, lanes_, scratch_io_, info.weighted, info.vertices};
+    const Placing p{build, set.sort_lists, set.stored_order, set.budget, lanes_, scratch_io_, info.weighted, info.vertices};
     set.state = State::failed;  // until placed
     if (consume) {
       // Blocks as sluice convert asks the block API for (programs/convert.cpp).
@@ -1065,6 +1076,9 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   // The spill buffers of pass 2 are gone: the lanes may share the whole
   // budget (half of it beside the transpose's buffers), or one lane takes it all.
   built->graph.sort_lists = build.sort_neighbors || build.remove_duplicates;
+  const bool stored_order = build.sorted_for_pages && layout::compressed_pages_hold(n, unsigned(sizeof(V)));
+  built->graph.stored_order = stored_order && !built->graph.sort_lists;
+  if (built->transpose) built->transpose->stored_order = stored_order;
   built->graph.budget = with_transpose ? budget / 2 : budget;
   built->info = base::GraphInfo{n, records, weighted, unsigned(sizeof(V)), edges.symmetric || build.symmetrize};
   built->format = edges.format;

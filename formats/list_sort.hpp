@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,17 @@ class ListSort {
   explicit ListSort(unsigned id_bits) : bits(id_bits) {}
   void ids_only(Id* list, uint64_t count) { sort<false>(list, nullptr, count); }
   void with_weights(Id* list, float* list_weights, uint64_t count) { sort<true>(list, list_weights, count); }
+  // Into the order compressed pages store a list in (a weighted one's with
+  // `list_weights`, else null), unless it is in it already: lists often
+  // come sorted (a transpose's always, built from the other edge set in
+  // source order).
+  void into_stored_order(Id* list, float* list_weights, uint64_t count) {
+    if (!list_weights) {
+      if (!std::is_sorted(list, list + count)) ids_only(list, count);
+    } else if (std::adjacent_find(list, list + count, std::greater_equal<Id>()) != list + count) {  // not ascending without ties
+      with_weights(list, list_weights, count);
+    }
+  }
 
  private:
   unsigned bits;

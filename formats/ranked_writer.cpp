@@ -450,6 +450,7 @@ void write_ranked_sluice_layout(BlockGraph& graph, const std::string& manifest_p
         BuildOptions build;
         build.threads = options.threads;
         build.memory = bounded_memory;
+        build.sorted_for_pages = options.layout.compress;
         EdgePasses edges = passes_into(source.source(), bounds[r], bounds[r + 1], chunk_edges(bounded_memory));
         edges.edges = part_edges[r];
         BlockGraph part(build_external_csr(std::move(edges), build), source.options());

@@ -94,16 +94,8 @@ void put_sorted_lists(const EachBlock& each_block, const base::GraphInfo& info, 
     if (info.weighted) s.weights.assign(block.weights, block.weights + block.edges);
     for (uint64_t v = block.begin; v <= block.end; ++v) s.offsets[v - block.begin] = block.offsets[v - block.begin] - block.first_edge();
     for (uint64_t i = 0; i + 1 < s.offsets.size(); ++i) {
-      Id* list = s.targets.data() + s.offsets[i];
-      const uint64_t count = s.offsets[i + 1] - s.offsets[i];
-      // Lists often come sorted already: a transpose's always, built
-      // from the other edge set in source order.
-      if (!info.weighted) {
-        if (!std::is_sorted(list, list + count)) sort.ids_only(list, count);
-        continue;
-      }
-      if (std::adjacent_find(list, list + count, std::greater_equal<Id>()) == list + count) continue;  // ascending, no ties
-      sort.with_weights(list, s.weights.data() + s.offsets[i], count);
+      sort.into_stored_order(s.targets.data() + s.offsets[i], info.weighted ? s.weights.data() + s.offsets[i] : nullptr,
+                             s.offsets[i + 1] - s.offsets[i]);
     }
     putting[b] = pages.submit([&s, &encoder, sample, &progress, weighted = info.weighted] {
       for (uint64_t v = s.begin; v < s.end; ++v) {
@@ -281,7 +273,7 @@ SluiceWriteOptions options_for(const BlockGraph& graph, const SluiceWriteOptions
   SluiceWriteOptions options = requested;
   if (graph.info().weighted) options.sample_edges = 0;
   const base::GraphInfo& info = graph.info();
-  if (options.compress && info.id_bytes == 4 && info.vertices > layout::compressed_max_vertices) {
+  if (options.compress && !layout::compressed_pages_hold(info.vertices, info.id_bytes)) {
     if (options.compress_required) {
       throw std::runtime_error("--compress with 32-bit ids holds at most 2^31 vertices (" + std::to_string(info.vertices) +
                                "): convert with --wide-ids, or without --compress");

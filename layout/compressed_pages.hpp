@@ -42,6 +42,7 @@ inline constexpr uint64_t compressed_page_header_bytes = 8;
 inline constexpr uint64_t compressed_wide_page_header_bytes = 16;  // 64-bit ids
 inline constexpr uint64_t compressed_max_vertices = uint64_t(1) << 31;
 inline constexpr uint64_t compressed_max_wide_vertices = uint64_t(1) << 63;
+inline bool compressed_pages_hold(uint64_t vertices, unsigned id_bytes) { return id_bytes == 8 || vertices <= compressed_max_vertices; }
 inline uint64_t compressed_header_bytes(bool wide) { return wide ? compressed_wide_page_header_bytes : compressed_page_header_bytes; }
 // Bit 31 of a weighted page's count: its weights are raw floats.
 inline constexpr uint32_t compressed_raw_weights = uint32_t(1) << 31;

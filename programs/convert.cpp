@@ -91,6 +91,7 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
   // scratch files (formats/external_csr.hpp), which are never left behind.
   formats::BuildMemory& memory = open_options.build.memory;
   open_options.build.transpose_alongside = write.with_transpose;
+  open_options.build.sorted_for_pages = to == "sluice" && write.compress;
   memory.limit = values["memory-limit"].as<ByteSize>().bytes;
   // By the ranks, the ranks on one machine share that half.
   const uint64_t sharing = by_ranks ? uint64_t(std::max(base::launched_ranks_here(), 1)) : 1;

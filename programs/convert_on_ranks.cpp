@@ -487,6 +487,7 @@ ConvertedOnRanks convert_on_ranks(const std::string& input, const formats::OpenO
   formats::BuildOptions build;
   build.threads = options.threads;
   build.memory = memory;
+  build.sorted_for_pages = options.layout.compress;
   auto built = [&](const ReceivedEdges& received, bool reversed) {
     formats::EdgePasses passes = received.passes(formats::chunk_edges(memory));
     passes.vertices = n;

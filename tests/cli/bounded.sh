@@ -47,6 +47,8 @@ same 14m g.el --relabel --reorder degree --compress --sample-edges 4
 [ -n "$sanitized" ] || same 14m g.el --wide-ids --transpose
 [ -n "$sanitized" ] || same 14m g.el.gz --transpose --compress
 same 14m w.wel --transpose --sort
+# Plain pages keep the input's order, where compressed ones are sorted as placed.
+same 14m w.wel --transpose --plain
 [ -n "$sanitized" ] || same 14m w.wel --symmetrize --dedup --drives out/d0,out/d1,out/d2
 [ -n "$sanitized" ] || same 14m w.mtx --transpose
 [ -n "$sanitized" ] || same 14m g.mtx --dedup
