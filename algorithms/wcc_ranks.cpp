@@ -8,6 +8,7 @@
 #include "algorithms/afforest.hpp"
 #include "algorithms/union_find.hpp"
 #include "algorithms/wcc.hpp"
+#include "base/array.hpp"
 #include "engine/indexed_bitmap.hpp"
 #include "engine/labelled_exchange.hpp"
 
@@ -48,7 +49,7 @@ template <class Id>
 struct LinkOrKeep : Link<Id> {
   uint64_t first, last;
   const engine::IndexedBitmap& mirrors;
-  std::vector<Labelled<Id>>& kept;
+  base::Array<Labelled<Id>>& kept;
   std::atomic<uint64_t>& count;
   bool gather_atomic(uint64_t dst, const Id& src) {
     if ((dst >= first && dst < last) || mirrors.test(dst)) return Link<Id>::gather_atomic(dst, src);
@@ -356,7 +357,9 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   in_lists.edge_map_first<Id>(own_with_lists<Id>(in_lists.graph(), first, last, 0), link, sampled_edges, false);
   trace.record(in_lists, own_in ? "in-sample" : "sample in the part", 0);
   if (own_out) {
-    std::vector<Labelled<Id>> kept((last - first) * sampled_edges);
+    // Room for every sampled edge, of which few are kept (17,791 of 4.2 M
+    // on RMAT 22's 2 ranks): left unwritten, its pages cost nothing.
+    base::Array<Labelled<Id>> kept((last - first) * sampled_edges, "the sampled edges kept for their owners");
     std::atomic<uint64_t> count{0};
     LinkOrKeep<Id> link_or_keep{{forest}, first, last, ranks.mirrors(), kept, count};
     own_out->edge_map_first<Id>(own_with_lists<Id>(own_out->graph(), first, last, 0), link_or_keep, sampled_edges, false);
