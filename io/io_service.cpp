@@ -62,6 +62,10 @@ void IoService::stop_drives() {
   }
 }
 
+void IoService::ready() {
+  for (auto& d : drive_state_) d->backend->ready();
+}
+
 void IoService::read(unsigned drive, std::span<const Extent> extents) {
   if (drive >= drive_state_.size()) throw std::out_of_range("no drive " + std::to_string(drive));
   const DriveFile& file = drives_.drive(drive);

@@ -75,6 +75,8 @@ class IoService {
   // throws IoError naming the drive and offset.
   bool next(Filled& out);
   void release(const Filled& filled);
+  // Readies every drive's first read (ReadBackend::ready), while no read is queued.
+  void ready();
 
   const char* backend_name() const { return backend_name_; }
   const DriveStats& stats(unsigned drive) const { return drive_state_[drive]->stats; }

@@ -64,6 +64,7 @@ class FaultyBackend : public ReadBackend {
  public:
   FaultyBackend(std::unique_ptr<ReadBackend> inner, FaultOptions faults) : inner_(std::move(inner)), faults_(faults) {}
   const char* name() const override { return inner_->name(); }
+  void ready() override { inner_->ready(); }
   void submit(std::span<ReadRequest* const> requests) override {
     if (faults_.delay_us) std::this_thread::sleep_for(std::chrono::microseconds(faults_.delay_us));
     inner_->submit(requests);

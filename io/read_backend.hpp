@@ -33,6 +33,10 @@ class ReadBackend {
   // done.size() of them in `done` and returns how many. With min 0 it
   // never blocks: only what has already completed.
   virtual size_t wait(std::span<ReadRequest*> done, size_t min) = 0;
+  // Readies the first read (io_uring pins the buffers now, not at it).
+  // Thread-safe, and safe beside the drive's thread while it has nothing
+  // in flight.
+  virtual void ready() {}
 };
 
 enum class BackendKind { automatic, uring, aio, psync, memory };
