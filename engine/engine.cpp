@@ -110,6 +110,13 @@ std::unique_ptr<Engine> Engine::transposed() {
   return std::unique_ptr<Engine>(new Engine(*reversed_, options, this, nullptr));
 }
 
+void Engine::ready_reads(bool out_edges, bool in_edges) {
+  const bool pulls = in_edges && can_pull() && options_.direction != Direction::push;
+  const bool pushes = (out_edges && (options_.direction != Direction::pull || !can_pull())) || (in_edges && !can_pull());
+  if (pushes && push_stream_) push_stream_->ready_reads();
+  if (pulls && pull_stream_) pull_stream_->ready_reads();
+}
+
 Engine& Engine::kept_transposed() {
   if (!kept_transposed_) kept_transposed_ = transposed();
   return *kept_transposed_;

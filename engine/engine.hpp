@@ -278,6 +278,11 @@ class Engine {
   // an algorithm that wants it in every trial (WCC on ranks): with --io
   // memory its sample is then loaded once, not at each trial.
   Engine& kept_transposed();
+  // Readies the reads of the edge sets an algorithm will read, before its
+  // first trial (io::ReadBackend::ready): the out-edges, pushed, and the
+  // in-edges, pulled (pushed where this engine cannot pull), as far as
+  // --direction lets each be read.
+  void ready_reads(bool out_edges, bool in_edges);
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 

@@ -47,6 +47,10 @@ class PageStream {
   // Queues the reads of the plan (none if the plan's chunks were queued
   // as they were planned).
   void start(const ChunkPlan& plan);
+  // Readies the first read (io::IoService::ready); nothing in memory.
+  void ready_reads() {
+    if (io_) io_->ready();
+  }
   // Whether the pages come from the drives (not --io memory): only then
   // can reads be queued before the plan is whole.
   bool reads_drives() const { return !resident_; }

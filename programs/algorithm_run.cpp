@@ -55,7 +55,7 @@ std::vector<std::string> drive_devices(const engine::DiskGraph& graph) {
 }  // namespace
 
 AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpose transpose, AlgorithmArrays arrays,
-                           engine::Communicator* communicator, bool reads_samples, const GraphOpened& graph_opened)
+                           engine::Communicator* communicator, AlgorithmReads reads, const GraphOpened& graph_opened)
     : communicator_(communicator),
       name_(name),
       path_(v["graph"].as<std::string>()),
@@ -73,7 +73,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     }
     trials_ = asked;
   };
-  engines_ = open_program_engines(name, path_, v, transpose, arrays, communicator, reads_samples, opened);
+  engines_ = open_program_engines(name, path_, v, transpose, arrays, communicator, reads, opened);
   const engine::DiskGraph& graph = *engines_.out_graph;
   // On ranks the transpose's part has an engine of its own, fitted to its
   // share of the limit: its memory counts too.
@@ -106,7 +106,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       {"skip_threshold", options.skip->infinite ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(options.skip->bytes)},
       {"skip_threshold_source", skip_source}, {"verify_reads", options.verify_reads},
       {"bins", engine::bin_count(graph, options)}, {"memory_limit", memory_limit}, {"trials", trials_},
-      {"load_seconds", load_seconds()}};
+      {"load_seconds", load_seconds()}, {"io_ready_seconds", engines_.ready_seconds}};
   if (distributed()) {
     // The first rank's part is described above; the whole graph's edges here.
     run["ranks"] = communicator->size();

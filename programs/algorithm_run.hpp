@@ -31,8 +31,7 @@ class AlgorithmRun {
  public:
   // arrays: the algorithm's own, counted in the memory budget.
   // communicator: the ranks of a distributed run (null: one process).
-  // reads_samples: the algorithm reads the sample files (edge_map_first):
-  // with --io memory they are held in DRAM too.
+  // reads: what the algorithm reads besides its arrays (AlgorithmReads).
   // Then every rank runs the algorithm over its part; the first prints
   // the summary lines and writes every output, --stats with every rank's
   // records.
@@ -45,7 +44,7 @@ class AlgorithmRun {
   using GraphOpened =
       std::function<unsigned(const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs)>;
   AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, AlgorithmArrays arrays,
-               engine::Communicator* communicator = nullptr, bool reads_samples = false, const GraphOpened& graph_opened = {});
+               engine::Communicator* communicator = nullptr, AlgorithmReads reads = {}, const GraphOpened& graph_opened = {});
 
   engine::Engine& out() { return *engines_.out; }
   // The transpose's engine; null when --symmetric said the out-edges serve.

@@ -251,6 +251,7 @@ Algorithm bfs_row() {
   };
   a.extra_outputs = {{"parents", "parent"}};
   a.vertex_valued = {"parent", "source"};
+  a.reads.out_edges = a.reads.in_edges = true;  // a sparse level pushes, a dense one pulls
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<std::string>(), source_help)
@@ -325,6 +326,7 @@ Algorithm pagerank_row() {
        "(float alone leaves an iteration's L1 change at a few 1e-9, so tolerances below about 1e-8 may not be reached)");
   };
   a.transpose = not_needed;
+  a.reads.in_edges = true;  // it pulls (pushes without the transpose)
   a.prepare = [](const AlgorithmSetup& s) {
     const po::variables_map& v = s.values;
     const algorithms::PageRankOptions o = pagerank_options(v);
@@ -378,7 +380,7 @@ Algorithm wcc_row() {
   a.output_help = "write each vertex's component (its smallest vertex id) to this file";
   a.arrays = per_vertex(algorithms::wcc_vertex_bytes);
   a.ranks_arrays = algorithms::wcc_ranks_vertex_bytes;
-  a.reads_samples = true;  // Afforest's first step
+  a.reads.samples = true;  // Afforest's first step
   a.add_options = [](po::options_description&) {};
   a.transpose = needed;
   a.prepare = [](const AlgorithmSetup&) {
@@ -467,6 +469,7 @@ Algorithm bc_row() {
       ("all-sources", po::bool_switch(), "every vertex a source: exact betweenness");
   };
   a.transpose = needed;
+  a.reads.out_edges = a.reads.in_edges = true;  // its levels push and pull, forward and back
   a.check = [](const po::variables_map& v) {
     if (v["all-sources"].as<bool>() && !v["sources"].defaulted()) throw po::error("give --sources or --all-sources, not both");
   };
@@ -538,6 +541,7 @@ Algorithm sssp_row() {
       ("from-every-vertex", po::bool_switch(), "start every vertex at distance 0 (a virtual source joined to each by weight 0): each vertex's least distance from any vertex, at most 0; with --delta inf, Johnson's potentials, and an error if the graph has a negative cycle anywhere");
   };
   a.transpose = not_needed;
+  a.reads.out_edges = true;  // its buckets push
   a.check = [](const po::variables_map& v) {
     if (!(v["delta"].as<double>() > 0)) throw po::error("--delta must be positive (inf: Bellman-Ford)");
     if (v["from-every-vertex"].as<bool>() && v.count("source")) throw po::error("give --source or --from-every-vertex, not both");

@@ -94,7 +94,7 @@ struct Algorithm {
   // The algorithm's arrays, in the memory budget, as its flags ask for them.
   std::function<AlgorithmArrays(const po::variables_map&)> arrays = [](const po::variables_map&) { return AlgorithmArrays{}; };
   std::optional<engine::VertexBytes> ranks_arrays;  // on ranks, where they differ
-  bool reads_samples = false;     // edge_map_first over the sample files: held in DRAM with --io memory
+  AlgorithmReads reads;  // the sample files, and the edge sets whose reads are readied before the first trial
   // Outputs beyond --output: (option, name of the array it writes).
   std::vector<std::pair<std::string, std::string>> extra_outputs;
   // The arrays and counts whose values are vertices ("parent", "source"):

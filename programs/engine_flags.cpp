@@ -1,5 +1,6 @@
 #include "programs/engine_flags.hpp"
 
+#include <chrono>
 #include <stdexcept>
 
 #include "base/errors.hpp"
@@ -81,7 +82,7 @@ void add_symmetric_option(po::options_description& options) {
 
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& v,
                                     Transpose transpose, AlgorithmArrays arrays, engine::Communicator* communicator,
-                                    bool reads_samples, const GraphOpened& graph_opened) {
+                                    AlgorithmReads reads, const GraphOpened& graph_opened) {
   ProgramEngines e;
   std::optional<layout::RankChoice> rank;
   if (communicator) rank = layout::RankChoice{unsigned(communicator->rank()), unsigned(communicator->size())};
@@ -130,7 +131,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.options.algorithm_bytes = arrays.bytes.of(e.out_graph->vertices(), owned);
   e.options.algorithm_bytes_least = arrays.least.of(e.out_graph->vertices(), owned);
   e.options.exchanged_value_bytes = arrays.exchanged_value_bytes;
-  e.options.hold_samples = reads_samples;
+  e.options.hold_samples = reads.samples;
   if (distributed) e.options.whole_out_degrees = out_degrees;
   engine::EngineOptions in_options = e.options;
   e.memory_limit = e.options.memory_limit;
@@ -183,10 +184,13 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   // On ranks, Afforest samples its own vertices' lists through the parts'
   // transposed engines (algorithms/wcc_ranks.cpp): made now, --io memory
   // loads their samples before the first trial, as it loads the pages.
-  if (distributed && reads_samples) {
+  if (distributed && reads.samples) {
     if (e.out->can_pull()) e.out->kept_transposed();
     if (e.in) e.in->kept_transposed();
   }
+  const auto ready_start = std::chrono::steady_clock::now();
+  e.out->ready_reads(reads.out_edges, reads.in_edges);
+  e.ready_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ready_start).count();
   return e;
 }
 

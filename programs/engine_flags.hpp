@@ -50,6 +50,7 @@ struct ProgramEngines {
   // --memory-limit as asked (0: none). On ranks with the transpose's part
   // the two engines' options each hold a share of it.
   uint64_t memory_limit = 0;
+  double ready_seconds = 0;  // readying the reads of AlgorithmReads' edge sets
 
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return in ? *in : *out; }
@@ -70,12 +71,22 @@ struct AlgorithmArrays {
   AlgorithmArrays(uint64_t bytes_per_vertex) : bytes{bytes_per_vertex, 0} {}  // implicit: AlgorithmRun(..., 16)
   AlgorithmArrays(engine::VertexBytes bytes, engine::VertexBytes least) : bytes(bytes), least(least) {}
 };
+// What an algorithm reads besides its arrays, for the engines to ready
+// when they open, outside the trials' time.
+struct AlgorithmReads {
+  bool samples = false;  // edge_map_first over the sample files: EngineOptions::hold_samples
+  // The edge sets its EDGEMAPs read (Engine::ready_reads), their IO
+  // buffers pinned at the opening, not at a first read within the first
+  // trial. A set it reads seldom or never is left out: pinned, its
+  // buffers would be resident for nothing.
+  bool out_edges = false, in_edges = false;
+};
 // With a communicator of several ranks, opens this rank's part of a ranked
 // layout and never a transpose engine (a part's other edge set serves
-// pull only). reads_samples: EngineOptions::hold_samples.
+// pull only).
 ProgramEngines open_program_engines(const std::string& program, const std::string& path, const po::variables_map& values,
                                     Transpose transpose, AlgorithmArrays arrays,
-                                    engine::Communicator* communicator = nullptr, bool reads_samples = false,
+                                    engine::Communicator* communicator = nullptr, AlgorithmReads reads = {},
                                     const GraphOpened& graph_opened = {});
 // --symmetric alone (add_program_options adds it).
 void add_symmetric_option(po::options_description& options);

@@ -67,7 +67,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   const bool on_ranks = communicator && communicator->size() > 1;
   AlgorithmArrays arrays = algorithm.arrays(v);
   if (on_ranks && algorithm.ranks_arrays) arrays.bytes = *algorithm.ranks_arrays;
-  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), arrays, communicator, algorithm.reads_samples,
+  AlgorithmRun run(algorithm.name.c_str(), v, algorithm.transpose(v), arrays, communicator, algorithm.reads,
                    read_parameters);
   const PreparedAlgorithm& prepared = *read;
   run.parameters(prepared.parameters);
