@@ -169,22 +169,32 @@ uint64_t pinned_kb() {
 
 // io_uring registers (pins) a service's buffers at its first read, not at
 // its start: an edge set that is never read holds no memory.
-TEST(IoService, UringPinsItsBuffersAtTheFirstRead) {
-  TempDir dir;
-  DriveSet drives(make_drive_files(dir, 1, 1 << 20));
+// io_uring with 16 buffers, 4 reads in flight.
+IoOptions small_uring() {
   IoOptions options = options_for(BackendKind::uring);
   options.queue_depth = 4;
   options.buffers = 16;
+  return options;
+}
+
+// Reads one extent of `drive` through `service`, the only read queued, and checks its bytes.
+void read_and_check(IoService& service, unsigned drive, const Extent& extent) {
+  service.read(drive, std::span<const Extent>(&extent, 1));
+  Filled f;
+  ASSERT_TRUE(service.next(f));
+  expect_content(drive, extent.offset, f.data, f.length);
+  service.release(f);
+  EXPECT_FALSE(service.next(f));
+}
+
+TEST(IoService, UringPinsItsBuffersAtTheFirstRead) {
+  TempDir dir;
+  DriveSet drives(make_drive_files(dir, 1, 1 << 20));
+  const IoOptions options = small_uring();
   const uint64_t before = pinned_kb();
   IoService service(drives, options);
   EXPECT_EQ(pinned_kb(), before) << "pinned before any read";
-  const Extent extent{4096, 8192};
-  service.read(0, std::span<const Extent>(&extent, 1));
-  Filled f;
-  ASSERT_TRUE(service.next(f));
-  expect_content(0, extent.offset, f.data, f.length);
-  service.release(f);
-  EXPECT_FALSE(service.next(f));
+  read_and_check(service, 0, Extent{4096, 8192});
   if (pinned_kb() == before) GTEST_SKIP() << "the buffers were not registered (RLIMIT_MEMLOCK?); reads ran unregistered";
   EXPECT_GE(pinned_kb() - before, options.buffers * (options.max_request_bytes >> 10));
 }
@@ -194,9 +204,7 @@ TEST(IoService, UringPinsItsBuffersAtTheFirstRead) {
 TEST(IoService, UringPinsItsBuffersWhenReadied) {
   TempDir dir;
   DriveSet drives(make_drive_files(dir, 2, 1 << 20));
-  IoOptions options = options_for(BackendKind::uring);
-  options.queue_depth = 4;
-  options.buffers = 16;
+  const IoOptions options = small_uring();
   const uint64_t before = pinned_kb();
   IoService service(drives, options);
   service.ready();
@@ -204,15 +212,7 @@ TEST(IoService, UringPinsItsBuffersWhenReadied) {
   const uint64_t readied = pinned_kb() - before;
   EXPECT_GE(readied, 2 * options.buffers * (options.max_request_bytes >> 10)) << "both drives' rings";
   service.ready();
-  for (unsigned drive = 0; drive < 2; ++drive) {
-    const Extent extent{4096 * (drive + 1), 8192};
-    service.read(drive, std::span<const Extent>(&extent, 1));
-    Filled f;
-    ASSERT_TRUE(service.next(f));
-    expect_content(drive, extent.offset, f.data, f.length);
-    service.release(f);
-    EXPECT_FALSE(service.next(f));
-  }
+  for (unsigned drive = 0; drive < 2; ++drive) read_and_check(service, drive, Extent{4096 * (drive + 1), 8192});
   EXPECT_EQ(pinned_kb() - before, readied) << "registered again";
 }
 
