@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 namespace sluice::programs {
@@ -145,6 +146,15 @@ void add_page_options(po::options_description& options) {
     ("compress", po::bool_switch(), "gap-coded edge pages, weights beside the gaps, each list sorted (sluice layout; the default): fewer bytes to read. "
                                     "Given, a graph they cannot hold (32-bit ids, more than 2^31 vertices) is refused rather than written plain")
     ("plain", po::bool_switch(), "edge pages of fixed records (4 or 8 bytes a target, 4 more a weight), each list in the input's order, instead of gap-coded ones (sluice layout)");
+}
+
+void require_output_directories(const std::string& output, const std::string& to, const formats::WriteOptions& write) {
+  for (const base::NamedFile& f : formats::files_to_write(output, to, write)) {
+    const std::filesystem::path dir = std::filesystem::path(f.path).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir)) {
+      throw po::error(f.path + " (" + f.what + "): the directory " + dir.string() + " does not exist");
+    }
+  }
 }
 
 void page_options_from(const po::variables_map& v, const std::string& to, formats::WriteOptions& write, const char* compress_name,

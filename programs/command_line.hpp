@@ -50,6 +50,10 @@ void add_page_options(po::options_description& options);
 // refused, naming it as the caller knows it (Python: compress=False).
 void page_options_from(const po::variables_map& values, const std::string& to, formats::WriteOptions& write,
                        const char* compress_name = "--compress", const char* plain_name = "--plain");
+// Refuses, before any work, an output whose files would go into a
+// directory that is not there, naming the file and the directory (a
+// ranked layout's writer makes its drive directories itself).
+void require_output_directories(const std::string& output, const std::string& to, const formats::WriteOptions& write);
 
 // --threads / -t (0: every core, as base::resolve_threads counts them, for
 // every layer); `what` says what they do ("compute threads").

@@ -107,16 +107,7 @@ int convert_command(int argc, char** argv, engine::Communicator* communicator) {
     if (memory.temp_dir.empty()) memory.temp_dir = ".";
   }
   open_options.blocks.block_edges = std::min(open_options.blocks.block_edges, formats::block_edges(memory));
-  // Before any work: every directory written into exists (a ranked
-  // layout's writer makes its drive directories, and removes them on failure).
-  if (!ranks) {
-    for (const base::NamedFile& f : formats::files_to_write(output, to, write)) {
-      const std::filesystem::path dir = std::filesystem::path(f.path).parent_path();
-      if (!dir.empty() && !std::filesystem::is_directory(dir)) {
-        throw po::error(f.path + " (" + f.what + "): the directory " + dir.string() + " does not exist");
-      }
-    }
-  }
+  if (!ranks) require_output_directories(output, to, write);
   if (!memory.temp_dir.empty() && !std::filesystem::is_directory(memory.temp_dir)) throw po::error("--temp-dir " + memory.temp_dir + ": not a directory");
   formats::RankedWriteOptions ranked;
   ranked.ranks = ranks;

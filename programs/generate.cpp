@@ -77,6 +77,9 @@ int generate_command(int argc, char** argv) {
   if (to.empty()) throw po::error("cannot tell the output format from '" + output + "'; give --to");
   formats::WriteOptions write;
   page_options_from(v, to, write);
+  write.drive_dirs = split_list(v["drives"].as<std::string>());
+  write.with_transpose = v["transpose"].as<bool>();
+  require_output_directories(output, to, write);  // before a generation that may take minutes
 
   auto start = std::chrono::steady_clock::now();
   bool streams = (to == "el" || to == "wel" || to == "bel" || to == "bel64") && !build.changes_edges();
@@ -87,7 +90,6 @@ int generate_command(int argc, char** argv) {
                                                         : generate_in_memory<uint64_t>(gen, build);
     std::unique_ptr<formats::BlockGraph> transpose;
     if (v["transpose"].as<bool>()) transpose = formats::transpose_of(*graph, gen.threads);
-    write.drive_dirs = split_list(v["drives"].as<std::string>());
     write.force = v["force"].as<bool>();
     write.transpose = transpose.get();
     write.progress = true;

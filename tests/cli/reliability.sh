@@ -58,6 +58,7 @@ expect_error 1 "page size 4096, the manifest 8192" "$tools/sluice-bfs" paged.slu
 # the directory named (not the scratch directory it would default to).
 expect_error 2 "nowhere/g.sluice (the output's manifest): the directory nowhere does not exist" "$sluice" convert g.el nowhere/g.sluice
 expect_error 2 "the directory nowhere/d0 does not exist" "$sluice" convert g.el elsewhere.sluice --drives nowhere/d0
+expect_error 2 "nowhere/r.el (the output): the directory nowhere does not exist" "$sluice" generate rmat --scale 8 -o nowhere/r.el
 [ ! -e nowhere ] && [ ! -e elsewhere.sluice ] || fail "a refused conversion left something behind"
 
 # 2. Outputs onto a device, a link, a FIFO and standard output.
