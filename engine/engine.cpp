@@ -112,7 +112,8 @@ std::unique_ptr<Engine> Engine::transposed() {
 
 void Engine::ready_reads(bool out_edges, bool in_edges) {
   const bool pulls = in_edges && can_pull() && options_.direction != Direction::push;
-  const bool pushes = (out_edges && (options_.direction != Direction::pull || !can_pull())) || (in_edges && !can_pull());
+  // Without a pull side, the in-edges' work pushes over the out-edges.
+  const bool pushes = (out_edges || (in_edges && !can_pull())) && (!can_pull() || options_.direction != Direction::pull);
   if (pushes && push_stream_) push_stream_->ready_reads();
   if (pulls && pull_stream_) pull_stream_->ready_reads();
 }

@@ -783,7 +783,7 @@ class BoundedBuild {
     SpilledRanges plan;
     base::Array<uint64_t> counts;  // the degrees counted so far; once placed, the offsets
     bool sort_lists = false;       // the graph's, when sorted or deduplicated
-    bool stored_order = false;     // else, each list as compressed pages store it
+    bool stored_order = false;     // else each list as compressed pages store it (place_ranges)
     uint64_t budget = 0;           // for the lanes' arrays
     std::atomic<State> state{State::spilled};  // changed under the build's mutex
     std::optional<PlacedCsr> placed;           // in_scratch
@@ -1076,9 +1076,8 @@ std::unique_ptr<GraphSource> build_ranges(const EdgePasses& edges, const BuildOp
   // The spill buffers of pass 2 are gone: the lanes may share the whole
   // budget (half of it beside the transpose's buffers), or one lane takes it all.
   built->graph.sort_lists = build.sort_neighbors || build.remove_duplicates;
-  const bool stored_order = build.sorted_for_pages && layout::compressed_pages_hold(n, unsigned(sizeof(V)));
-  built->graph.stored_order = stored_order && !built->graph.sort_lists;
-  if (built->transpose) built->transpose->stored_order = stored_order;
+  built->graph.stored_order = build.sorted_for_pages && layout::compressed_pages_hold(n, unsigned(sizeof(V)));
+  if (built->transpose) built->transpose->stored_order = built->graph.stored_order;
   built->graph.budget = with_transpose ? budget / 2 : budget;
   built->info = base::GraphInfo{n, records, weighted, unsigned(sizeof(V)), edges.symmetric || build.symmetrize};
   built->format = edges.format;
