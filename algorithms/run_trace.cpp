@@ -27,6 +27,7 @@ void add_stats(nlohmann::ordered_json& line, const engine::EdgeMapStats& s) {
   line["chunks"] = s.requests;
   line["bytes_read"] = s.bytes_read;
   line["bytes_skipped"] = s.bytes_skipped;
+  line["cached_pages"] = s.cached_pages;
   line["full_scan"] = s.full_scan;
   line["seconds"] = s.seconds;
   line["plan_seconds"] = s.plan_seconds;

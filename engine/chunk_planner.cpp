@@ -17,15 +17,43 @@ ChunkPlanner::ChunkPlanner(const DiskGraph& graph) : graph_(graph) {
   for (unsigned d = 0; d < graph.drives(); ++d) active_.emplace_back(graph.pages_on_drive(d));
 }
 
-ChunkPlan ChunkPlanner::full_scan() const {
+ChunkPlan ChunkPlanner::full_scan(const SkipThreshold& threshold) const {
   ChunkPlan plan;
   plan.full_scan = true;
   plan.chunks.resize(graph_.drives());
+  plan.active_pages = graph_.pages();
+  if (cache_ && cache_->held_bytes()) {  // every page, the cached ones taken from the cache
+    for (unsigned d = 0; d < graph_.drives(); ++d) {
+      for (uint64_t p = 0; p < graph_.pages_on_drive(d); ++p) add_page(threshold, d, p, plan.chunks[d], 0, plan);
+      for (const Chunk& c : plan.chunks[d]) plan.read_pages += c.pages;
+    }
+    return plan;
+  }
   for (unsigned d = 0; d < graph_.drives(); ++d) {
     if (graph_.pages_on_drive(d)) plan.chunks[d].push_back({0, graph_.pages_on_drive(d)});
   }
-  plan.active_pages = plan.read_pages = graph_.pages();
+  plan.read_pages = graph_.pages();
   return plan;
+}
+
+void ChunkPlanner::add_page(const SkipThreshold& threshold, uint64_t d, uint64_t p, std::vector<Chunk>& chunks, size_t first_new,
+                            ChunkPlan& plan) const {
+  if (cache_) {
+    const uint64_t logical = p * graph_.drives() + d;
+    if (cache_->holds(logical)) {
+      plan.cached.push_back(logical);
+      return;
+    }
+  }
+  if (chunks.size() > first_new) {
+    Chunk& c = chunks.back();
+    const uint64_t gap = p - (c.first_page + c.pages);  // pages not read in between (inactive, or cached)
+    if (threshold.infinite || gap == 0 || gap * graph_.page_bytes() < threshold.bytes) {
+      c.pages = p - c.first_page + 1;
+      return;
+    }
+  }
+  chunks.push_back({p, 1});
 }
 
 ChunkPlan ChunkPlanner::plan(const VertexSubset& frontier, const SkipThreshold& threshold, uint64_t first_edges) {
@@ -43,12 +71,12 @@ void ChunkPlanner::mark(uint64_t first_page, uint64_t last_page) {
 
 template <class ForEach>
 ChunkPlan ChunkPlanner::plan_members(ForEach&& for_each, const SkipThreshold& threshold, uint64_t first_edges) {
-  if (threshold.infinite) return full_scan();
+  if (threshold.infinite) return full_scan(threshold);
   const uint64_t cap = first_edges ? first_edges : UINT64_MAX;
   uint64_t active_edges = 0;
   const uint32_t* degrees = graph_.degrees();
   for_each([&](uint64_t v) { active_edges += std::min<uint64_t>(degrees[v], cap); });
-  if (scans_fully(threshold, active_edges)) return full_scan();  // before marking: no page marks needed
+  if (scans_fully(threshold, active_edges)) return full_scan(threshold);  // before marking: no page marks needed
   clear_marks();
   const unsigned drives = graph_.drives();
   for_each([&](uint64_t v) {  // one thread: plain stores, not mark's atomic ones
@@ -64,7 +92,7 @@ bool ChunkPlanner::scans_fully(const SkipThreshold& threshold, uint64_t active_e
 }
 
 ChunkPlan ChunkPlanner::plan_marked(const SkipThreshold& threshold, uint64_t active_edges) {
-  if (scans_fully(threshold, active_edges)) return full_scan();
+  if (scans_fully(threshold, active_edges)) return full_scan(threshold);
   ChunkPlan plan;
   append_marked(threshold, 0, graph_.pages(), plan);
   return plan;
@@ -73,7 +101,6 @@ ChunkPlan ChunkPlanner::plan_marked(const SkipThreshold& threshold, uint64_t act
 void ChunkPlanner::append_marked(const SkipThreshold& threshold, uint64_t first_page, uint64_t end_page, ChunkPlan& plan) const {
   const uint64_t drives = graph_.drives();
   plan.chunks.resize(drives);
-  const uint64_t page = graph_.page_bytes();
   for (uint64_t d = 0; d < drives; ++d) {
     // Drive d holds logical pages d, d + drives, ...: its local pages in range.
     auto local_end = [&](uint64_t logical) { return logical <= d ? 0 : (logical - d + drives - 1) / drives; };
@@ -82,15 +109,7 @@ void ChunkPlanner::append_marked(const SkipThreshold& threshold, uint64_t first_
     // Other threads may still mark later pages, in the same words.
     active_[d].for_each_in_while_set(local_end(first_page), local_end(end_page), [&](uint64_t p) {
       ++plan.active_pages;
-      if (chunks.size() > first_new) {
-        Chunk& c = chunks.back();
-        uint64_t gap = p - (c.first_page + c.pages);  // inactive pages in between
-        if (gap == 0 || gap * page < threshold.bytes) {
-          c.pages = p - c.first_page + 1;
-          return;
-        }
-      }
-      chunks.push_back({p, 1});
+      add_page(threshold, d, p, chunks, first_new, plan);
     });
     for (size_t c = first_new; c < chunks.size(); ++c) plan.read_pages += chunks[c].pages;
   }

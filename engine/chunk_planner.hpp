@@ -14,6 +14,7 @@
 
 #include "engine/disk_graph.hpp"
 #include "engine/indexed_bitmap.hpp"
+#include "engine/page_cache.hpp"
 #include "engine/vertex_subset.hpp"
 
 namespace sluice::engine {
@@ -35,9 +36,10 @@ struct Chunk {
 
 struct ChunkPlan {
   std::vector<std::vector<Chunk>> chunks;  // per drive, ascending
+  std::vector<uint64_t> cached;  // logical pages the walk takes from the page cache, not from a read
   bool full_scan = false;
   bool queued = false;         // the chunks were queued while they were planned (reads_while_planning.hpp)
-  uint64_t active_pages = 0;   // pages holding an active vertex's edges
+  uint64_t active_pages = 0;   // pages holding an active vertex's edges (cached ones included)
   uint64_t read_pages = 0;     // pages the chunks cover (active + merged gaps)
   uint64_t requests() const;
 };
@@ -48,6 +50,9 @@ class ChunkPlanner {
   static constexpr double full_scan_share = 0.5;
 
   explicit ChunkPlanner(const DiskGraph& graph);
+  // Pages `cache` holds are planned into ChunkPlan::cached, not read
+  // (null: none; it must outlive the planner's plans).
+  void use_cache(const PageCache* cache) { cache_ = cache; }
   // The pages of the frontier's edges, or of at most the first
   // `first_edges` edges of each member (0: all).
   ChunkPlan plan(const VertexSubset& frontier, const SkipThreshold& threshold, uint64_t first_edges = 0);
@@ -70,9 +75,14 @@ class ChunkPlanner {
  private:
   template <class ForEach>
   ChunkPlan plan_members(ForEach&& for_each, const SkipThreshold& threshold, uint64_t first_edges);
-  ChunkPlan full_scan() const;
+  ChunkPlan full_scan(const SkipThreshold& threshold) const;
+  // Adds local page p of drive d to `chunks` (or to plan.cached, where the
+  // cache holds it), merging gaps below λ.
+  void add_page(const SkipThreshold& threshold, uint64_t d, uint64_t p, std::vector<Chunk>& chunks, size_t first_new,
+                ChunkPlan& plan) const;
 
   const DiskGraph& graph_;
+  const PageCache* cache_ = nullptr;
   std::vector<IndexedBitmap> active_;  // per drive: drive-local active pages (the PageSubset)
 };
 

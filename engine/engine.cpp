@@ -97,6 +97,7 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
                                                   pull_graph_ == &graph ? push_stream_.get() : nullptr, std::move(pull_buffers));
     }
   }
+  if (!forward) keep_pages(true, pull_graph_ != nullptr);
   if (pull_graph_) pull_cache_ = std::make_unique<PullCache>(graph.vertices(), threads(), pull_cache_bytes(graph, options_));
   if (holds_sample(graph, options_)) resident_sample_ = std::make_unique<const ResidentSample>(*graph.edge_set().sample(), pool_);
 }
@@ -116,6 +117,21 @@ void Engine::ready_reads(bool out_edges, bool in_edges) {
   const bool pushes = (out_edges || (in_edges && !can_pull())) && (!can_pull() || options_.direction != Direction::pull);
   if (pushes && push_stream_) push_stream_->ready_reads();
   if (pulls && pull_stream_) pull_stream_->ready_reads();
+  // The page cache to the sides that will read (the algorithm says which).
+  if (!shares_streams_ && (pushes || pulls)) keep_pages(pushes, pulls);
+}
+
+void Engine::keep_pages(bool push, bool pull) {
+  if (!options_.page_cache) return;
+  auto bytes = [](const std::shared_ptr<PageStream>& stream) { return stream ? whole_page_cache_bytes(stream->graph()) : uint64_t(0); };
+  const uint64_t push_bytes = push ? bytes(push_stream_) : 0, pull_bytes = pull ? bytes(pull_stream_) : 0;
+  const uint64_t both = push_bytes + pull_bytes;
+  if (both == 0) return;
+  // In proportion to what each set takes whole: a budget that holds both
+  // holds each.
+  const uint64_t to_push = uint64_t(double(options_.page_cache) * double(push_bytes) / double(both));
+  push_stream_->keep_pages(to_push);
+  if (pull_stream_) pull_stream_->keep_pages(pull ? options_.page_cache - to_push : 0);
 }
 
 Engine& Engine::kept_transposed() {
@@ -170,6 +186,7 @@ void Engine::record_plan(const ChunkPlan& plan, const DiskGraph& graph, Directio
   stats_.full_scan = plan.full_scan;
   stats_.active_pages = plan.active_pages;
   stats_.requests = plan.requests();
+  stats_.cached_pages = plan.cached.size();
   stats_.bytes_read = plan.read_pages * graph.page_bytes();
   stats_.bytes_skipped = (graph.pages() - plan.read_pages) * graph.page_bytes();
 }
@@ -267,6 +284,13 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     const uint64_t round = RankExchange::round_bound(value, options.communicator->size(), options.exchange_round_bytes);
     if (value) b.exchange += 2 * std::min(mirrors * value, round) + std::min(mirrors * 8, bitmap);
   }
+  // At most the budget, whichever sets it goes to (none in memory, none
+  // of its own for an engine over another's edge sets).
+  if (!resident && shared != Shared::edge_sets && options.page_cache) {
+    // A symmetric graph pulls through a stream of its own, with a cache of its own.
+    const uint64_t whole = whole_page_cache_bytes(graph) + (reversed ? whole_page_cache_bytes(*reversed) : 0);
+    b.page_cache = std::min(options.page_cache, whole);
+  }
   if (shared == Shared::edge_sets) b.index = b.io_buffers = 0;
   if (holds_sample(graph, options)) b.io_buffers += graph.edge_set().sample()->body_bytes();
   return b;
@@ -324,7 +348,8 @@ FittedOptions fit_arrays_to_memory(const DiskGraph& graph, const DiskGraph* reve
   auto parts = [&](const MemoryBudget& b) {
     return "index " + size(b.index) + ", frontiers " + size(b.frontiers) + ", bins " + size(b.bins) +
            (options.io.backend == io::BackendKind::memory ? ", edges in memory " : ", IO buffers ") + size(b.io_buffers) +
-           ", pull cache " + size(b.pull_cache) + ", algorithm " + size(b.algorithm) +
+           ", pull cache " + size(b.pull_cache) + (b.page_cache ? ", page cache " + size(b.page_cache) : std::string()) +
+           ", algorithm " + size(b.algorithm) +
            (b.exchange ? ", exchange " + size(b.exchange) : std::string());
   };
   if (fitted.floor.total() > fitted.limit) {

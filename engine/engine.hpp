@@ -101,6 +101,10 @@ struct EngineOptions {
   // edges * 4 / 20, as the bins, at least 1 MiB (none with --io memory,
   // where every in-list is in DRAM already); 0: no cache.
   std::optional<uint64_t> pull_cache;
+  // Bytes for edge pages kept from one EDGEMAP to the next (page_cache.hpp),
+  // for the edge sets the engine reads, in proportion to their bytes; 0:
+  // none (and none with --io memory, where every page is in DRAM).
+  uint64_t page_cache = 0;
   // λ; unset: default_skip_threshold (the calibrated profile of the first
   // drive's device, else 64 KiB), as the programs do.
   std::optional<SkipThreshold> skip;
@@ -165,11 +169,12 @@ struct MemoryBudget {
   // On ranks: the summed out-degrees, the mirror sets and the values in
   // flight (rank_exchange.hpp).
   uint64_t exchange = 0;
-  uint64_t total() const { return index + frontiers + bins + io_buffers + pull_cache + algorithm + exchange; }
+  uint64_t page_cache = 0;
+  uint64_t total() const { return index + frontiers + bins + io_buffers + pull_cache + algorithm + exchange + page_cache; }
   // Part by part: two engines that live side by side.
   MemoryBudget& operator+=(const MemoryBudget& other) {
     index += other.index, frontiers += other.frontiers, bins += other.bins, io_buffers += other.io_buffers;
-    pull_cache += other.pull_cache, algorithm += other.algorithm, exchange += other.exchange;
+    pull_cache += other.pull_cache, algorithm += other.algorithm, exchange += other.exchange, page_cache += other.page_cache;
     return *this;
   }
   // `reversed`: the pull side's graph, if any; `shared`: what another
@@ -213,6 +218,7 @@ struct EdgeMapStats {
   uint64_t active_vertices = 0, active_pages = 0, requests = 0, bytes_read = 0, bytes_skipped = 0;
   uint64_t destinations = 0;   // pull: destinations whose cond held
   uint64_t cached = 0;         // pull: of those, the ones walked from the pull cache (no page read for them)
+  uint64_t cached_pages = 0;   // active pages taken from the page cache, not read
   bool full_scan = false;
   double seconds = 0;          // the whole call
   double plan_seconds = 0;     // choosing the direction and planning the chunks, before the first read
@@ -532,6 +538,9 @@ class Engine {
   // A step's record, begun with the vertex work done since the last one.
   void start_stats(uint64_t active_vertices);
   // What `plan` reads of `graph`, and the planning's time since `start`.
+  // Gives the page cache's budget (options_.page_cache) to the push side,
+  // the pull side or both, in proportion to their edge sets' bytes whole.
+  void keep_pages(bool push, bool pull);
   void record_plan(const ChunkPlan& plan, const DiskGraph& graph, Direction direction,
                    std::chrono::steady_clock::time_point start);
   // Completes the value exchanges the algorithm started (RankExchange):

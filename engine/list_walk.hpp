@@ -68,8 +68,8 @@ void Engine::walk_lists(uint64_t members, Plan&& plan_pages, Member&& member, F&
             for (uint64_t i = 0; i < count; ++i) w[i] = Format::weight(data, from + i);
           }
         };
-        while (push_stream_->next(error, busy, [&](uint64_t page, const char* raw) {
-          const char* data = page_records<Format>(graph_, page, raw, push_stream_->page_check());
+        while (push_stream_->next(error, busy, [&](uint64_t page, const char* raw, PageCheck check) {
+          const char* data = page_records<Format>(graph_, page, raw, check);
           const uint64_t first = graph_.first_edge_of_page(page);
           for_each_vertex_in_page(graph_, page, [&](uint64_t v, uint64_t lo, uint64_t hi, uint64_t begin, uint64_t end) {
             if (begin == end || !member(v)) return;

@@ -1,6 +1,7 @@
 #include "engine/page_stream.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace sluice::engine {
 
@@ -42,7 +43,49 @@ PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options, int
 
 PageStream::~PageStream() = default;
 
+uint64_t whole_page_cache_bytes(const DiskGraph& graph) {
+  const uint64_t table = graph.pages() * sizeof(uint64_t);
+  // Each page's records rounded up to PageCache's alignment.
+  if (graph.compressed()) return graph.edges() * graph.record_bytes() + graph.pages() * 16 + table;
+  return graph.pages() * graph.page_bytes() + table;
+}
+
+void PageStream::keep_pages(uint64_t budget_bytes) {
+  planner_.use_cache(nullptr);
+  cache_.reset();
+  if (resident_ || budget_bytes == 0) return;
+  const uint64_t whole = whole_page_cache_bytes(graph_);
+  cache_decodes_ = graph_.compressed() && budget_bytes >= whole;
+  cache_ = std::make_unique<PageCache>(graph_.pages(), std::min(budget_bytes, whole));
+  if (!cache_->usable()) {
+    cache_.reset();
+    return;
+  }
+  planner_.use_cache(cache_.get());
+  // Checked when they were read: a page kept as read has its targets
+  // checked again where a walk decodes it, as any decode does.
+  cached_check_ = cache_decodes_ ? PageCheck::decoded : graph_.compressed() ? PageCheck::targets : PageCheck::nothing;
+}
+
+void PageStream::keep(uint64_t page, const char* data) {
+  if (!cache_decodes_) {
+    if (char* at = cache_->room(graph_.page_bytes())) {
+      std::memcpy(at, data, graph_.page_bytes());
+      cache_->hold(page, at);
+    }
+    return;
+  }
+  const uint64_t records = (graph_.end_edge_of_page(page) - graph_.first_edge_of_page(page)) * graph_.record_bytes();
+  if (char* at = cache_->room(records)) {
+    decode_compressed_page(graph_, page, data, PageCheck::targets, at);
+    cache_->hold(page, at);
+  }
+}
+
 void PageStream::start(const ChunkPlan& plan) {
+  cached_ = plan.cached;
+  next_cached_.store(0, std::memory_order_relaxed);
+  held_mark_ = cache_ ? cache_->held_mark() : 0;
   if (resident_) {
     pieces_.clear();
     for (unsigned d = 0; d < graph_.drives(); ++d) {

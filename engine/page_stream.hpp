@@ -15,6 +15,7 @@
 #include "base/interruption.hpp"
 #include "engine/chunk_planner.hpp"
 #include "engine/disk_graph.hpp"
+#include "engine/page_cache.hpp"
 #include "base/first_error.hpp"
 #include "engine/page_walk.hpp"
 #include "engine/resident_pages.hpp"
@@ -26,6 +27,10 @@ namespace sluice::engine {
 // IO buffers for one edge set: the options' count, by default two queue
 // depths per drive, but never more than the whole edge set needs.
 unsigned io_buffers_for(const DiskGraph& graph, const io::IoOptions& options);
+
+// What a page cache holding every page of graph's edge set takes, its
+// table included: the pages decoded where they are compressed.
+uint64_t whole_page_cache_bytes(const DiskGraph& graph);
 
 class PageStream {
  public:
@@ -54,19 +59,32 @@ class PageStream {
   // Whether the pages come from the drives (not --io memory): only then
   // can reads be queued before the plan is whole.
   bool reads_drives() const { return !resident_; }
+  // Keeps up to budget_bytes of the pages read, for later plans to take
+  // from DRAM (page_cache.hpp); 0: none. Between walks only; what was
+  // kept before is dropped. Nothing with --io memory. Compressed pages
+  // are kept decoded where the whole edge set fits the budget so
+  // (whole_page_cache_bytes), and no use decodes them again; else as
+  // read, more pages to the byte.
+  void keep_pages(uint64_t budget_bytes);
   // Queues reads of drive's chunks now (thread-safe), ahead of start().
   void queue(unsigned drive, std::span<const Chunk> chunks);
   // Takes and releases, unread, every buffer queued and not yet taken:
   // after a plan whose reads were queued fails before its walk.
   void discard();
-  // On a compute thread: calls visit(logical_page, data) for every page of
-  // the next filled buffer, adds the time that took to busy_ns, and returns
+  // On a compute thread: calls visit(logical_page, data, check) for every
+  // page of the next filled buffer, `check` being what the walk checks of
+  // it (page_records), adds the time that took to busy_ns, and returns
   // true; or returns false once every queued read has been delivered. An
   // IO error or an exception of visit is captured in `error`; later
   // buffers are then released unread.
+  //
+  // The plan's cached pages come first, a piece at a time; a page read
+  // that the cache held when the walk started (in a merged gap) is not
+  // visited, and every other page read is offered to the cache.
   template <class Visit>
   bool next(base::FirstError& error, uint64_t& busy_ns, Visit&& visit) {
     if (resident_) return next_resident(error, busy_ns, visit);
+    if (next_cached(error, busy_ns, visit)) return true;
     io::Filled filled;
     for (;;) {
       try {
@@ -82,7 +100,16 @@ class PageStream {
         base::throw_if_interrupted();  // the buffers still to come are then released unread
         const uint64_t page = graph_.page_bytes(), drives = graph_.drives();
         const uint64_t first = (filled.offset - graph_.interleaving().header_bytes) / page;  // drive-local page
-        for (uint64_t k = 0; k < filled.length / page; ++k) visit((first + k) * drives + filled.drive, filled.data + k * page);
+        for (uint64_t k = 0; k < filled.length / page; ++k) {
+          const uint64_t logical = (first + k) * drives + filled.drive;
+          const char* data = filled.data + k * page;
+          if (!cache_) {
+            visit(logical, data, page_check_);
+          } else if (!cache_->held_before(logical, held_mark_)) {
+            visit(logical, data, page_check_);
+            keep(logical, data);
+          }
+        }
       } catch (...) {
         error.capture();
       }
@@ -95,8 +122,6 @@ class PageStream {
   // Drive busy time so far, summed over the drives (seconds); 0 in memory.
   double busy_seconds() const;
   const char* backend_name() const { return resident_ ? "memory" : io_->backend_name(); }
-  // What the walks check of each page they are given (page_walk.hpp).
-  PageCheck page_check() const { return page_check_; }
   // Seconds the pages took to load into memory (0: read from the drives).
   double load_seconds() const { return resident_ && !shares_pages_ ? resident_->load_seconds() : 0.0; }
 
@@ -118,7 +143,7 @@ class PageStream {
       const uint64_t drives = graph_.drives();
       for (uint64_t k = 0; k < piece.pages; ++k) {
         const uint64_t local = piece.first_page + k;
-        visit(local * drives + piece.drive, resident_->page(piece.drive, local));
+        visit(local * drives + piece.drive, resident_->page(piece.drive, local), page_check_);
       }
     } catch (...) {
       error.capture();
@@ -127,6 +152,30 @@ class PageStream {
     return true;
   }
 
+  // The next piece of the plan's cached pages, if any is left.
+  template <class Visit>
+  bool next_cached(base::FirstError& error, uint64_t& busy_ns, Visit& visit) {
+    if (cached_.empty()) return false;
+    const size_t i = next_cached_.fetch_add(cached_piece_pages, std::memory_order_relaxed);
+    if (i >= cached_.size()) return false;
+    if (error.failed()) return true;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      base::throw_if_interrupted();
+      for (size_t k = i; k < std::min(cached_.size(), i + cached_piece_pages); ++k) {
+        visit(cached_[k], cache_->records(cached_[k]), cached_check_);
+      }
+    } catch (...) {
+      error.capture();
+    }
+    busy_ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    return true;
+  }
+
+  // A page read, visited, offered to the cache (page_stream.cpp).
+  void keep(uint64_t page, const char* data);
+
+  static constexpr size_t cached_piece_pages = 16;
   const DiskGraph& graph_;
   std::shared_ptr<const ResidentPages> resident_;  // --io memory
   std::unique_ptr<io::DriveSet> drives_;     // otherwise, with the IO service
@@ -137,6 +186,12 @@ class PageStream {
   uint64_t piece_pages_ = 64;  // pages a compute thread takes at a time in memory
   std::vector<Piece> pieces_;
   std::atomic<size_t> next_piece_{0};
+  std::unique_ptr<PageCache> cache_;  // with keep_pages
+  bool cache_decodes_ = false;        // the cache holds compressed pages decoded
+  PageCheck cached_check_ = PageCheck::nothing;  // what a walk checks of a cached page
+  std::vector<uint64_t> cached_;      // the walk's pages from the cache
+  std::atomic<size_t> next_cached_{0};
+  uint64_t held_mark_ = 0;            // the cache's held_before() at the walk's start
 };
 
 }  // namespace sluice::engine

@@ -244,10 +244,10 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
       }
       busy += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
     }
-    while (stream.next(error, busy, [&](uint64_t page, const char* raw) {
+    while (stream.next(error, busy, [&](uint64_t page, const char* raw, PageCheck check) {
       const uint64_t first = graph.first_edge_of_page(page);
       const uint64_t records = graph.end_edge_of_page(page) - first;
-      const char* data = page_records<Format>(graph, page, raw, stream.page_check());
+      const char* data = page_records<Format>(graph, page, raw, check);
       // The page's destinations are consecutive: those activated go to the
       // next frontier a bitmap word at a time (one atomic or per word).
       uint64_t word = 0, activated_bits = 0;

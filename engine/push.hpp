@@ -54,8 +54,8 @@ void Engine::push(const VertexSubset& frontier, Functions& f, bool output, bool 
     using Format = decltype(format);
     auto walk = [&](auto all_active) {
       over([&](base::FirstError& error, uint64_t& busy, auto&& on_edge) {
-        return push_stream_->next(error, busy, [&](uint64_t page, const char* data) {
-          scatter_page<Format, decltype(all_active)::value>(graph_, active, push_stream_->page_check(), first_edges, page, data, on_edge);
+        return push_stream_->next(error, busy, [&](uint64_t page, const char* data, PageCheck check) {
+          scatter_page<Format, decltype(all_active)::value>(graph_, active, check, first_edges, page, data, on_edge);
         });
       });
     };

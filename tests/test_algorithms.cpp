@@ -40,9 +40,11 @@ struct Config {
   const char* lambda;
   int threads;
   Direction direction = Direction::automatic;
+  uint64_t page_cache = 0;
   std::string text() const {
     return std::string(variant == EdgeMapVariant::atomic ? "atomic" : "binning") + " " + io::backend_name(backend) +
-           " λ " + lambda + " threads " + std::to_string(threads) + " " + direction_name(direction);
+           " λ " + lambda + " threads " + std::to_string(threads) + " " + direction_name(direction) + " page cache " +
+           std::to_string(page_cache);
   }
 };
 
@@ -52,8 +54,11 @@ Config config_for(int round) {
                                              io::BackendKind::memory};
   static const char* lambdas[] = {"0", "64k", "inf"};
   static const Direction directions[] = {Direction::automatic, Direction::push, Direction::pull};
+  // No page cache, one that fills after a few pages (the rest read), and
+  // one that holds every page (compressed ones decoded).
+  static const uint64_t page_caches[] = {0, 24 << 10, 64 << 20};
   return {round % 2 ? EdgeMapVariant::atomic : EdgeMapVariant::binning, backends[(round / 2) % 4], lambdas[round % 3],
-          1 + round % 3, directions[(round / 3) % 3]};
+          1 + round % 3, directions[(round / 3) % 3], page_caches[(round / 4) % 3]};
 }
 
 EngineOptions options_for(const Config& c) {
@@ -65,6 +70,7 @@ EngineOptions options_for(const Config& c) {
   o.skip = programs::parse_skip_threshold(c.lambda);
   o.threads = c.threads;
   o.bins = 64;
+  o.page_cache = c.page_cache;
   return o;
 }
 
@@ -610,7 +616,8 @@ TEST(AlgorithmThreads, EveryAlgorithmOnRmat) {
   const std::vector<int64_t> radius = reference_radii(g.csr_order(), radii_sources(g.n, 1));
   for (EdgeMapVariant variant : {EdgeMapVariant::binning, EdgeMapVariant::atomic}) {
     for (Direction direction : {Direction::push, Direction::pull}) {
-      const Config c{variant, io::BackendKind::uring, "64k", 4, direction};
+      // Four threads keeping pages at once: a cache that fills partway, and one that holds them all.
+      const Config c{variant, io::BackendKind::uring, "64k", 4, direction, direction == Direction::push ? uint64_t(48) << 10 : uint64_t(64) << 20};
       check_all(g, layout, c);
       EngineOptions o = options_for(c);
       o.symmetric = true;

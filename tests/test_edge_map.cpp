@@ -782,6 +782,88 @@ TEST(EdgeMap, PullCacheWalksTheListsALevelLeftOpen) {
   }
 }
 
+// The page cache: the same EDGEMAPs twice over (random frontiers of every
+// density, push and pull, λ of 0, 64 KiB and infinity, plain and
+// compressed pages, 1 and 3 drives, every backend) give a plain
+// traversal's sums with no cache, one that fills after a few pages, and
+// one that holds every page; a page the cache holds is never walked twice
+// when a read brings it again in a merged gap. The second time round, the
+// whole cache reads nothing and takes every active page from DRAM, and
+// the small one reads less than no cache.
+TEST(EdgeMap, PageCacheServesThePagesItHolds) {
+  TempDir dir;
+  std::mt19937_64 random(17);
+  RefGraph g;
+  g.name = "uniform";
+  g.n = 20000;
+  g.weighted = true;
+  for (int i = 0; i < 60000; ++i) g.edges.push_back({random() % g.n, random() % g.n, float(1 + random() % 200)});
+  const RefGraph csr = g.csr_order();
+  const io::BackendKind backends[] = {io::BackendKind::uring, io::BackendKind::aio, io::BackendKind::psync};
+  const char* lambdas[] = {"0", "64k", "inf"};
+  std::vector<uint64_t> x(g.n);
+  for (auto& value : x) value = random() % 1000;
+  std::vector<VertexSubset> frontiers;
+  for (double density : {0.002, 0.01, 0.2, 1.0, 0.01}) frontiers.push_back(random_frontier(g.n, density, random));
+  int round = 0;
+  for (bool compressed : {false, true}) {
+    for (unsigned drives : {1u, 3u}) {
+      DiskGraph graph(layout_on_drives(dir, g, drives, true, compressed));
+      ASSERT_EQ(graph.compressed(), compressed);
+      uint64_t bytes_without[2] = {};  // push, pull
+      for (uint64_t budget : {uint64_t(0), uint64_t(64) << 10, uint64_t(64) << 20}) {
+        for (Direction direction : {Direction::push, Direction::pull}) {
+          EngineOptions options;
+          options.direction = direction;
+          options.page_cache = budget;
+          options.skip = programs::parse_skip_threshold(lambdas[round % 3]);
+          options.threads = 1 + round % 3;
+          options.io.backend = backends[round % 3];
+          options.io.queue_depth = 8;
+          ++round;
+          const std::string context = std::string(compressed ? "compressed" : "plain") + " drives " + std::to_string(drives) +
+                                      " budget " + std::to_string(budget) + " " + direction_name(direction) + " λ " +
+                                      options.skip->text() + " " + io::backend_name(options.io.backend);
+          Engine engine(graph, options);
+          EXPECT_LE(engine.budget().page_cache, budget) << context;
+          EXPECT_EQ(engine.budget().page_cache > 0, budget > 0) << context;
+          uint64_t second_bytes = 0, second_cached = 0, second_active = 0;
+          for (int pass = 0; pass < 2; ++pass) {
+            for (const VertexSubset& frontier : frontiers) {
+              std::vector<uint64_t> sum(g.n, 0), expected(g.n, 0);
+              for (const Edge& e : csr.edges) {
+                if (frontier.contains(e.u) && e.v % 3 != 0) expected[e.v] += x[e.u] + uint64_t(e.w);
+              }
+              NeighbourSum f{x, sum};
+              engine.edge_map<uint64_t>(frontier, f, false);
+              ASSERT_EQ(sum, expected) << context << " pass " << pass << " frontier of " << frontier.size();
+              const EdgeMapStats& s = engine.last_stats();
+              EXPECT_LE(s.cached_pages, s.active_pages) << context;
+              if (budget == 0) {
+                EXPECT_EQ(s.cached_pages, 0u) << context;
+              }
+              if (pass == 1) second_bytes += s.bytes_read, second_cached += s.cached_pages, second_active += s.active_pages;
+            }
+          }
+          const int side = direction == Direction::pull;
+          if (budget == 0) {
+            bytes_without[side] = second_bytes;
+          } else if (budget == (uint64_t(64) << 20)) {
+            EXPECT_EQ(second_bytes, 0u) << context;
+            EXPECT_EQ(second_cached, second_active) << context;
+          } else {
+            EXPECT_GT(second_cached, 0u) << context;
+            // λ = inf reads every page whole, cached or not.
+            if (!options.skip->infinite) {
+              EXPECT_LT(second_bytes, bytes_without[side]) << context;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // BFS levels sharing an OpenDestinations: each pull after the first looks
 // only at the destinations the previous one found open, and finds what a
 // pull over every vertex finds (the same destinations, cached lists, bytes

@@ -291,7 +291,7 @@ TEST(EngineThreads, ReadsWhilePlanningReadEveryNeededPageOnce) {
         std::vector<int> seen(g.pages(), 0);
         base::FirstError error;
         uint64_t busy = 0;
-        while (stream.next(error, busy, [&](uint64_t page, const char*) { ++seen[page]; })) {
+        while (stream.next(error, busy, [&](uint64_t page, const char*, PageCheck) { ++seen[page]; })) {
         }
         error.rethrow();
         return seen;
