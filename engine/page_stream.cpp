@@ -54,31 +54,30 @@ void PageStream::keep_pages(uint64_t budget_bytes) {
   planner_.use_cache(nullptr);
   cache_.reset();
   if (resident_ || budget_bytes == 0) return;
-  const uint64_t whole = whole_page_cache_bytes(graph_);
-  cache_decodes_ = graph_.compressed() && budget_bytes >= whole;
-  cache_ = std::make_unique<PageCache>(graph_.pages(), std::min(budget_bytes, whole));
+  cache_ = std::make_unique<PageCache>(graph_.pages(), graph_.pages() * graph_.page_bytes(),
+                                       std::min(budget_bytes, whole_page_cache_bytes(graph_)));
   if (!cache_->usable()) {
     cache_.reset();
     return;
   }
   planner_.use_cache(cache_.get());
-  // Checked when they were read: a page kept as read has its targets
-  // checked again where a walk decodes it, as any decode does.
-  cached_check_ = cache_decodes_ ? PageCheck::decoded : graph_.compressed() ? PageCheck::targets : PageCheck::nothing;
 }
 
 void PageStream::keep(uint64_t page, const char* data) {
-  if (!cache_decodes_) {
-    if (char* at = cache_->room(graph_.page_bytes())) {
-      std::memcpy(at, data, graph_.page_bytes());
-      cache_->hold(page, at);
+  const uint64_t page_bytes = graph_.page_bytes();
+  if (graph_.compressed()) {
+    const uint64_t records = (graph_.end_edge_of_page(page) - graph_.first_edge_of_page(page)) * graph_.record_bytes();
+    if (cache_->may_decode(records, page_bytes)) {
+      if (char* at = cache_->room(records)) {
+        decode_compressed_page(graph_, page, data, PageCheck::targets, at);
+        cache_->hold(page, at, true);
+      }
+      return;
     }
-    return;
   }
-  const uint64_t records = (graph_.end_edge_of_page(page) - graph_.first_edge_of_page(page)) * graph_.record_bytes();
-  if (char* at = cache_->room(records)) {
-    decode_compressed_page(graph_, page, data, PageCheck::targets, at);
-    cache_->hold(page, at);
+  if (char* at = cache_->room(page_bytes)) {
+    std::memcpy(at, data, page_bytes);
+    cache_->hold(page, at, false);
   }
 }
 

@@ -62,9 +62,10 @@ class PageStream {
   // Keeps up to budget_bytes of the pages read, for later plans to take
   // from DRAM (page_cache.hpp); 0: none. Between walks only; what was
   // kept before is dropped. Nothing with --io memory. Compressed pages
-  // are kept decoded where the whole edge set fits the budget so
-  // (whole_page_cache_bytes), and no use decodes them again; else as
-  // read, more pages to the byte.
+  // are kept decoded, so that no use decodes them again, as far as the
+  // budget still holds the rest of the set as read
+  // (PageCache::may_decode): every page decoded where it holds the whole
+  // set so (whole_page_cache_bytes).
   void keep_pages(uint64_t budget_bytes);
   // Queues reads of drive's chunks now (thread-safe), ahead of start().
   void queue(unsigned drive, std::span<const Chunk> chunks);
@@ -162,8 +163,12 @@ class PageStream {
     const auto start = std::chrono::steady_clock::now();
     try {
       base::throw_if_interrupted();
+      // Checked when they were read: one kept as read has its targets
+      // checked again where the walk decodes it, as any decode does.
+      const PageCheck as_read = graph_.compressed() ? PageCheck::targets : PageCheck::nothing;
       for (size_t k = i; k < std::min(cached_.size(), i + cached_piece_pages); ++k) {
-        visit(cached_[k], cache_->records(cached_[k]), cached_check_);
+        const uint64_t page = cached_[k];
+        visit(page, cache_->bytes(page), cache_->decoded(page) ? PageCheck::decoded : as_read);
       }
     } catch (...) {
       error.capture();
@@ -187,8 +192,6 @@ class PageStream {
   std::vector<Piece> pieces_;
   std::atomic<size_t> next_piece_{0};
   std::unique_ptr<PageCache> cache_;  // with keep_pages
-  bool cache_decodes_ = false;        // the cache holds compressed pages decoded
-  PageCheck cached_check_ = PageCheck::nothing;  // what a walk checks of a cached page
   std::vector<uint64_t> cached_;      // the walk's pages from the cache
   std::atomic<size_t> next_cached_{0};
   uint64_t held_mark_ = 0;            // the cache's held_before() at the walk's start
