@@ -127,8 +127,8 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
   const uint64_t limit = memory_limit ? memory_limit : fitted.limit;
   auto parts = [](const engine::MemoryBudget& b) {
     return nlohmann::ordered_json{{"index", b.index}, {"frontiers", b.frontiers}, {"bins", b.bins}, {"io_buffers", b.io_buffers},
-                                  {"pull_cache", b.pull_cache}, {"algorithm", b.algorithm}, {"exchange", b.exchange},
-                                  {"total", b.total()}};
+                                  {"pull_cache", b.pull_cache}, {"page_cache", b.page_cache}, {"algorithm", b.algorithm},
+                                  {"exchange", b.exchange}, {"total", b.total()}};
   };
   run["memory"] = {{"limit", limit}, {"held", parts(held)}, {"by_default", parts(wanted)}, {"floor", parts(floor)}};
   if (distributed()) {

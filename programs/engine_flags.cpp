@@ -26,6 +26,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
     ("edgemap", po::value<std::string>()->default_value(edgemap_default), edgemap_help)
     ("pull-cache", po::value<std::string>()->default_value("auto"),
      "bytes for the in-lists a pull leaves open, walked from DRAM by the next pull instead of read again (auto: edges x 4 / 20; 0: off)")
+    ("page-cache", byte_size_value("0"), "bytes of edge pages kept in DRAM from one EDGEMAP to the next, e.g. 2g: later EDGEMAPs take those pages from memory and read only the others (0: none; counted in --memory-limit)")
     ("memory-limit", byte_size_value("0"), "bytes the run may hold in DRAM, e.g. 8g (0: the memory available)")
     ("exchange-round", byte_size_value("4m"), "on ranks: the values an exchange between EDGEMAPs holds each way at once, e.g. 64m (more: fewer rounds, each a collective)")
     ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see docs/layout.md)");
@@ -62,6 +63,7 @@ engine::EngineOptions engine_options_from(const po::variables_map& v, const engi
     if (skip_source) *skip_source = choice.source;
   }
   o.memory_limit = v["memory-limit"].as<ByteSize>().bytes;
+  o.page_cache = v["page-cache"].as<ByteSize>().bytes;
   o.exchange_round_bytes = v["exchange-round"].as<ByteSize>().bytes;
   if (!o.exchange_round_bytes) throw po::error("--exchange-round must be at least 1 byte");
   if (const std::string cache = v["pull-cache"].as<std::string>(); cache != "auto") {
@@ -137,6 +139,11 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.memory_limit = e.options.memory_limit;
   in_options.algorithm_bytes = in_options.algorithm_bytes_least = 0;  // counted once, in the rank's own part
   in_options.whole_out_degrees = nullptr;  // the transpose's part's out-degrees are the graph's in-degrees
+  if (e.in_graph) {
+    // One page cache for the run: half to each part's engine.
+    in_options.page_cache = e.options.page_cache / 2;
+    e.options.page_cache -= in_options.page_cache;
+  }
   const bool split_limit = e.in_graph && e.options.memory_limit;
   if (split_limit) {
     // Two engines over two parts, both held through the run: the one limit

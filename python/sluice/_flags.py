@@ -24,6 +24,7 @@ ENGINE_OPTIONS = (
     "edgemap",
     "memory_limit",
     "pull_cache",
+    "page_cache",
     "verify_reads",
     "symmetric",
 )

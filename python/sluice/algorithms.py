@@ -14,6 +14,8 @@ algorithm's parameters and the programs' engine options as keywords:
     memory_limit   bytes the run may hold in DRAM ("8g"; 0: what is available)
     pull_cache     bytes for the in-lists a pull leaves open, walked from
                    DRAM by the next pull ("auto": edges x 4 / 20; 0: off)
+    page_cache     bytes of edge pages kept in DRAM from one EDGEMAP to the
+                   next ("2g"; 0: none, the default)
     verify_reads   check every page read against its checksum (default True)
     symmetric      the graph stores every edge both ways: its out-edges
                    serve where the transpose is needed

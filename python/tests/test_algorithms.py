@@ -23,7 +23,8 @@ ENGINES = [
     dict(io="aio", direction="push"),
     dict(io="psync", direction="pull"),
     dict(io="uring", direction="pull", pull_cache=0),
-    dict(io="aio", direction="pull", pull_cache="4k"),
+    dict(io="aio", direction="pull", pull_cache="4k", page_cache="24k"),
+    dict(io="psync", direction="auto", page_cache="64m"),
     dict(io="memory", direction="auto", edgemap="atomic"),
     dict(io="auto", direction="push", skip_threshold="inf", verify_reads=False),
 ]
