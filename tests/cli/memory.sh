@@ -54,4 +54,28 @@ same_values classic.full auto.cut || fail "pagerank's automatic classic differs 
   --output auto.roomy --stats auto.roomy.json > out.txt 2>&1 || fail "pagerank above delta's floor: $(cat out.txt)"
 grep -q '"method":"delta"' auto.roomy.json || fail "pagerank above delta's floor did not run delta"
 same_values pagerank.full auto.roomy || fail "pagerank's automatic delta differs from --method delta"
+# --page-cache: the same answers, pages taken from DRAM once a first
+# EDGEMAP has read them, the cache counted in the budget and under the
+# limit; one that does not fit the limit beside the floor is refused.
+"$sluice" generate rmat --scale 14 --edge-factor 8 --seed 3 --weighted -o w.el >/dev/null
+mkdir dw
+"$sluice" convert w.el w.sluice --drives dw >/dev/null
+"$tools/sluice-sssp" w.sluice --source 0 --output sssp.full >/dev/null 2>&1
+for cache in 16k 64m; do
+  "$tools/sluice-sssp" w.sluice --source 0 --page-cache "$cache" --output "sssp.$cache" --stats "sssp.$cache.json" >/dev/null 2> err.txt ||
+    fail "sssp --page-cache $cache: $(cat err.txt)"
+  same_values sssp.full "sssp.$cache" || fail "sssp with --page-cache $cache gave another answer"
+  [ "$(json "sssp.$cache.json" 'r["memory"]["held"]["page_cache"] > 0')" = True ] || fail "the run record does not count --page-cache $cache"
+  python3 -c 'import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+maps = [r for r in records if r["record"] == "edgemap"]
+cached = sum(r["cached_pages"] for r in maps)
+assert cached > 0, "no page came from the cache"
+if sys.argv[2] == "64m":  # holds every page: each is read once at most
+    pages = sum(r["bytes_read"] for r in maps) // 4096
+    assert pages <= records[0]["edges"], pages
+' "sssp.$cache.json" "$cache" || fail "sssp --page-cache $cache: the statistics do not show the cache at work"
+done
+expect_error 1 "does not fit in memory: .*, page cache " "$tools/sluice-sssp" w.sluice --page-cache 64m --memory-limit 64k
+expect_error 2 "option .--page-cache. is not a size in bytes" "$tools/sluice-sssp" w.sluice --page-cache lots
 echo "memory: ok"

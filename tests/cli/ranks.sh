@@ -234,6 +234,8 @@ same_results uniform uniform.el 3 --io aio
 same_results uniform uniform.el 3 --exchange-round 100
 expect_error 2 "--exchange-round must be at least 1 byte" "$tools/sluice-pagerank" uniform.sluice --exchange-round 0
 same_results star star.el 2 --io psync
+# A page cache on each rank, split between its two parts' engines.
+same_results rmat rmat.el 2 --page-cache 96k
 same_results chain chain.el 3 --direction push
 same_results chain chain.el 4 --io memory
 same_results lopsided lopsided.el 3
