@@ -6,8 +6,8 @@ PageCache::PageCache(uint64_t pages, uint64_t read_bytes, uint64_t budget_bytes)
   const uint64_t table = pages * sizeof(uint64_t);
   capacity_ = budget_bytes > table ? (budget_bytes - table) / alignment * alignment : 0;
   if (!capacity_) return;
-  const uint64_t aligned = read_bytes + pages * alignment;  // each page's bytes rounded up
-  spare_.store(capacity_ > aligned ? int64_t(capacity_ - aligned) : 0, std::memory_order_relaxed);
+  const uint64_t as_read = bytes_to_hold(pages, read_bytes) - table;
+  spare_.store(capacity_ > as_read ? int64_t(capacity_ - as_read) : 0, std::memory_order_relaxed);
   bytes_ = base::Array<char>(capacity_, "the page cache");
   at_.assign(pages, none);
 }

@@ -29,6 +29,9 @@ class PageCache {
   // each one is.
   PageCache(uint64_t pages, uint64_t read_bytes, uint64_t budget_bytes);
 
+  // The budget that holds `pages` pages of `bytes` in all, the table
+  // included.
+  static uint64_t bytes_to_hold(uint64_t pages, uint64_t bytes) { return bytes + pages * (alignment + sizeof(uint64_t)); }
   // Whether the budget holds anything beside the table.
   bool usable() const { return capacity_ > 0; }
   // Bytes of pages held now.

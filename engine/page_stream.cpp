@@ -44,10 +44,8 @@ PageStream::PageStream(const DiskGraph& graph, const io::IoOptions& options, int
 PageStream::~PageStream() = default;
 
 uint64_t whole_page_cache_bytes(const DiskGraph& graph) {
-  const uint64_t table = graph.pages() * sizeof(uint64_t);
-  // Each page's records rounded up to PageCache's alignment.
-  if (graph.compressed()) return graph.edges() * graph.record_bytes() + graph.pages() * 16 + table;
-  return graph.pages() * graph.page_bytes() + table;
+  const uint64_t bytes = graph.compressed() ? graph.edges() * graph.record_bytes() : graph.pages() * graph.page_bytes();
+  return PageCache::bytes_to_hold(graph.pages(), bytes);
 }
 
 void PageStream::keep_pages(uint64_t budget_bytes) {
