@@ -61,20 +61,20 @@ void PageStream::keep_pages(uint64_t budget_bytes) {
   planner_.use_cache(cache_.get());
 }
 
-void PageStream::keep(uint64_t page, const char* data) {
-  const uint64_t page_bytes = graph_.page_bytes();
-  if (graph_.compressed()) {
-    const uint64_t records = (graph_.end_edge_of_page(page) - graph_.first_edge_of_page(page)) * graph_.record_bytes();
-    if (cache_->may_decode(records, page_bytes)) {
-      if (char* at = cache_->room(records)) {
-        decode_compressed_page(graph_, page, data, PageCheck::targets, at);
-        cache_->hold(page, at, true);
-      }
-      return;
-    }
-  }
-  if (char* at = cache_->room(page_bytes)) {
-    std::memcpy(at, data, page_bytes);
+const char* PageStream::keep_decoded(uint64_t page, const char* data) {
+  if (!graph_.compressed()) return nullptr;
+  const uint64_t records = (graph_.end_edge_of_page(page) - graph_.first_edge_of_page(page)) * graph_.record_bytes();
+  if (!cache_->may_decode(records, graph_.page_bytes())) return nullptr;
+  char* at = cache_->room(records);
+  if (!at) return nullptr;  // full: as read it would not fit either
+  decode_compressed_page(graph_, page, data, page_check_, at);
+  cache_->hold(page, at, true);
+  return at;
+}
+
+void PageStream::keep_as_read(uint64_t page, const char* data) {
+  if (char* at = cache_->room(graph_.page_bytes())) {
+    std::memcpy(at, data, graph_.page_bytes());
     cache_->hold(page, at, false);
   }
 }

@@ -107,8 +107,13 @@ class PageStream {
           if (!cache_) {
             visit(logical, data, page_check_);
           } else if (!cache_->held_before(logical, held_mark_)) {
-            visit(logical, data, page_check_);
-            keep(logical, data);
+            // Decoded into the cache, the walk takes the records there.
+            if (const char* records = keep_decoded(logical, data)) {
+              visit(logical, records, PageCheck::decoded);
+            } else {
+              visit(logical, data, page_check_);
+              keep_as_read(logical, data);
+            }
           }
         }
       } catch (...) {
@@ -177,8 +182,11 @@ class PageStream {
     return true;
   }
 
-  // A page read, visited, offered to the cache (page_stream.cpp).
-  void keep(uint64_t page, const char* data);
+  // A page read and not held, offered to the cache (page_stream.cpp):
+  // decoded, checked as a walk checks it (its records, or null where it
+  // is not kept so); or, once walked, as read.
+  const char* keep_decoded(uint64_t page, const char* data);
+  void keep_as_read(uint64_t page, const char* data);
 
   static constexpr size_t cached_piece_pages = 16;
   const DiskGraph& graph_;
