@@ -187,33 +187,36 @@ void read_and_check(IoService& service, unsigned drive, const Extent& extent) {
   EXPECT_FALSE(service.next(f));
 }
 
-TEST(IoService, UringPinsItsBuffersAtTheFirstRead) {
+// An io_uring service over `count` drive files, and what was pinned
+// before it opened.
+struct UringService {
   TempDir dir;
-  DriveSet drives(make_drive_files(dir, 1, 1 << 20));
+  DriveSet drives;
   const IoOptions options = small_uring();
   const uint64_t before = pinned_kb();
-  IoService service(drives, options);
-  EXPECT_EQ(pinned_kb(), before) << "pinned before any read";
-  read_and_check(service, 0, Extent{4096, 8192});
-  if (pinned_kb() == before) GTEST_SKIP() << "the buffers were not registered (RLIMIT_MEMLOCK?); reads ran unregistered";
-  EXPECT_GE(pinned_kb() - before, options.buffers * (options.max_request_bytes >> 10));
+  IoService service;
+  explicit UringService(unsigned count) : drives(make_drive_files(dir, count, 1 << 20)), service(drives, options) {}
+};
+
+TEST(IoService, UringPinsItsBuffersAtTheFirstRead) {
+  UringService uring(1);
+  EXPECT_EQ(pinned_kb(), uring.before) << "pinned before any read";
+  read_and_check(uring.service, 0, Extent{4096, 8192});
+  if (pinned_kb() == uring.before) GTEST_SKIP() << "the buffers were not registered (RLIMIT_MEMLOCK?); reads ran unregistered";
+  EXPECT_GE(pinned_kb() - uring.before, uring.options.buffers * (uring.options.max_request_bytes >> 10));
 }
 
 // ready() pins them before any read (a program whose algorithm reads the
 // set, before its first trial), once: the reads after it are served alike.
 TEST(IoService, UringPinsItsBuffersWhenReadied) {
-  TempDir dir;
-  DriveSet drives(make_drive_files(dir, 2, 1 << 20));
-  const IoOptions options = small_uring();
-  const uint64_t before = pinned_kb();
-  IoService service(drives, options);
-  service.ready();
-  if (pinned_kb() == before) GTEST_SKIP() << "the buffers were not registered (RLIMIT_MEMLOCK?)";
-  const uint64_t readied = pinned_kb() - before;
-  EXPECT_GE(readied, 2 * options.buffers * (options.max_request_bytes >> 10)) << "both drives' rings";
-  service.ready();
-  for (unsigned drive = 0; drive < 2; ++drive) read_and_check(service, drive, Extent{4096 * (drive + 1), 8192});
-  EXPECT_EQ(pinned_kb() - before, readied) << "registered again";
+  UringService uring(2);
+  uring.service.ready();
+  if (pinned_kb() == uring.before) GTEST_SKIP() << "the buffers were not registered (RLIMIT_MEMLOCK?)";
+  const uint64_t readied = pinned_kb() - uring.before;
+  EXPECT_GE(readied, 2 * uring.options.buffers * (uring.options.max_request_bytes >> 10)) << "both drives' rings";
+  uring.service.ready();
+  for (unsigned drive = 0; drive < 2; ++drive) read_and_check(uring.service, drive, Extent{4096 * (drive + 1), 8192});
+  EXPECT_EQ(pinned_kb() - uring.before, readied) << "registered again";
 }
 
 TEST(IoService, RejectsAZeroDepthOrBatch) {
