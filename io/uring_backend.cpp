@@ -2,19 +2,23 @@
 // registered (IOSQE_FIXED_FILE) and the buffer pool registered so reads use
 // READ_FIXED; submissions are batched into one io_uring_submit.
 //
-// Registering pins the buffers, which makes them resident, so a ring
-// registers its pool at its first read rather than at its start: a pool
-// whose edge set is never read (PageRank's out-edges when it pulls, the
-// pools WCC never reads into) costs no memory. Registered into empty
-// slots taken at the start (io_uring_register_buffers_sparse, then an
-// update at the first read) the buffers read about 1.2x slower in BFS on
-// RMAT 22, trial after trial; registered whole at the first read, as fast
-// as at the start. A program whose algorithm reads the set registers it
-// before its first trial instead (ready()): 18-28 ms for 64 MiB on this
-// machine, which a first read would add to that trial's time.
+// Registering pins the buffers, which makes them resident, and takes
+// 13-28 ms for 64 MiB on this machine. A program whose algorithm reads
+// the set registers it before its first trial (ready()). Otherwise a ring
+// reads unregistered until it has read a quarter of its pool's bytes,
+// then registers the pool whole: a pool whose edge set is never read
+// (PageRank's out-edges when it pulls) costs no memory, and a few pages
+// read from a set the algorithm hardly uses (WCC's lists outside the
+// largest component) cost no registration. Unregistered, PageRank 10 from
+// the drives took 2.40-2.58 s against 1.50-1.96 s registered (plain
+// pages, RMAT 22); registered into empty slots taken at the start
+// (io_uring_register_buffers_sparse, then an update at the first read)
+// the buffers read about 1.2x slower in BFS, trial after trial.
 #include <liburing.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -38,14 +42,17 @@ class UringBackend : public ReadBackend {
       io_uring_queue_exit(&ring_);
       throw std::runtime_error(std::string("io_uring_register_files: ") + std::strerror(-rc));
     }
-    for (auto& b : buffers) unregistered_.push_back({b.data(), b.size()});
+    for (auto& b : buffers) unregistered_.push_back({b.data(), b.size()}), pool_bytes_ += b.size();
   }
   ~UringBackend() override { io_uring_queue_exit(&ring_); }
   const char* name() const override { return "uring"; }
   void ready() override { register_pool(); }
 
   void submit(std::span<ReadRequest* const> requests) override {
-    register_pool();
+    if (!registration_decided_) {
+      for (const ReadRequest* r : requests) unregistered_reads_ += r->length;
+      if (unregistered_reads_ >= pool_bytes_ / 4) register_pool();
+    }
     for (ReadRequest* r : requests) {
       io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
       if (!sqe) {  // ring full: push what we have first
@@ -88,6 +95,7 @@ class UringBackend : public ReadBackend {
         registered_ = io_uring_register_buffers(&ring_, unregistered_.data(), unsigned(unregistered_.size())) == 0;
       }
       unregistered_.clear();
+      registration_decided_ = true;
     });
   }
   void flush() {
@@ -99,8 +107,13 @@ class UringBackend : public ReadBackend {
   }
 
   io_uring ring_{};
-  std::vector<iovec> unregistered_;  // the pool, until the first read or ready() registers it
+  std::vector<iovec> unregistered_;  // the pool, until reads or ready() register it
+  uint64_t pool_bytes_ = 0;
   std::once_flag registration_;
+  // Read on the drive's thread alone; ready() sets it while that thread
+  // has nothing in flight (ReadBackend::ready).
+  std::atomic<bool> registration_decided_{false};
+  uint64_t unregistered_reads_ = 0;  // bytes read before the pool was registered
   bool registered_ = false;
 };
 
