@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <utility>
 
 #include "base/errors.hpp"
 #include "programs/symmetry_check.hpp"
@@ -156,12 +157,15 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     const uint64_t limit = e.options.memory_limit;
     const uint64_t left = limit > e.options.algorithm_bytes ? limit - e.options.algorithm_bytes : 0;
     const auto out_reversed = e.out_graph->reversed(), in_reversed = e.in_graph->reversed();  // the layout's, not loaded again
-    const auto own_part = [&](const engine::MemoryBudget& b) { return b.total() - e.options.algorithm_bytes; };
-    const uint64_t own_floor = own_part(engine::MemoryBudget::least(*e.out_graph, out_reversed.get(), e.options));
-    const uint64_t own_above = own_part(engine::MemoryBudget::of(*e.out_graph, out_reversed.get(), e.options)) - own_floor;
-    const uint64_t other_floor = engine::MemoryBudget::least(*e.in_graph, in_reversed.get(), in_options, engine::Shared::io_buffers).total();
-    const uint64_t other_above =
-        engine::MemoryBudget::of(*e.in_graph, in_reversed.get(), in_options, engine::Shared::io_buffers).total() - other_floor;
+    // A part's engine at its floor, and what it holds above it by default,
+    // the algorithm's arrays not counted.
+    auto floor_and_above = [](const engine::DiskGraph& graph, const engine::DiskGraph* reversed, const engine::EngineOptions& o,
+                              engine::Shared shared) {
+      const uint64_t floor = engine::MemoryBudget::least(graph, reversed, o, shared).total() - o.algorithm_bytes;
+      return std::pair{floor, engine::MemoryBudget::of(graph, reversed, o, shared).total() - o.algorithm_bytes - floor};
+    };
+    const auto [own_floor, own_above] = floor_and_above(*e.out_graph, out_reversed.get(), e.options, engine::Shared::nothing);
+    const auto [other_floor, other_above] = floor_and_above(*e.in_graph, in_reversed.get(), in_options, engine::Shared::io_buffers);
     uint64_t other_share = 0;
     if (left < own_floor + other_floor) {  // one is refused, naming its share
       other_share = uint64_t(double(left) * double(other_floor) / double(std::max<uint64_t>(1, own_floor + other_floor)));
