@@ -144,8 +144,7 @@ class Communicator {
       // The other rounds, blocking.
       for (uint64_t round = 1; round < p->rounds.count; ++round) {
         fill_round(*p);
-        if (fits_int(p->rounds)) all_to_all_fitting(p->send, p->send_counts, p->receive, p->receive_counts);
-        else all_to_all(p->send, p->send_counts, p->receive, p->receive_counts);
+        all_to_all_knowing(p->send, p->send_counts, p->receive, p->receive_counts, fits_int(p->rounds));
         p->rounds.land(p->receive);
       }
     }
@@ -228,14 +227,19 @@ class Communicator {
   // known to fit MPI's int counts.
   virtual std::unique_ptr<Started> start(std::span<const char> send, std::span<const uint64_t> send_counts,
                                          std::span<char> receive, std::span<const uint64_t> receive_counts, bool fits) {
-    if (fits) all_to_all_fitting(send, send_counts, receive, receive_counts);
-    else all_to_all(send, send_counts, receive, receive_counts);
+    all_to_all_knowing(send, send_counts, receive, receive_counts, fits);
     return nullptr;
   }
   // all_to_all where every rank's totals are known to fit MPI's int counts.
   virtual void all_to_all_fitting(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
                                   std::span<const uint64_t> receive_counts) {
     all_to_all(send, send_counts, receive, receive_counts);
+  }
+  // A blocking all_to_all, the fitting one where `fits` says it may.
+  void all_to_all_knowing(std::span<const char> send, std::span<const uint64_t> send_counts, std::span<char> receive,
+                          std::span<const uint64_t> receive_counts, bool fits) {
+    if (fits) all_to_all_fitting(send, send_counts, receive, receive_counts);
+    else all_to_all(send, send_counts, receive, receive_counts);
   }
 
   CommunicationCounters counters_;
