@@ -49,11 +49,15 @@ uint64_t whole_page_cache_bytes(const DiskGraph& graph) {
 }
 
 void PageStream::keep_pages(uint64_t budget_bytes) {
+  const uint64_t budget = resident_ ? 0 : std::min(budget_bytes, whole_page_cache_bytes(graph_));
+  // The same budget again before any page was kept (the engine's opening,
+  // then the sides its algorithm reads): the table is not built twice.
+  if (cache_ && budget == cache_budget_ && cache_->held_bytes() == 0) return;
   planner_.use_cache(nullptr);
   cache_.reset();
-  if (resident_ || budget_bytes == 0) return;
-  cache_ = std::make_unique<PageCache>(graph_.pages(), graph_.pages() * graph_.page_bytes(),
-                                       std::min(budget_bytes, whole_page_cache_bytes(graph_)));
+  cache_budget_ = budget;
+  if (budget == 0) return;
+  cache_ = std::make_unique<PageCache>(graph_.pages(), graph_.pages() * graph_.page_bytes(), budget);
   if (!cache_->usable()) {
     cache_.reset();
     return;

@@ -200,6 +200,7 @@ class PageStream {
   std::vector<Piece> pieces_;
   std::atomic<size_t> next_piece_{0};
   std::unique_ptr<PageCache> cache_;  // with keep_pages
+  uint64_t cache_budget_ = 0;         // what keep_pages gave it
   std::vector<uint64_t> cached_;      // the walk's pages from the cache
   std::atomic<size_t> next_cached_{0};
   uint64_t held_mark_ = 0;            // the cache's held_before() at the walk's start
