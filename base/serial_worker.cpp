@@ -24,18 +24,21 @@ SerialWorker::Ticket SerialWorker::submit(std::function<void()> task) {
 }
 
 void SerialWorker::wait(Ticket ticket) {
+  // done_ is raised after the task's effects, with release: seen here, they are.
+  if (done_.load(std::memory_order_acquire) >= ticket && !failed_.load(std::memory_order_acquire)) return;
   std::unique_lock lock(mutex_);
   wait_for(ticket, lock);
   rethrow(lock);
 }
 
 void SerialWorker::wait_quietly(Ticket ticket) noexcept {
+  if (done_.load(std::memory_order_acquire) >= ticket) return;
   std::unique_lock lock(mutex_);
   wait_for(ticket, lock);
 }
 
 void SerialWorker::wait_for(Ticket ticket, std::unique_lock<std::mutex>& lock) {
-  finished_.wait(lock, [&] { return done_ >= ticket; });
+  finished_.wait(lock, [&] { return done_.load(std::memory_order_relaxed) >= ticket; });
 }
 
 // To every caller after it: what they wait for may have been skipped.
@@ -57,13 +60,16 @@ void SerialWorker::run() {
       } catch (...) {
         lock.lock();
         error_ = std::current_exception();
+        failed_.store(true, std::memory_order_release);
         lock.unlock();
       }
       task = nullptr;
       lock.lock();
     }
-    ++done_;
+    done_.store(done_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    lock.unlock();
     finished_.notify_all();
+    lock.lock();
   }
 }
 

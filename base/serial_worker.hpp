@@ -7,8 +7,17 @@
 // every submit or wait after; the tasks queued after it are skipped. Whoever
 // hands over a task that uses a buffer waits for it before freeing the
 // buffer (wait_quietly where an error is already on its way).
+//
+// A bounded conversion hands over tens of thousands of small writes a
+// second, each of which a caller then waits for, usually long done: that
+// wait reads two atomics and takes no lock, and the worker wakes waiters
+// only after it lets go of the lock, where a waiter woken under it went
+// straight back to sleep on the mutex (converting RMAT 24 under
+// --memory-limit 512m: 85 K futex calls and 50 K context switches,
+// against 118 K and 83 K).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -45,7 +54,9 @@ class SerialWorker {
   std::mutex mutex_;
   std::condition_variable queued_, finished_;
   std::deque<std::function<void()>> tasks_;
-  Ticket submitted_ = 0, done_ = 0;
+  Ticket submitted_ = 0;
+  std::atomic<Ticket> done_{0};  // written under mutex_; read without it by a wait that needs no sleep
+  std::atomic<bool> failed_{false};  // error_ is set
   std::exception_ptr error_;
   bool stopping_ = false;
   std::thread thread_;  // last: it starts once the rest exists
