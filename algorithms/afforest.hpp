@@ -12,14 +12,20 @@
 
 namespace sluice::algorithms::afforest {
 
-// n vertices, each its own root, the parents set on the engine's threads
-// (each touches its piece's pages first).
+// Sets parent[v] = v for n vertices on the engine's threads (each
+// touches its piece's pages first).
 template <class Id>
-ConcurrentForest<Id> singletons(engine::Engine& engine, uint64_t n) {
-  base::Array<Id> parent(n, "the union-find forest");
+void make_singletons(engine::Engine& engine, Id* parent, uint64_t n) {
   engine.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
     for (uint64_t v = begin; v < end; ++v) parent[v] = Id(v);
   });
+}
+
+// n vertices, each its own root.
+template <class Id>
+ConcurrentForest<Id> singletons(engine::Engine& engine, uint64_t n) {
+  base::Array<Id> parent(n, "the union-find forest");
+  make_singletons(engine, parent.data(), n);
   return ConcurrentForest<Id>(std::move(parent));
 }
 

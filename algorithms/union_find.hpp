@@ -42,12 +42,21 @@ template <class Id, class Order = SmallerIdWins>
 class ConcurrentForest {
  public:
   // Every vertex its own root.
-  explicit ConcurrentForest(uint64_t n, Order order = {}) : parent_(n, "the union-find forest"), order_(order) {
+  explicit ConcurrentForest(uint64_t n, Order order = {}) : owned_(n, "the union-find forest"), parent_(owned_.data()), order_(order) {
     for (uint64_t v = 0; v < n; ++v) parent_[v] = Id(v);
   }
   // Over parent pointers made elsewhere (every vertex its own root, set on
   // the engine's threads: afforest::singletons).
-  explicit ConcurrentForest(base::Array<Id> parent, Order order = {}) : parent_(std::move(parent)), order_(order) {}
+  explicit ConcurrentForest(base::Array<Id> parent, Order order = {})
+      : owned_(std::move(parent)), parent_(owned_.data()), order_(order) {}
+  // The same over parent pointers held in memory the caller owns, which
+  // outlives the forest (WCC's labels, which the forest turns into).
+  explicit ConcurrentForest(Id* parent, Order order = {}) : parent_(parent), order_(order) {}
+  ConcurrentForest(ConcurrentForest&& other) noexcept
+      : owned_(std::move(other.owned_)), parent_(std::exchange(other.parent_, nullptr)), order_(other.order_) {}
+  ConcurrentForest(const ConcurrentForest&) = delete;
+  ConcurrentForest& operator=(const ConcurrentForest&) = delete;
+  ConcurrentForest& operator=(ConcurrentForest&&) = delete;
 
   Id parent(uint64_t v) const { return load(v); }
 
@@ -86,7 +95,8 @@ class ConcurrentForest {
  private:
   Id load(uint64_t v) const { return std::atomic_ref<Id>(const_cast<Id&>(parent_[v])).load(std::memory_order_relaxed); }
 
-  base::Array<Id> parent_;
+  base::Array<Id> owned_;  // empty where the caller holds the parents
+  Id* parent_;
   Order order_;
 };
 

@@ -1,6 +1,7 @@
 #include "algorithms/wcc.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -19,7 +20,14 @@ template <class Id>
 ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
   const uint64_t n = out.graph().vertices();
   ComponentsResult result;
-  ConcurrentForest<Id> forest = afforest::singletons<Id>(out, n);
+  // The forest lives in the front of the labels' array, into which it is
+  // widened at the end: 8 bytes a vertex at the peak, where a forest and
+  // a fresh array of labels took 12 (realloc, widening the forest's own
+  // array, copied it where malloc had it from the heap).
+  result.label = base::Array<uint64_t>(n, "the component labels");
+  Id* const parents = reinterpret_cast<Id*>(result.label.data());
+  afforest::make_singletons(out, parents, n);
+  ConcurrentForest<Id> forest(parents);
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   Link<Id> link{forest};
   // 1. Every vertex joins its first two out-neighbours: for most graphs
@@ -64,10 +72,19 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
       trace.record(*in, "in-edges", 1);
     }
   }
-  result.label = base::Array<uint64_t>(n, "the component labels");  // written on the compute threads, not zeroed first
-  out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {  // each vertex's root: its component's smallest id
-    for (uint64_t v = begin; v < end; ++v) result.label[v] = forest.find(v);
+  // Each vertex pointed at its root, its component's smallest id; then
+  // each id widened, from the back, into bytes already read (memcpy: the
+  // two views of one array alias).
+  out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
+    for (uint64_t v = begin; v < end; ++v) forest.compress(v);
   });
+  char* const bytes = reinterpret_cast<char*>(result.label.data());
+  for (uint64_t v = n; v-- > 0;) {
+    Id root;
+    std::memcpy(&root, bytes + v * sizeof(Id), sizeof(Id));
+    const uint64_t label = root;
+    std::memcpy(bytes + v * sizeof(uint64_t), &label, sizeof label);
+  }
   result.rounds = 2;
   return result;
 }
@@ -82,24 +99,39 @@ ComponentsResult wcc(engine::Engine& out, engine::Engine* in, RunTrace& trace) {
 }
 
 namespace {
-// Count: wide enough for the vertex count (4 bytes a vertex below 2^32,
-// not 8: this array is the one-process run's peak).
-template <class Count>
-void count_components(ComponentsResult& result) {
-  base::Array<Count> size = base::Array<Count>::zeros(result.label.size(), "the component sizes");
+// Each component's size is counted in the upper half of its label's own
+// entry (a label is its component's smallest vertex, whose entry holds
+// the label itself in its lower half): no array of sizes beside the
+// labels, which would take the peak back to 12 bytes a vertex. Labels
+// of 2^32 and more take an array of counts.
+void count_components_in_place(ComponentsResult& result) {
+  constexpr uint64_t low = 0xffffffffULL, one = uint64_t(1) << 32;
+  base::Array<uint64_t>& label = result.label;
+  for (uint64_t v = 0; v < label.size(); ++v) label[label[v] & low] += one;
+  result.components = 0;
+  result.largest = 0;
+  for (uint64_t v = 0; v < label.size(); ++v) {
+    result.largest = std::max(result.largest, label[v] >> 32);
+    label[v] &= low;
+    if (label[v] == v) ++result.components;
+  }
+}
+
+void count_components_apart(ComponentsResult& result) {
+  base::Array<uint64_t> size = base::Array<uint64_t>::zeros(result.label.size(), "the component sizes");
   for (uint64_t l : result.label) ++size[l];
   result.components = 0;
   result.largest = 0;
   for (uint64_t v = 0; v < size.size(); ++v) {
     if (result.label[v] == v) ++result.components;
-    result.largest = std::max<uint64_t>(result.largest, size[v]);
+    result.largest = std::max(result.largest, size[v]);
   }
 }
 }  // namespace
 
 void summarize_components(ComponentsResult& result) {
-  if (result.label.size() < (uint64_t(1) << 32)) return count_components<uint32_t>(result);
-  count_components<uint64_t>(result);
+  if (result.label.size() < (uint64_t(1) << 32)) return count_components_in_place(result);
+  count_components_apart(result);
 }
 
 void summarize_components(ComponentsResult& result, engine::RankExchange& ranks) {

@@ -23,9 +23,9 @@ struct ComponentsResult {
   uint64_t rounds = 0;          // passes over (some of) the edges
 };
 
-// The forest (an id a vertex) and the labels (8 bytes a vertex; after
-// the forest, the components' sizes, 4 bytes a vertex below 2^32).
-constexpr engine::VertexBytes wcc_vertex_bytes{8, 0, 1, 0};
+// The labels (8 bytes a vertex), which hold the forest until it is
+// widened into them, and then count the components' sizes too.
+constexpr engine::VertexBytes wcc_vertex_bytes{8, 0, 0, 0};
 // On ranks: the forest and the label agreement's two labels, an id each
 // over every vertex id, and over the own range the final labels and the
 // offsets of the ranks that read each own vertex (8 bytes each).
