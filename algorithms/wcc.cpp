@@ -1,7 +1,6 @@
 #include "algorithms/wcc.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -73,18 +72,11 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
     }
   }
   // Each vertex pointed at its root, its component's smallest id; then
-  // each id widened, from the back, into bytes already read (memcpy: the
-  // two views of one array alias).
+  // the ids widened into the labels.
   out.parallel_for(n, [&](int, uint64_t begin, uint64_t end) {
     for (uint64_t v = begin; v < end; ++v) forest.compress(v);
   });
-  char* const bytes = reinterpret_cast<char*>(result.label.data());
-  for (uint64_t v = n; v-- > 0;) {
-    Id root;
-    std::memcpy(&root, bytes + v * sizeof(Id), sizeof(Id));
-    const uint64_t label = root;
-    std::memcpy(bytes + v * sizeof(uint64_t), &label, sizeof label);
-  }
+  base::widen_in_place<Id, uint64_t>(result.label.data(), 0, n);
   result.rounds = 2;
   return result;
 }

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <span>
@@ -21,6 +22,23 @@
 #include "base/errors.hpp"
 
 namespace sluice::base {
+
+// Widens the values of type N stored from `bytes` on into values of type
+// W over the same bytes, those of [first, last) alone, from the back:
+// each moves into bytes at or past its own, read already (memcpy: the two
+// views of one buffer alias).
+template <class N, class W>
+void widen_in_place(void* bytes, size_t first, size_t last) {
+  static_assert(std::is_trivial_v<N> && std::is_trivial_v<W> && sizeof(W) >= sizeof(N));
+  if constexpr (std::is_same_v<N, W>) return;
+  char* const at = static_cast<char*>(bytes);
+  for (size_t i = last; i-- > first;) {
+    N narrow;
+    std::memcpy(&narrow, at + i * sizeof(N), sizeof(N));
+    const W wide = W(narrow);
+    std::memcpy(at + i * sizeof(W), &wide, sizeof(W));
+  }
+}
 
 template <class T>
 class Array {
@@ -109,9 +127,11 @@ class Array {
   }
 
   // The values in a wider type U, in this array's own buffer: it grows
-  // (realloc remaps a large block rather than copying it) and the values
-  // move from the back, each into bytes already read. The peak is the
-  // wide array alone, not both. Only the values in [first, last) are
+  // and the values move from the back, each into bytes already read.
+  // Where malloc took the buffer by mmap, realloc remaps it and the peak
+  // is the wide array alone; one glibc served from its heap (blocks up to
+  // 32 MiB once large ones were freed) it may copy, the two then held at
+  // once. Only the values in [first, last) are
   // widened (an array held on an MPI rank for its own range alone): the
   // others are left undefined, and their pages untouched.
   template <class U>
@@ -123,11 +143,8 @@ class Array {
     void* grown = std::realloc(data_.get(), size_ * sizeof(U));
     if (!grown) throw std::runtime_error(std::string("out of memory widening ") + what);
     data_.release();
-    T* narrow = static_cast<T*>(grown);
-    U* out = static_cast<U*>(grown);
-    // Each value moves into bytes at or past its own: read already.
-    for (size_t i = std::min(last, size_); i-- > first;) out[i] = U(narrow[i]);
-    wide.data_.reset(out);
+    widen_in_place<T, U>(grown, first, std::min(last, size_));
+    wide.data_.reset(static_cast<U*>(grown));
     wide.size_ = std::exchange(size_, 0);
     return wide;
   }
