@@ -171,4 +171,13 @@ SsspResult sssp_from_every_vertex(engine::Engine& engine, const SsspOptions& o, 
   return shortest_paths(engine, NegativeCycle::anywhere, std::move(start), engine::VertexSubset::all(n), o, trace);
 }
 
+ChosenDelta delta_for_weights(bool weighted, const std::optional<layout::WeightRange>& weights) {
+  if (!weighted) return {1, "unweighted: every weight is 1"};
+  if (!weights) return {1, "no weight range recorded", true};
+  if (weights->empty()) return {1, "no edges"};
+  if (weights->least < 0) return {std::numeric_limits<double>::infinity(), "negative weights: Bellman-Ford"};
+  if (!(weights->most > 0)) return {1, "every weight is 0"};
+  return {double(weights->most), "the largest weight"};
+}
+
 }  // namespace sluice::algorithms

@@ -16,12 +16,14 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "algorithms/run_trace.hpp"
 #include "engine/engine.hpp"
+#include "layout/manifest.hpp"
 
 namespace sluice::algorithms {
 
@@ -59,6 +61,21 @@ struct NegativeCycle : std::runtime_error {
   uint64_t vertex;  // the source of the search, or anywhere
   uint64_t rounds;
 };
+
+// The bucket width for a graph's weights when none is asked for: the
+// largest weight. Out of core each bucket rereads its frontier's pages, so
+// few wide buckets beat many narrow ones (RMAT 22 and uniform 21 with
+// weights 1-255, from disk: 7-10x faster than width 1, and within 15% of
+// the best width in memory; experiments/README.md). Negative weights take
+// Bellman-Ford (infinity), the only width that handles them; unweighted
+// graphs width 1 (BFS levels). `weights` unknown (a layout written before
+// sluice recorded them): 1, GAPBS's default.
+struct ChosenDelta {
+  double delta;
+  const char* reason;
+  bool unrecorded = false;  // a weighted layout without its weights' range: worth a warning
+};
+ChosenDelta delta_for_weights(bool weighted, const std::optional<layout::WeightRange>& weights);
 
 // Distances (4), and the waiting bins: at most 1.25 ids an own vertex
 // (10), and a bit each while their stale ids are dropped.

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The page cache (--page-cache) from disk, alternating:
-#   1. SSSP (bucket width 1, the default) on a weighted RMAT graph, plain
-#      and compressed pages, for each cache size in SIZES;
+#   1. SSSP (bucket width DELTA, default 1: many buckets that come back to
+#      the same pages) on a weighted RMAT graph, plain and compressed
+#      pages, for each cache size in SIZES;
 #   2. PageRank 10 (classic) on an unweighted RMAT graph with its
 #      transpose, without a cache, with one that holds the in-edges, and
 #      with --io memory.
 # Prints one line a run: seconds, MB read, pages taken from the cache
 # (summed over the run's EDGEMAPs, from --stats), peak RSS (MiB).
 #
-#   [SIZES="0 128m 256m 512m 1g"] experiments/bench_page_cache.sh [SCALE] [ROUNDS] [WORK]
+#   [SIZES="0 128m 256m 512m 1g"] [DELTA=1] experiments/bench_page_cache.sh [SCALE] [ROUNDS] [WORK]
 #   defaults 22 2 build/page-cache (about 1.1 GB of layouts at scale 22)
 set -euo pipefail
 scale=${1:-22}
@@ -17,6 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=${3:-$root/build/page-cache}
 tools=$root/build/tools
 sizes=${SIZES:-0 128m 256m 512m 1g}
+delta=${DELTA:-1}
 command -v /usr/bin/time > /dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 mkdir -p "$work/drive"
 cd "$work"
@@ -42,7 +44,7 @@ for round in $(seq "$rounds"); do
   echo "# round $round"
   for size in $sizes; do
     for pages in plain compressed; do
-      run "sssp $pages --page-cache $size" "$tools/sluice-sssp" "w$pages.sluice" -n 1 --source "$source" --page-cache "$size"
+      run "sssp $pages --page-cache $size" "$tools/sluice-sssp" "w$pages.sluice" -n 1 --source "$source" --delta "$delta" --page-cache "$size"
     done
   done
   for flags in "--page-cache 0" "--page-cache 320m" "--io memory"; do

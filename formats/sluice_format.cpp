@@ -129,9 +129,11 @@ EdgeSetPaths edge_set_paths(const std::string& manifest_path, const std::string&
   return paths;
 }
 
+// With `weights` (a weighted graph's out-edges), the least and the largest
+// weight noted as the blocks pass.
 layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manifest_path, const layout::Manifest& manifest,
                             const std::string& suffix, const SluiceWriteOptions& options,
-                            std::vector<base::AtomicFile>& outputs) {
+                            std::vector<base::AtomicFile>& outputs, layout::WeightRange* weights = nullptr) {
   const base::GraphInfo& info = graph.info();
   const std::string dir = fs::path(manifest_path).parent_path().string();
   const layout::DriveHeader identity = layout::drive_identity(manifest, manifest_path, suffix);
@@ -154,6 +156,7 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
         }
         degrees[u] = uint32_t(degree);
       }
+      if (weights && block.weights) weights->add(block.weights, block.edges);
       f(block);
     });
   };
@@ -319,7 +322,8 @@ StagedLayout stage_sluice_layout(BlockGraph& graph, BlockGraph* transpose, const
   manifest.sample_edges = options.sample_edges;
   manifest.part = options.part;
   manifest.out.drives.resize(options.drive_dirs.empty() ? 1 : options.drive_dirs.size());  // the drive count, for the headers
-  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, outputs);
+  if (graph.info().weighted) manifest.weights.emplace();
+  manifest.out = write_edge_set(graph, manifest_path, manifest, "out", options, outputs, manifest.weights ? &*manifest.weights : nullptr);
   if (transpose) manifest.in = write_edge_set(*transpose, manifest_path, manifest, "in", options, outputs);
   if (options.with_ids) manifest_ids(manifest, manifest_path, graph.source().ids(), outputs);
   outputs.emplace_back(manifest_path);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -22,6 +23,13 @@ namespace {
 
 FileIdentity identity_of(const struct stat& st) {
   return {uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_mtim.tv_sec) * 1000000000u + uint64_t(st.st_mtim.tv_nsec)};
+}
+
+// A float as text that reads back as the same float.
+std::string exact(float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", double(value));
+  return text;
 }
 
 std::string hex(uint64_t value) {
@@ -97,6 +105,22 @@ class ManifestParser {
     }
     return parsed;
   }
+  // "LEAST MOST", two floats (inf -inf: no edges).
+  WeightRange weight_range(const std::string& key) const {
+    std::istringstream in(text(key));
+    std::string least, most, rest;
+    in >> least >> most;
+    WeightRange range;
+    char* end_least = nullptr;
+    char* end_most = nullptr;
+    range.least = std::strtof(least.c_str(), &end_least);
+    range.most = std::strtof(most.c_str(), &end_most);
+    if (least.empty() || most.empty() || *end_least != '\0' || *end_most != '\0' || (in >> rest) || std::isnan(range.least) ||
+        std::isnan(range.most) || (range.least > range.most && !(std::isinf(range.least) && std::isinf(range.most)))) {
+      throw base::InputError(path_, base::at_line(values_.at(key).second), "expected the least and the largest weight for '" + key + "'");
+    }
+    return range;
+  }
 
  private:
   std::string path_;
@@ -141,6 +165,16 @@ std::string path_in_layout(const std::string& manifest_path, const std::string& 
   return p.is_absolute() ? path : (fs::path(manifest_path).parent_path() / p).string();
 }
 
+void WeightRange::add(const float* weights, uint64_t count) {
+  float low = least, high = most;
+  for (uint64_t e = 0; e < count; ++e) low = std::min(low, weights[e]), high = std::max(high, weights[e]);
+  least = low, most = high;
+}
+
+void WeightRange::add(const WeightRange& other) {
+  least = std::min(least, other.least), most = std::max(most, other.most);
+}
+
 Manifest Manifest::read(const std::string& path) {
   ManifestParser p(path);
   Manifest m;
@@ -168,6 +202,7 @@ Manifest Manifest::read(const std::string& path) {
   m.info.symmetric = p.has("symmetric") && p.number("symmetric") != 0;  // absent before it was recorded: not known
   m.info.id_bytes = unsigned(p.number("id_bytes"));
   if (m.info.id_bytes != 4 && m.info.id_bytes != 8) throw base::InputError(path, "", "id_bytes must be 4 or 8");
+  if (p.has("weights")) m.weights = p.weight_range("weights");
   if (p.has("ids")) {
     m.ids = p.text("ids");
     m.ids_checksum = p.number("ids_xxh64", 16);
@@ -241,6 +276,7 @@ std::string Manifest::text() const {
   out << "weighted " << (info.weighted ? 1 : 0) << "\n";
   out << "symmetric " << (info.symmetric ? 1 : 0) << "\n";
   out << "id_bytes " << info.id_bytes << "\n";
+  if (weights) out << "weights " << exact(weights->least) << " " << exact(weights->most) << "\n";
   if (!ids.empty()) {
     out << "ids " << ids << "\n";
     out << "ids_xxh64 " << hex(ids_checksum) << "\n";

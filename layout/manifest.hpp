@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,17 @@ namespace sluice::layout {
 inline constexpr unsigned sluice_layout_version = 2;
 // The most targets per vertex a sample file may hold (convert --sample-edges).
 inline constexpr uint32_t max_sample_edges = 64;
+
+// The least and the largest edge weight of a weighted layout, recorded
+// when it is written (SSSP's bucket width follows the largest); an empty
+// edge set's is empty (least > most).
+struct WeightRange {
+  float least = std::numeric_limits<float>::infinity();
+  float most = -std::numeric_limits<float>::infinity();
+  bool empty() const { return !(least <= most); }
+  void add(const float* weights, uint64_t count);
+  void add(const WeightRange& other);
+};
 
 struct EdgeSetFiles {
   std::string index;
@@ -69,6 +81,9 @@ struct Manifest {
   std::optional<EdgeSetFiles> in;
   std::vector<RankPart> parts;  // a top manifest: one per rank (it has no edge sets of its own)
   std::optional<PartOf> part;   // a part's manifest: whose part it is
+  // A weighted layout's weights, where it was written by a sluice that
+  // records them; a part's: its own edges'.
+  std::optional<WeightRange> weights;
   double alpha = 0;             // a top manifest: the vertex weight its ranges balance (see formats/ranked_writer.hpp)
   // A relabelled graph's id map (layout/id_map_file.hpp), as written; ""
   // when the ids are the input's. A ranked layout's is in its top manifest.

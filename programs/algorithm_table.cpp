@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -502,10 +504,53 @@ Algorithm bc_row() {
   return a;
 }
 
+// --delta as given: a positive number or inf.
+double given_delta(const std::string& text) {
+  char* end = nullptr;
+  const double delta = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(delta > 0)) {
+    throw po::error("--delta must be a positive number, inf (Bellman-Ford) or auto (the largest weight), not '" + text + "'");
+  }
+  return delta;
+}
+
+// --delta auto: from the weights the layout records; on ranks, every
+// part's together (each records its own edges').
+algorithms::ChosenDelta delta_for_layout(const AlgorithmSetup& s) {
+  std::optional<layout::WeightRange> weights = s.graph.layout().manifest().weights;
+  if (s.communicator) {
+    // A part's range as two floats in one word; all ones where none is recorded.
+    constexpr uint64_t unknown = ~uint64_t(0);
+    const uint64_t mine = weights ? uint64_t(std::bit_cast<uint32_t>(weights->least)) << 32 | std::bit_cast<uint32_t>(weights->most) : unknown;
+    std::optional<layout::WeightRange> whole = layout::WeightRange{};
+    for (const uint64_t theirs : s.communicator->all_gather_one(mine)) {
+      if (theirs == unknown) {
+        whole.reset();
+        break;
+      }
+      whole->add(layout::WeightRange{std::bit_cast<float>(uint32_t(theirs >> 32)), std::bit_cast<float>(uint32_t(theirs))});
+    }
+    weights = whole;
+  }
+  return algorithms::delta_for_weights(s.graph.info().weighted, weights);
+}
+
+// Said where --delta auto found no weight range to follow.
+void warn_if_unrecorded(const algorithms::ChosenDelta& chosen, AlgorithmResult& result) {
+  if (!chosen.unrecorded) return;
+  result.warnings.push_back("the layout records no range of its weights (an older sluice wrote it), so the bucket width is 1: "
+                            "--delta near the largest weight, or converting the layout again, runs far faster out of core");
+}
+
+// How the summary names the bucket width.
+std::string bucket_width_text(double delta) {
+  return std::isinf(delta) ? "(Bellman-Ford)" : printed("of width %g", delta);
+}
+
 // sssp --from-every-vertex: one search with every vertex at distance 0.
-PreparedAlgorithm sssp_from_every_vertex(const algorithms::SsspOptions& o) {
-  NamedScalars parameters = {{"from_every_vertex", true}, {"delta", o.delta}};
-  return PreparedAlgorithm{std::move(parameters), [o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+PreparedAlgorithm sssp_from_every_vertex(const algorithms::SsspOptions& o, const algorithms::ChosenDelta& chosen) {
+  NamedScalars parameters = {{"from_every_vertex", true}, {"delta", o.delta}, {"delta_from", std::string(chosen.reason)}};
+  return PreparedAlgorithm{std::move(parameters), [o, chosen](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
     double seconds = 0;
     algorithms::SsspResult r = timed(seconds, [&] { return algorithms::sssp_from_every_vertex(e.out, o, trace); });
     const uint64_t below = owned_count(owners(e), r.distance, [](float d) { return d < 0; });
@@ -515,6 +560,7 @@ PreparedAlgorithm sssp_from_every_vertex(const algorithms::SsspOptions& o) {
                            {}, {}, seconds};
     result.values.emplace_back("distance", std::vector<double>(r.distance.begin(), r.distance.end()));
     result.counts = {{"reached", r.reached}, {"below_zero", below}, {"buckets", r.buckets}, {"rounds", r.rounds}};
+    warn_if_unrecorded(chosen, result);
     return result;
   }, 0, [](formats::BlockGraph& graph, const AlgorithmResult& r) {
     return verify_sssp(graph, std::nullopt, values_named<double>(r, "distance"));
@@ -537,22 +583,24 @@ Algorithm sssp_row() {
   a.add_options = [](po::options_description& o) {
     o.add_options()
       ("source,r", po::value<std::string>(), source_help)
-      ("delta,d", po::value<double>()->default_value(1, "1"), "bucket width, GAPBS's -d (inf: Bellman-Ford, which also takes negative weights); out of core a width near the largest weight reads far fewer bytes")
+      ("delta,d", po::value<std::string>()->default_value("auto"), "bucket width, GAPBS's -d: a number, inf (Bellman-Ford, which also takes negative weights), or auto: the layout's largest weight (1 unweighted; inf with negative weights), which out of core reads far fewer bytes than narrow buckets")
       ("from-every-vertex", po::bool_switch(), "start every vertex at distance 0 (a virtual source joined to each by weight 0): each vertex's least distance from any vertex, at most 0; with --delta inf, Johnson's potentials, and an error if the graph has a negative cycle anywhere");
   };
   a.transpose = not_needed;
   a.reads.out_edges = true;  // its buckets push
   a.check = [](const po::variables_map& v) {
-    if (!(v["delta"].as<double>() > 0)) throw po::error("--delta must be positive (inf: Bellman-Ford)");
+    if (const std::string delta = v["delta"].as<std::string>(); delta != "auto") given_delta(delta);
     if (v["from-every-vertex"].as<bool>() && v.count("source")) throw po::error("give --source or --from-every-vertex, not both");
   };
   a.prepare = [](const AlgorithmSetup& s) {
     algorithms::SsspOptions o;
-    o.delta = s.values["delta"].as<double>();
-    if (s.values["from-every-vertex"].as<bool>()) return sssp_from_every_vertex(o);
+    const std::string given = s.values["delta"].as<std::string>();
+    const algorithms::ChosenDelta chosen = given == "auto" ? delta_for_layout(s) : algorithms::ChosenDelta{given_delta(given), "given"};
+    o.delta = chosen.delta;
+    if (s.values["from-every-vertex"].as<bool>()) return sssp_from_every_vertex(o, chosen);
     const SourcePlan sources(s);
-    NamedScalars parameters = {{"source", sources.parameter()}, {"delta", o.delta}};
-    return PreparedAlgorithm{std::move(parameters), [sources, o](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
+    NamedScalars parameters = {{"source", sources.parameter()}, {"delta", o.delta}, {"delta_from", std::string(chosen.reason)}};
+    return PreparedAlgorithm{std::move(parameters), [sources, o, chosen](const AlgorithmEngines& e, algorithms::RunTrace& trace) {
       const uint64_t source = sources.for_trial(trace.trial());
       double seconds = 0;
       algorithms::SsspResult r;
@@ -565,12 +613,13 @@ Algorithm sssp_row() {
       }
       const float farthest = owned_max(owners(e), r.distance, 0.0f,
                                        [](float d) { return d < std::numeric_limits<float>::infinity() ? d : 0.0f; });
-      AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s)",
+      AlgorithmResult result{r.rounds, printed("source %llu reached %llu of %zu vertices, farthest at %.6g, %llu bucket(s) %s",
                                                (unsigned long long)sources.named(source), (unsigned long long)r.reached, r.distance.size(),
-                                               double(farthest), (unsigned long long)r.buckets), {}, {}, seconds};
+                                               double(farthest), (unsigned long long)r.buckets, bucket_width_text(o.delta).c_str()), {}, {}, seconds};
       result.values.emplace_back("distance", std::vector<double>(r.distance.begin(), r.distance.end()));
       result.counts = {{"source", source}, {"reached", r.reached}, {"buckets", r.buckets}, {"rounds", r.rounds}};
       sources.warn_if_stuck(source, result);
+      warn_if_unrecorded(chosen, result);
       return result;
     }, sources.trials(), [](formats::BlockGraph& graph, const AlgorithmResult& r) {
       return verify_sssp(graph, count_named(r, "source"), values_named<double>(r, "distance"));

@@ -171,6 +171,12 @@ TEST_F(LayoutDamage, CorruptIndexAndManifest) {
   expect_error_with([&] { SluiceLayout layout(manifest); }, {"index checksum mismatch"});
   write_text(dir / "bad.sluice", "sluice-graph 2\nlayout 0123456789abcdef0123456789abcdef\nvertices ten\n");
   expect_input_error(dir / "bad.sluice", {"line 3", "expected a number for 'vertices'"});
+  // The weights' range: two floats, the least first (inf -inf: no edges).
+  const std::string head = "sluice-graph 2\nlayout 0123456789abcdef0123456789abcdef\nvertices 10\nedges 1\nweighted 1\nid_bytes 4\n";
+  for (const char* range : {"weights 1", "weights 5 1", "weights 1 nan", "weights 1 2 3", "weights one 2"}) {
+    write_text(dir / "weights.sluice", head + range + "\n");
+    expect_input_error(dir / "weights.sluice", {"line 7", "expected the least and the largest weight for 'weights'"});
+  }
   write_text(dir / "v1.sluice", "sluice-graph 1\n");
   expect_input_error(dir / "v1.sluice", {"version 1", "convert the graph again"});
   write_text(dir / "v9.sluice", "sluice-graph 9\n");

@@ -1,6 +1,7 @@
 // sluice info GRAPH: counts, degree statistics and, for sluice's layout, the
 // drives, bytes per drive, index memory and checksum verification.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -172,6 +173,7 @@ int cmd_info(int argc, char** argv) {
       o["page_bytes"] = edges.interleaving().page_bytes;
       o["compressed"] = layout->manifest().compressed;
       o["sample_edges"] = layout->manifest().sample_edges;
+      if (const auto& w = layout->manifest().weights; w && !w->empty()) o["weights"] = {{"least", w->least}, {"largest", w->most}};
       o["edge_page_bytes_per_edge"] = info.edges ? double(edges.pages() * edges.interleaving().page_bytes) / double(info.edges) : 0.0;
       o["index_memory_bytes"] = layout->out().index().memory_bytes();
       o["engine_memory_bytes"] = engine::DiskGraph(path, false, rank).memory_bytes();
@@ -212,6 +214,17 @@ int cmd_info(int argc, char** argv) {
               << " bytes per edge, transpose " << (layout->in() ? "yes" : "no") << "\n";
     for (unsigned d = 0; d < edges.interleaving().drives; ++d) {
       std::cout << "drive " << d << "     " << edges.paths()[d] << ": " << edges.drive_bytes(d) << " bytes\n";
+    }
+    if (m.weights) {
+      auto shown = [](float w) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", double(w));
+        return std::string(text);
+      };
+      std::cout << "weights     " << (m.weights->empty() ? std::string("none (no edges)")
+                                                       : "least " + shown(m.weights->least) + ", largest " +
+                                                             shown(m.weights->most) + " (sssp's bucket width by default)")
+                << (rank ? " in this part" : "") << "\n";
     }
     if (m.sample_edges) {
       std::cout << "sample      the first " << m.sample_edges << " targets of each vertex beside the index"

@@ -132,7 +132,8 @@ class SsspResult(RunResult):
     distance: np.ndarray  # float64 (summed in float32, as the weights are stored); inf where not reached
     source: Optional[int] = None  # None: from every vertex
     from_every_vertex: bool = False
-    delta: float = 1.0
+    delta: float = 1.0  # the bucket width the run took
+    delta_from: str = ""  # why: "given", "the largest weight", "unweighted: every weight is 1", ...
     reached: int = 0
     buckets: int = 0
     rounds: int = 0
@@ -345,14 +346,17 @@ def bc(
 def sssp(
     graph: Union[PathLike, Graph],
     source: Optional[int] = None,
-    delta: float = 1.0,
+    delta: Union[float, str] = "auto",
     from_every_vertex: bool = False,
     **options: Any,
 ) -> SsspResult:
     """Single-source shortest paths from ``source`` (default: the vertex of
     highest out-degree) by delta-stepping with bucket width ``delta``
     (GAPBS's sssp); ``delta=float("inf")`` runs Bellman-Ford, which also
-    takes negative weights. Unweighted graphs have weight 1.
+    takes negative weights. ``"auto"`` takes the layout's largest weight
+    (1 for an unweighted graph, Bellman-Ford where a weight is negative):
+    few wide buckets read far fewer bytes out of core than narrow ones.
+    Unweighted graphs have weight 1.
 
     ``from_every_vertex=True`` starts every vertex at distance 0 instead
     (a virtual source joined to each by weight 0): each vertex's least

@@ -257,9 +257,9 @@ def _distances(g: LayoutGraph, source: Hashable, delta: Any, integers: bool) -> 
 
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     g = _as_layout(G)
-    # Weights are integers here (can_run): a range as wide as the largest
-    # one keeps the rounds few; the distances are exact either way.
-    found = _distances(g, source, float("inf"), True)
+    # Weights are integers here (can_run): buckets as wide as the largest
+    # one keep the rounds few; the distances are exact either way.
+    found = _distances(g, source, "auto", True)
     return found if cutoff is None else {node: d for node, d in found.items() if d <= cutoff}
 
 

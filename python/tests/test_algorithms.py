@@ -277,6 +277,11 @@ def test_sssp_and_kcore(layouts, shape, tmp_path):
     expected = scipy.sparse.csgraph.dijkstra(weighted, indices=source)
     for delta in (1.0, 7.0, float("inf")):
         np.testing.assert_allclose(sluice.sssp(layout, source=source, delta=delta).distance, expected, rtol=1e-6)
+    # By default the buckets are as wide as the largest weight the layout records.
+    r = sluice.sssp(layout, source=source)
+    np.testing.assert_allclose(r.distance, expected, rtol=1e-6)
+    if weighted.nnz:
+        assert (r.delta, r.delta_from) == (weighted.data.max(), "the largest weight")
     # From every vertex: with positive weights every vertex stays at 0;
     # weights made negative on the edges from lower to higher ids (no
     # cycle among them) give the least distance from any vertex, which
@@ -295,6 +300,10 @@ def test_sssp_and_kcore(layouts, shape, tmp_path):
                                          shape=(n + 1, n + 1))
         expected = scipy.sparse.csgraph.bellman_ford(joined, indices=n)[:n]
         np.testing.assert_allclose(sluice.sssp(dag, from_every_vertex=True, delta=float("inf")).distance, expected, rtol=1e-6, atol=1e-9)
+        # Negative weights make the default Bellman-Ford.
+        r = sluice.sssp(dag, from_every_vertex=True)
+        np.testing.assert_allclose(r.distance, expected, rtol=1e-6, atol=1e-9)
+        assert (r.delta, r.delta_from) == (float("inf"), "negative weights: Bellman-Ford")
         u, v = w.row[forward][0], w.col[forward][0]
         cycle = scipy.sparse.csr_matrix((np.append(-weights[forward], -1.0), (np.append(w.row[forward], v), np.append(w.col[forward], u))),
                                         shape=a.shape)

@@ -175,15 +175,35 @@ grep -q "^sssp g.sluice: .* iterations, .*source 5 reached [0-9]* of 4096 vertic
   fail "sssp summary: $(cat sssp.out)"
 paste depth.txt dist.txt | awk '($1 == -1 && $2 != "inf") || ($1 != -1 && $1 != $2) { bad = 1 } END { exit bad }' ||
   fail "sssp distances are not BFS depths"
-head -1 sssp.jsonl | grep -q '"parameters":{"source":5,"delta":1.0}}$' || fail "sssp run record: $(head -1 sssp.jsonl)"
+head -1 sssp.jsonl | grep -q '"parameters":{"source":5,"delta":1.0,"delta_from":"unweighted: every weight is 1"}}$' || fail "sssp run record: $(head -1 sssp.jsonl)"
 "$tools/sluice" sssp g.sluice -r 5 -d inf --output dist-bf.txt >/dev/null 2>&1
 cmp -s dist.txt dist-bf.txt || fail "Bellman-Ford (--delta inf) differs from delta-stepping"
-expect_error 2 "\-\-delta must be positive" "$tools/sluice-sssp" g.sluice --delta 0
+expect_error 2 "\-\-delta must be a positive number, inf (Bellman-Ford) or auto (the largest weight), not '0'" "$tools/sluice-sssp" g.sluice --delta 0
+expect_error 2 "\-\-delta must be a positive number" "$tools/sluice-sssp" g.sluice --delta 2x
+# By default the buckets are as wide as the largest weight, which the
+# layout records (and sluice info shows).
+printf '0 1 4\n0 2 1\n2 1 2.5\n1 3 1\n' > positive.wel
+"$tools/sluice" convert positive.wel positive.sluice --drives d2 >/dev/null
+grep -qx "weights 1 4" positive.sluice || fail "the manifest's weight range: $(cat positive.sluice)"
+"$tools/sluice" info positive.sluice | grep -q "^weights     least 1, largest 4 " || fail "sluice info's weights: $("$tools/sluice" info positive.sluice)"
+"$tools/sluice-sssp" positive.sluice --source 0 --output positive.txt --stats positive.jsonl > positive.out 2>&1
+[ "$(tr '\n' ' ' < positive.txt)" = "0 3.5 1 4.5 " ] || fail "sssp on positive weights: $(cat positive.txt)"
+grep -q ", 2 bucket(s) of width 4$" positive.out || fail "sssp's default width: $(cat positive.out)"
+head -1 positive.jsonl | grep -q '"delta":4.0,"delta_from":"the largest weight"}}$' || fail "sssp run record: $(head -1 positive.jsonl)"
 printf '0 1 4\n0 2 1\n2 1 -2\n1 3 1\n' > negative.wel
 "$tools/sluice" convert negative.wel negative.sluice --drives d2 >/dev/null
-expect_error 2 "an edge out of vertex 2 has a negative weight: delta-stepping needs" "$tools/sluice-sssp" negative.sluice --source 0
+expect_error 2 "an edge out of vertex 2 has a negative weight: delta-stepping needs" "$tools/sluice-sssp" negative.sluice --source 0 --delta 1
 "$tools/sluice-sssp" negative.sluice --source 0 --delta inf --output negative.txt >/dev/null 2>&1
 [ "$(tr '\n' ' ' < negative.txt)" = "0 -1 1 0 " ] || fail "Bellman-Ford with a negative weight: $(cat negative.txt)"
+# A negative weight makes the default Bellman-Ford.
+"$tools/sluice-sssp" negative.sluice --source 0 --output negative-auto.txt > negative-auto.out 2>&1
+cmp -s negative.txt negative-auto.txt || fail "sssp's default on negative weights: $(cat negative-auto.out)"
+grep -q "(Bellman-Ford)$" negative-auto.out || fail "sssp's default on negative weights: $(cat negative-auto.out)"
+# A layout written before the weights were recorded keeps width 1, and says so.
+grep -v "^weights " positive.sluice > unrecorded.sluice
+"$tools/sluice-sssp" unrecorded.sluice --source 0 --output unrecorded.txt > unrecorded.out 2>&1
+cmp -s positive.txt unrecorded.txt || fail "sssp on a layout without its weight range: $(cat unrecorded.out)"
+grep -q "of width 1$" unrecorded.out && grep -q "records no range of its weights" unrecorded.out || fail "sssp without a weight range: $(cat unrecorded.out)"
 # From every vertex at once: each vertex's least distance from any vertex
 # (2 -> 1 -> 3), checked by the verifier too; a negative cycle anywhere,
 # reachable from no chosen source, is an error.
