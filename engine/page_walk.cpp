@@ -45,6 +45,22 @@ const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const cha
 
 namespace sluice::engine {
 
+namespace {
+
+// (target, weight) records (RecordFormat) from the two decoded arrays:
+// sizes known at compile time, so the copies are moves, not calls (with
+// the sizes read at run time, memmove took 6% of SSSP on compressed pages).
+template <class Id>
+void pair_records(const Id* ids, const float* weights, uint64_t count, char* out) {
+  constexpr unsigned Record = RecordFormat<Id, true>::bytes;
+  for (uint64_t i = 0; i < count; ++i) {
+    std::memcpy(out + Record * i, ids + i, sizeof(Id));
+    std::memcpy(out + Record * i + sizeof(Id), weights + i, sizeof(float));
+  }
+}
+
+}  // namespace
+
 void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, char* out) {
   if (check == PageCheck::everything && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] {
     throw DamagedPageError(graph, page);
@@ -62,11 +78,10 @@ void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* d
   targets.resize(graph.max_edges_per_page());
   weights.resize(graph.max_edges_per_page());
   const uint64_t count = graph.edge_set().decode_page(page, data, targets.data(), weights.data());
-  const unsigned id_bytes = graph.info().id_bytes, record = graph.record_bytes();
-  const char* ids = reinterpret_cast<const char*>(targets.data());
-  for (uint64_t i = 0; i < count; ++i) {
-    std::memcpy(out + record * i, ids + id_bytes * i, id_bytes);
-    std::memcpy(out + record * i + id_bytes, &weights[i], 4);
+  if (graph.info().id_bytes == 4) {
+    pair_records<uint32_t>(reinterpret_cast<const uint32_t*>(targets.data()), weights.data(), count, out);
+  } else {
+    pair_records<uint64_t>(targets.data(), weights.data(), count, out);
   }
 }
 
