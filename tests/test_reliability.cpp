@@ -154,16 +154,21 @@ TEST(Reliability, RandomAccessArrays) {
   }
 }
 
-// Widening in place, whole or a range of it (a rank's own vertices): every
-// value in the range arrives, from the back, over bytes read already.
+// Widening, whole (in place, from the back, over bytes read already) or a
+// range of it (a rank's own vertices, into a new array): every value in
+// the range arrives.
 TEST(Reliability, ArraysWidenInPlace) {
   for (size_t size : {size_t(1), size_t(1000), size_t(5) << 20}) {
     for (auto [first, last] : {std::pair<size_t, size_t>{0, size}, {size / 3, size - size / 4}, {size / 2, size / 2}}) {
-      base::Array<int32_t> narrow(size, "a narrow test array");
-      for (size_t i = 0; i < size; ++i) narrow[i] = int32_t(i) * 3 - 7;
-      const base::Array<int64_t> wide = std::move(narrow).widened<int64_t>("a wide test array", first, last);
-      ASSERT_EQ(wide.size(), size);
-      for (size_t i = first; i < last; ++i) ASSERT_EQ(wide[i], int64_t(int32_t(i) * 3 - 7)) << i << " of [" << first << ", " << last << ")";
+      // malloc's, or calloc's
+      for (bool zeroed : {false, true}) {
+        base::Array<int32_t> narrow =
+            zeroed ? base::Array<int32_t>::zeros(size, "a zeroed test array") : base::Array<int32_t>(size, "a narrow test array");
+        for (size_t i = 0; i < size; ++i) narrow[i] = int32_t(i) * 3 - 7;
+        const base::Array<int64_t> wide = std::move(narrow).widened<int64_t>("a wide test array", first, last);
+        ASSERT_EQ(wide.size(), size);
+        for (size_t i = first; i < last; ++i) ASSERT_EQ(wide[i], int64_t(int32_t(i) * 3 - 7)) << i << " of [" << first << ", " << last << ")";
+      }
     }
   }
 }
