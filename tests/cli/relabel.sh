@@ -153,7 +153,7 @@ expect_error 2 "leave --vertices out" "$sluice" convert snap.txt x.sluice --rela
 # symmetric that is not.
 printf '# ids with gaps\n100 200 4\n100 300 1\n300 200 -2\n200 400 1\n' > negative.wel
 "$sluice" convert negative.wel negative.sluice --relabel > /dev/null
-expect_error 2 "an edge out of vertex 300 has a negative weight" "$tools/sluice-sssp" negative.sluice --source 100
+expect_error 2 "an edge out of vertex 300 has a negative weight" "$tools/sluice-sssp" negative.sluice --source 100 --delta 1
 expect_error 2 "vertex 100 has 2 out-edges and 0 in-edges" "$tools/sluice-wcc" negative.sluice --symmetric
 
 # A relabelled layout rebuilt (--symmetrize) keeps its map.
