@@ -1,5 +1,6 @@
 #include "algorithms/kcore.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
 
@@ -42,7 +43,7 @@ KcoreResult kcore(engine::Engine& engine, RunTrace& trace) {
   result.core.assign(n, remaining);
   // The remaining degrees are lowered and read at the own vertices alone.
   base::Array<uint32_t> degree(n, "k-core's remaining degrees");
-  std::copy(engine.out_degrees() + engine.owned_begin(), engine.out_degrees() + engine.owned_end(), degree.data() + engine.owned_begin());
+  std::ranges::copy(engine.own_out_degrees(), degree.data() + engine.owned_begin());
   // On several ranks each peels its own range (its degrees are the ones
   // the peels lower) and the peeled vertices are shared.
   engine::RankExchange& ranks = engine.ranks();

@@ -110,7 +110,7 @@ uint64_t count_from(uint64_t u_rank, std::span<const Id> above_u, const engine::
 template <class Id>
 TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
-  const uint32_t* degree = engine.out_degrees();
+  const uint32_t* degree = engine.own_out_degrees().data();  // every vertex's: tc runs in one process
   TcResult result;
   result.list_memory = options.list_memory;
   if (!result.list_memory) {

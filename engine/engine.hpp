@@ -48,11 +48,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <typeinfo>
@@ -126,8 +128,9 @@ struct EngineOptions {
   // ranked layout (formats/ranked_writer.hpp); null: one process.
   Communicator* communicator = nullptr;
   // On ranks: the whole graph's out-degrees of the own range when the
-  // caller has summed them already (sum_over_ranks_for_own_range; they
-  // outlive the engine); null: the engine sums them.
+  // caller has summed them already (sum_over_ranks_for_own_range: element
+  // i is the range's first vertex + i's; they outlive the engine); null:
+  // the engine sums them.
   const uint32_t* whole_out_degrees = nullptr;
 };
 
@@ -322,8 +325,14 @@ class Engine {
   uint64_t owned_end() const { return exchange_->owned_end(); }
   // A vertex's out-degree in the whole graph (a part holds only the edges
   // into its rank's range); on ranks, of the own vertices alone.
-  uint32_t out_degree(uint64_t v) const { return out_degrees_[v]; }
-  const uint32_t* out_degrees() const { return out_degrees_; }
+  uint32_t out_degree(uint64_t v) const {
+    assert(v >= out_degrees_first_ && v < owned_end());
+    return out_degrees_[v - out_degrees_first_];
+  }
+  // Those of the own range, from owned_begin(): every vertex's in one process.
+  std::span<const uint32_t> own_out_degrees() const {
+    return {out_degrees_ + (owned_begin() - out_degrees_first_), size_t(owned_end() - owned_begin())};
+  }
 
   template <class Value, class Functions>
   VertexSubset edge_map(const VertexSubset& frontier, Functions& f, bool output = true) {
@@ -576,7 +585,8 @@ class Engine {
   SingleProcess single_process_;
   std::unique_ptr<RankExchange> exchange_;
   base::Array<uint32_t> summed_degrees_;  // distributed: the whole graph's out-degrees of the own range
-  const uint32_t* out_degrees_ = nullptr;
+  const uint32_t* out_degrees_ = nullptr;  // out_degrees_[v - out_degrees_first_] is v's
+  uint64_t out_degrees_first_ = 0;
   std::unique_ptr<DiskGraph> reversed_;
   const DiskGraph* pull_graph_ = nullptr;
   FittedOptions fitted_;

@@ -21,9 +21,10 @@ VertexSubset gather_ids(Communicator& communicator, const VertexSubset& mine, ui
 
 base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, const uint32_t* values, uint64_t vertices,
                                                    uint64_t begin, uint64_t end) {
-  base::Array<uint32_t> sums = base::Array<uint32_t>::zeros(vertices, "the whole graph's out-degrees of the own range");
+  if (begin > end || end > vertices) throw std::invalid_argument("the own range is not within the vertices");
+  base::Array<uint32_t> sums = base::Array<uint32_t>::zeros(end - begin, "the whole graph's out-degrees of the own range");
   if (communicator.size() <= 1) {
-    std::copy(values, values + vertices, sums.data());
+    std::copy(values + begin, values + end, sums.data());
     return sums;
   }
   const size_t ranks = size_t(communicator.size());
@@ -57,7 +58,7 @@ base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, c
       for (uint64_t i = 0; i < mine; ++i) {
         uint32_t value;
         std::memcpy(&value, received.data() + (r * mine + i) * sizeof(uint32_t), sizeof(uint32_t));
-        sums[first + i] += value;
+        sums[first - begin + i] += value;
       }
     }
   }

@@ -30,9 +30,10 @@ namespace sluice::engine {
 
 // The sum over the ranks of `values` (one per vertex id, each rank's
 // own), for this rank's range [begin, end) alone: each rank is sent the
-// others' slices of its range and adds them up. The array spans every
-// vertex id, but only the range is written, and so held (base::Array::zeros);
-// the rest reads as 0. With one process, a copy.
+// others' slices of its range and adds them up. Element i is vertex
+// begin + i's: an array over every vertex id cost a rank a page for each
+// of them wherever the allocator zero-filled it itself. With one process,
+// a copy of the range.
 base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, const uint32_t* values, uint64_t vertices,
                                                    uint64_t begin, uint64_t end);
 

@@ -288,11 +288,12 @@ OutDegrees::OutDegrees(const AlgorithmSetup& setup)
       last_(setup.graph.vertices()),
       ranks_(setup.communicator && setup.communicator->size() > 1 ? setup.communicator : nullptr) {
   if (ranks_) first_ = setup.graph.owned_begin(), last_ = setup.graph.owned_end();
+  if (ranks_ && setup.out_degrees) held_from_ = first_;
 }
 
 uint32_t OutDegrees::of(uint64_t v) const {
-  if (!ranks_) return degrees_[v];
-  return uint32_t(ranks_->sum(uint64_t(owns(v) ? degrees_[v] : 0)));
+  if (!ranks_) return held(v);
+  return uint32_t(ranks_->sum(uint64_t(owns(v) ? held(v) : 0)));
 }
 
 uint64_t OutDegrees::highest() const {
@@ -301,7 +302,7 @@ uint64_t OutDegrees::highest() const {
     uint32_t degree = 0;
   } best;
   for (uint64_t v = first_; v < last_; ++v) {
-    if (best.vertex == UINT64_MAX || degrees_[v] > best.degree) best = {v, degrees_[v]};
+    if (best.vertex == UINT64_MAX || held(v) > best.degree) best = {v, held(v)};
   }
   if (!ranks_) return best.vertex;
   // In rank order, ranges ascending: a later rank wins only with more.
@@ -312,14 +313,14 @@ uint64_t OutDegrees::highest() const {
 
 bool OutDegrees::any() const {
   uint64_t with_edges = 0;
-  for (uint64_t v = first_; v < last_ && !with_edges; ++v) with_edges += degrees_[v] != 0;
+  for (uint64_t v = first_; v < last_ && !with_edges; ++v) with_edges += held(v) != 0;
   return (ranks_ ? ranks_->sum(with_edges) : with_edges) != 0;
 }
 
 uint64_t OutDegrees::first_with_edges(std::span<const uint64_t> candidates) const {
   uint64_t found = 0;  // bit i: candidate i has out-edges
   for (size_t i = 0; i < candidates.size() && i < 64; ++i) {
-    if (owns(candidates[i]) && degrees_[candidates[i]]) found |= uint64_t(1) << i;
+    if (owns(candidates[i]) && held(candidates[i])) found |= uint64_t(1) << i;
   }
   if (ranks_) found = ranks_->fold(found, [](uint64_t a, uint64_t b) { return a | b; });
   return found ? candidates[size_t(std::countr_zero(found))] : UINT64_MAX;

@@ -38,7 +38,8 @@ class AlgorithmRun {
   // graph_opened: what the program does once the graph is open and
   // before its engines are (with --io memory, before any edge is loaded):
   // read its parameters and name its further outputs, so that a bad one
-  // costs no load. out_degrees: the whole graph's, on ranks too. It
+  // costs no load. out_degrees: the whole graph's, on ranks too (there of the
+  // own range alone, from its first vertex: GraphOpened in engine_flags.hpp). It
   // returns the trials the parameters ask for (a list of sources, one per
   // trial; 0: none): they set the count, which --trials, if given, must match.
   using GraphOpened =
@@ -123,10 +124,12 @@ class OutDegrees {
   uint64_t first_with_edges(std::span<const uint64_t> candidates) const;
 
  private:
-  const uint32_t* degrees_;
+  const uint32_t* degrees_;  // degrees_[v - held_from_] is v's
   uint64_t first_, last_;  // the range they are held for
+  uint64_t held_from_ = 0;
   engine::Communicator* ranks_;  // null: one process
   bool owns(uint64_t v) const { return v >= first_ && v < last_; }
+  uint32_t held(uint64_t v) const { return degrees_[v - held_from_]; }  // v owned
 };
 
 // A vertex given as a number (refused unless below the vertex count), or

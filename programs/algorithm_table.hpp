@@ -60,8 +60,8 @@ struct AlgorithmSetup {
   const std::map<std::string, std::vector<double>>& vectors;
   ProgramOutputs* outputs = nullptr;  // null in sweep and Python
   // The whole graph's out-degrees, when the graph is a rank's part (null:
-  // the graph's own): for the part's own range alone (OutDegrees asks the
-  // ranks about any vertex).
+  // the graph's own): for the part's own range alone, element i the
+  // range's first vertex + i's (OutDegrees asks the ranks about any vertex).
   const uint32_t* out_degrees = nullptr;
   engine::Communicator* communicator = nullptr;  // the ranks, when the graph is a part
 };

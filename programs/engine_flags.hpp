@@ -58,7 +58,8 @@ struct ProgramEngines {
 // What a program does once its graph is open and checked, before the
 // engines open (with --io memory, before any edge is loaded): it reads its
 // parameters there, so that a bad one costs no load. out_degrees: the
-// whole graph's, on ranks too.
+// whole graph's, on ranks too, there of the own range alone (element i is
+// the range's first vertex + i's).
 using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uint32_t* out_degrees)>;
 // An algorithm's own arrays, counted in the memory budget, and those of a
 // smaller way it can run, taken where the first do not fit (none: no
