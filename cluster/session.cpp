@@ -1,5 +1,6 @@
 #include "cluster/session.hpp"
 
+#include "base/large_blocks.hpp"
 #include "base/launcher.hpp"
 
 #include <cstdio>
@@ -15,6 +16,7 @@
 namespace sluice::cluster {
 
 Session::Session([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
+  base::map_large_blocks_apart();  // as sluice's own programs: a freed array's pages go back
   const int ranks = base::launched_ranks();
   if (ranks == 0) return;
 #ifdef SLUICE_WITH_MPI

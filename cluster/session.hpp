@@ -17,7 +17,8 @@ namespace sluice::cluster {
 class Session {
  public:
   // Initializes MPI when mpirun started this process; refuses, when this
-  // sluice was built without MPI, a job of several ranks.
+  // sluice was built without MPI, a job of several ranks. Fixes glibc's
+  // mmap threshold first, as sluice's programs do (base/large_blocks.hpp).
   Session(int& argc, char**& argv);
   ~Session();  // finalizes MPI
   Session(const Session&) = delete;

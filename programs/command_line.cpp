@@ -1,6 +1,7 @@
 #include "programs/command_line.hpp"
 
 #include "base/atomic_file.hpp"
+#include "base/large_blocks.hpp"
 #include "base/signal_cleanup.hpp"
 #include "base/thread_count.hpp"
 
@@ -226,6 +227,7 @@ const std::vector<std::string>& invocation() { return invocation_words(); }
 
 int run_command(const std::string& program, const std::function<int(int, char**)>& command, int argc, char** argv) {
   base::remove_temporaries_on_signals();  // Ctrl-C or a kill leaves no half-written output
+  base::map_large_blocks_apart();         // a freed array's pages go back (peak RSS: base/large_blocks.hpp)
   std::vector<std::string>& words = invocation_words();
   words.assign({program});
   for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
