@@ -65,6 +65,7 @@ VertexSubset Engine::run_edge_map(const VertexSubset& frontier, Functions& f, bo
   const bool atomic = !has_gather || options_.variant == EdgeMapVariant::atomic;
   if (atomic && !has_atomic) throw std::invalid_argument("the atomic EDGEMAP needs gather_atomic(dst, value)");
   if (frontier.vertices() != graph_.vertices()) throw std::invalid_argument("the frontier is for another graph");
+  refuse_if_released();
 
   // A stop requested before the call, or while it planned, ends it here;
   // one requested while pages stream in ends it at the next buffer.

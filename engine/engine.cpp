@@ -143,6 +143,20 @@ Engine& Engine::kept_transposed() {
 
 Engine::~Engine() = default;
 
+void Engine::release_buffers() {
+  if (kept_transposed_) kept_transposed_->release_buffers();
+  push_stream_.reset();
+  pull_stream_.reset();
+  pull_cache_.reset();
+  resident_sample_.reset();
+  bins_.reset();
+  bins_type_ = nullptr;
+}
+
+void Engine::refuse_if_released() const {
+  if (!push_stream_) throw std::logic_error("an EDGEMAP after the engine's buffers were released (Engine::release_buffers)");
+}
+
 uint64_t Engine::with_in_edges() {
   if (!with_in_edges_) {
     std::atomic<uint64_t> count{0};

@@ -303,14 +303,20 @@ class Engine {
   const MemoryBudget& budget() const { return budget_; }
   int threads() const { return pool_.size(); }
   // The IO backend the drives are read with ("io_uring", "libaio", ...).
-  const char* backend_name() const { return push_stream_->backend_name(); }
+  const char* backend_name() const { return push_stream_ ? push_stream_->backend_name() : "released"; }
+  // After the last EDGEMAP: frees what only EDGEMAPs use (the IO threads
+  // and their buffers, the pages kept in memory, the bins, the pull cache,
+  // a held sample), with a kept_transposed() engine's, so that what a run
+  // does next (widening and writing its result) does not hold them too.
+  // An EDGEMAP or list walk after it is refused.
+  void release_buffers();
   // Seconds the drive files took to load into memory (--io memory), before any EDGEMAP,
   // with those of a kept_transposed() engine's sample. 0 for a transposed() engine's
   // pages: they are the other's.
   double load_seconds() const {
     const double sample = (resident_sample_ ? resident_sample_->load_seconds() : 0.0) +
                           (kept_transposed_ ? kept_transposed_->load_seconds() : 0.0);
-    if (shares_streams_) return sample;
+    if (shares_streams_ || !push_stream_) return sample;
     return sample + push_stream_->load_seconds() + (pull_stream_ ? pull_stream_->load_seconds() : 0.0);
   }
   // Whether edge_map can pull (the layout has a transpose, or is symmetric).
@@ -619,6 +625,8 @@ class Engine {
   double vertex_seconds_ = 0;  // vertex work since the last EDGEMAP (VertexPhase)
   int vertex_depth_ = 0;
   std::unique_ptr<Engine> kept_transposed_;  // last: it goes before what it borrows
+
+  void refuse_if_released() const;
 };
 
 }  // namespace sluice::engine

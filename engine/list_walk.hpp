@@ -41,6 +41,7 @@ void Engine::for_each_list(uint64_t first, uint64_t last, F&& f) {
 
 template <class Plan, class Member, class F>
 void Engine::walk_lists(uint64_t members, Plan&& plan_pages, Member&& member, F&& f) {
+  refuse_if_released();
   if (distributed()) {
     throw std::logic_error("whole neighbour lists are not available on ranks: a rank's part holds only the edges into its own range");
   }

@@ -53,6 +53,12 @@ class AlgorithmRun {
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return engines_.in_or_out(); }
   AlgorithmEngines engines() { return {*engines_.out, engines_.in.get()}; }
+  // After the last trial: the engines' IO buffers, bins and caches go
+  // before the result is widened and written (Engine::release_buffers).
+  void release_engine_buffers() {
+    if (engines_.in) engines_.in->release_buffers();
+    engines_.out->release_buffers();
+  }
   algorithms::RunTrace& trace() { return *trace_; }
   uint64_t vertices() const { return engines_.out_graph->vertices(); }
 

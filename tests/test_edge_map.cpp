@@ -1040,6 +1040,34 @@ TEST(EdgeMap, TransposedEngineSharesTheEdgeSets) {
   EXPECT_THROW(own.transposed(), std::logic_error);
 }
 
+// After release_buffers (a run's last trial) the engine holds no IO
+// buffers, bins or caches: an EDGEMAP or a list walk is refused, on it and
+// on its kept transposed engine, while VERTEXMAPs still run.
+TEST(EdgeMap, NoEdgeMapAfterTheBuffersAreReleased) {
+  TempDir dir;
+  const RefGraph g = graph_shapes(false).back();
+  DiskGraph graph(layout_on_drives(dir, g, 2, true));
+  for (io::BackendKind backend : {io::BackendKind::memory, io::BackendKind::uring}) {
+    EngineOptions options;
+    options.io.backend = backend;
+    Engine engine(graph, options);
+    std::vector<uint64_t> x(g.n, 1), sum(g.n, 0), expected(g.n, 0);
+    for (const Edge& e : g.edges) {
+      if (e.v % 3 != 0) expected[e.v] += 1 + uint64_t(e.w);
+    }
+    NeighbourSum f{x, sum};
+    Engine& back = engine.kept_transposed();
+    engine.edge_map<uint64_t>(VertexSubset::all(g.n), f);
+    EXPECT_EQ(sum, expected) << io::backend_name(backend);
+    engine.release_buffers();
+    EXPECT_THROW(engine.edge_map<uint64_t>(VertexSubset::all(g.n), f), std::logic_error);
+    EXPECT_THROW(back.edge_map<uint64_t>(VertexSubset::all(g.n), f), std::logic_error);
+    EXPECT_THROW(engine.for_each_list(0, g.n, [](const NeighbourList&) {}), std::logic_error);
+    EXPECT_STREQ(engine.backend_name(), "released");
+    EXPECT_EQ(engine.vertex_map(VertexSubset::all(g.n), [](uint64_t v) { return v % 2 == 0; }).size(), (g.n + 1) / 2);
+  }
+}
+
 // An engine built to read into another's IO buffers (a rank's transpose
 // part) holds none: its EDGEMAPs, in every direction and interleaved with the
 // other's, sum as they would alone. In memory each holds its own pages;
