@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <vector>
 
 #include "base/errors.hpp"
 #include "base/mapped_file.hpp"
@@ -61,6 +63,43 @@ uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, con
   return digest;
 }
 
+namespace {
+
+// The file front to back, hashed on the way: read into the arrays it
+// fills, never held whole beside them (a part's index is 4.5 bytes a
+// vertex of the whole graph).
+class HashedReader {
+ public:
+  HashedReader(const base::FileDescriptor& file, const std::string& path) : file_(file), path_(path), state_(XXH64_createState()) {
+    if (!state_) throw std::bad_alloc();
+    XXH64_reset(state_, 0);
+  }
+  ~HashedReader() { XXH64_freeState(state_); }
+  HashedReader(const HashedReader&) = delete;
+  HashedReader& operator=(const HashedReader&) = delete;
+
+  void read(void* to, uint64_t bytes) {
+    if (bytes == 0) return;
+    file_.read_exactly(to, bytes, at_, path_);
+    XXH64_update(state_, to, bytes);
+    at_ += bytes;
+  }
+  // The padding up to `offset`.
+  void skip_to(uint64_t offset) {
+    char padding[64];
+    while (at_ < offset) read(padding, std::min<uint64_t>(sizeof(padding), offset - at_));
+  }
+  uint64_t digest() const { return XXH64_digest(state_); }
+
+ private:
+  const base::FileDescriptor& file_;
+  const std::string& path_;
+  XXH64_state_t* state_;
+  uint64_t at_ = 0;
+};
+
+}  // namespace
+
 IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, uint64_t pages, uint64_t checksum,
                           bool compressed, uint64_t page_capacity) {
   base::FileDescriptor file = base::FileDescriptor::open_for_reading(path);
@@ -73,58 +112,62 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
                                    std::to_string(expected) + " for " + std::to_string(info.vertices) + " vertices and " +
                                    std::to_string(pages) + " pages");
   }
-  base::require_memory(expected, "the index of " + path);
-  std::vector<char> bytes(expected);
-  file.read_exactly(bytes.data(), expected, 0, path);
-  if (XXH64(bytes.data(), bytes.size(), 0) != checksum) {
-    throw base::InputError(path, "", "index checksum mismatch: the file is corrupt or belongs to another graph");
-  }
-  if (std::memcmp(bytes.data(), index_magic, 8) != 0) throw base::InputError(path, base::at_byte(0), "expected the magic SLUICEIX");
-  uint64_t n, m, p;
-  std::memcpy(&n, bytes.data() + 16, 8);
-  std::memcpy(&m, bytes.data() + 24, 8);
-  std::memcpy(&p, bytes.data() + 32, 8);
-  if (n != info.vertices || m != info.edges || p != pages) {
-    throw base::InputError(path, base::at_byte(16), "index is for " + std::to_string(n) + " vertices, " + std::to_string(m) +
-                                            " edges and " + std::to_string(p) + " pages, the manifest says " +
-                                            std::to_string(info.vertices) + ", " + std::to_string(info.edges) + " and " +
-                                            std::to_string(pages));
-  }
-  uint64_t groups = (n + CompactIndex::group - 1) / CompactIndex::group + 1;
+  const uint64_t n = info.vertices;
+  const uint64_t groups = (n + CompactIndex::group - 1) / CompactIndex::group + 1;
+  base::require_memory(groups * 8 + n * 4 + pages * 8 * (compressed ? 2 : 1), "the index of " + path);
   base::Array<uint64_t> offsets(groups, "index offsets");
   base::Array<uint32_t> degrees = base::Array<uint32_t>::zeros(n, "degrees");
   base::Array<uint64_t> sums(pages, "page checksums");
-  std::memcpy(offsets.data(), bytes.data() + index_header_bytes, groups * 8);
+  base::Array<uint64_t> starts(compressed ? pages : 0, "page starts");
+  HashedReader reader(file, path);
+  char header[index_header_bytes];
+  reader.read(header, sizeof(header));
+  reader.read(offsets.data(), groups * 8);
+  reader.skip_to(degrees_at(n));
   // Page by page, and only the pages with a vertex of any degree: a
   // rank's part has in-edges only in its own range, and the rest of its
   // degrees stay unwritten zero pages, not held.
   constexpr uint64_t per_page = 4096 / 4;
+  constexpr uint64_t per_piece = 256 * per_page;  // 1 MiB read at a time
+  std::vector<uint32_t> piece(std::min(n, per_piece));
   uint64_t held = 0;
-  for (uint64_t v = 0; v < n; v += per_page) {
-    const uint64_t count = std::min(per_page, n - v);
-    const char* from = bytes.data() + degrees_at(n) + v * 4;
-    uint64_t any = 0;
-    for (uint64_t i = 0; i + 8 <= count * 4; i += 8) {
-      uint64_t word;
-      std::memcpy(&word, from + i, 8);
-      any |= word;
+  for (uint64_t first = 0; first < n; first += per_piece) {
+    const uint64_t in_piece = std::min(per_piece, n - first);
+    reader.read(piece.data(), in_piece * 4);
+    for (uint64_t v = 0; v < in_piece; v += per_page) {
+      const uint64_t count = std::min(per_page, in_piece - v);
+      uint32_t any = 0;
+      for (uint64_t i = v; i < v + count; ++i) any |= piece[i];
+      if (!any) continue;
+      std::memcpy(degrees.data() + first + v, piece.data() + v, count * 4);
+      held += count * 4;
     }
-    for (uint64_t i = count * 4 / 8 * 8; i < count * 4; ++i) any |= uint8_t(from[i]);
-    if (!any) continue;
-    std::memcpy(degrees.data() + v, from, count * 4);
-    held += count * 4;
   }
-  if (pages) std::memcpy(sums.data(), bytes.data() + sums_at(n), pages * 8);
+  reader.skip_to(sums_at(n));
+  reader.read(sums.data(), pages * 8);
+  reader.read(starts.data(), starts.size() * 8);
+  if (reader.digest() != checksum) {
+    throw base::InputError(path, "", "index checksum mismatch: the file is corrupt or belongs to another graph");
+  }
+  if (std::memcmp(header, index_magic, 8) != 0) throw base::InputError(path, base::at_byte(0), "expected the magic SLUICEIX");
+  uint64_t file_n, m, p;
+  std::memcpy(&file_n, header + 16, 8);
+  std::memcpy(&m, header + 24, 8);
+  std::memcpy(&p, header + 32, 8);
+  if (file_n != info.vertices || m != info.edges || p != pages) {
+    throw base::InputError(path, base::at_byte(16), "index is for " + std::to_string(file_n) + " vertices, " + std::to_string(m) +
+                                            " edges and " + std::to_string(p) + " pages, the manifest says " +
+                                            std::to_string(info.vertices) + ", " + std::to_string(info.edges) + " and " +
+                                            std::to_string(pages));
+  }
   CompactIndex index(std::move(offsets), std::move(degrees));
   index.set_held_degree_bytes(held);
   uint64_t bad = index.first_inconsistency();
   if (bad != UINT64_MAX) {
     throw base::InputError(path, "", "index offsets disagree with the degrees at vertex " + std::to_string(bad));
   }
-  base::Array<uint64_t> starts(compressed ? pages : 0, "page starts");
   if (compressed && pages) {
     const uint64_t at = sums_at(n) + pages * 8;
-    std::memcpy(starts.data(), bytes.data() + at, pages * 8);
     // Pages follow each other from edge 0 to the last, none empty or over-full.
     for (uint64_t q = 0; q < pages; ++q) {
       const uint64_t begin = starts[q], end = q + 1 < pages ? starts[q + 1] : m;
