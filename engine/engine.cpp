@@ -63,13 +63,12 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
     throw std::invalid_argument("a rank's part holds only the edges into its range: it cannot pull over its out-edges (--symmetric)");
   }
   out_degrees_ = graph.degrees();
-  if (distributed() && options.whole_out_degrees) {
-    out_degrees_ = options.whole_out_degrees;
-    out_degrees_first_ = graph.owned_begin();
-  } else if (distributed()) {
-    summed_degrees_ = sum_over_ranks_for_own_range(exchange_->communicator(), graph.degrees(), graph.vertices(), graph.owned_begin(),
-                                                   graph.owned_end());
-    out_degrees_ = summed_degrees_.data();
+  if (distributed()) {  // the whole graph's, for the own range alone
+    if (!options.whole_out_degrees) {
+      summed_degrees_ = sum_over_ranks_for_own_range(exchange_->communicator(), graph.degrees(), graph.vertices(), graph.owned_begin(),
+                                                     graph.owned_end());
+    }
+    out_degrees_ = options.whole_out_degrees ? options.whole_out_degrees : summed_degrees_.data();
     out_degrees_first_ = graph.owned_begin();
   }
   if (!options_.skip) options_.skip = default_skip_threshold(graph, options_.io.backend).threshold;

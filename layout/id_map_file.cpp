@@ -6,6 +6,7 @@
 
 #include "base/errors.hpp"
 #include "base/mapped_file.hpp"
+#include "layout/hashed_reader.hpp"
 #include "layout/manifest.hpp"
 
 namespace sluice::layout {
@@ -41,16 +42,11 @@ base::IdMap read_id_map_file(const std::string& path, uint64_t vertices, uint64_
                                          " for " + std::to_string(vertices) + " vertices");
   }
   char header[header_bytes];
-  file.read_exactly(header, header_bytes, 0, path);
   base::Array<uint64_t> originals(vertices, "the id map");
-  if (vertices) file.read_exactly(reinterpret_cast<char*>(originals.data()), vertices * 8, header_bytes, path);
-  XXH64_state_t* state = XXH64_createState();
-  XXH64_reset(state, 0);
-  XXH64_update(state, header, header_bytes);
-  XXH64_update(state, originals.data(), vertices * 8);
-  const uint64_t digest = XXH64_digest(state);
-  XXH64_freeState(state);
-  if (digest != checksum) throw base::InputError(path, "", "id map checksum mismatch: the file is corrupt or belongs to another graph");
+  HashedReader reader(file, path);
+  reader.read(header, header_bytes);
+  reader.read(originals.data(), vertices * 8);
+  if (reader.digest() != checksum) throw base::InputError(path, "", "id map checksum mismatch: the file is corrupt or belongs to another graph");
   if (std::memcmp(header, id_map_magic, 8) != 0) throw base::InputError(path, base::at_byte(0), "expected the magic SLUICEID");
   try {
     return base::IdMap(std::move(originals));

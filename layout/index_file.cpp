@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
-#include <new>
 #include <vector>
 
 #include "base/errors.hpp"
 #include "base/mapped_file.hpp"
+#include "layout/hashed_reader.hpp"
 #include "layout/manifest.hpp"
 
 namespace sluice::layout {
@@ -62,43 +62,6 @@ uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, con
   XXH64_freeState(state);
   return digest;
 }
-
-namespace {
-
-// The file front to back, hashed on the way: read into the arrays it
-// fills, never held whole beside them (a part's index is 4.5 bytes a
-// vertex of the whole graph).
-class HashedReader {
- public:
-  HashedReader(const base::FileDescriptor& file, const std::string& path) : file_(file), path_(path), state_(XXH64_createState()) {
-    if (!state_) throw std::bad_alloc();
-    XXH64_reset(state_, 0);
-  }
-  ~HashedReader() { XXH64_freeState(state_); }
-  HashedReader(const HashedReader&) = delete;
-  HashedReader& operator=(const HashedReader&) = delete;
-
-  void read(void* to, uint64_t bytes) {
-    if (bytes == 0) return;
-    file_.read_exactly(to, bytes, at_, path_);
-    XXH64_update(state_, to, bytes);
-    at_ += bytes;
-  }
-  // The padding up to `offset`.
-  void skip_to(uint64_t offset) {
-    char padding[64];
-    while (at_ < offset) read(padding, std::min<uint64_t>(sizeof(padding), offset - at_));
-  }
-  uint64_t digest() const { return XXH64_digest(state_); }
-
- private:
-  const base::FileDescriptor& file_;
-  const std::string& path_;
-  XXH64_state_t* state_;
-  uint64_t at_ = 0;
-};
-
-}  // namespace
 
 IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, uint64_t pages, uint64_t checksum,
                           bool compressed, uint64_t page_capacity) {
