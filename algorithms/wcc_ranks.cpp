@@ -59,16 +59,18 @@ struct LinkOrKeep : Link<Id> {
 };
 
 // The own vertices whose list in `graph` is longer than `longer_than`
-// (and, with `outside`, whose label is not `giant`), ascending.
+// (and, with `label`, whose label is not `giant`): set in a bitmap, a bit
+// a vertex, where a list of the own range's ids took 8 bytes each.
 template <class Id>
 engine::VertexSubset own_with_lists(const engine::DiskGraph& graph, uint64_t first, uint64_t last, uint32_t longer_than,
                                     const std::vector<Id>* label = nullptr, Id giant = 0) {
-  std::vector<uint64_t> ids;
+  engine::IndexedBitmap members(graph.vertices());
+  uint64_t count = 0;
   const uint32_t* degrees = graph.degrees();
   for (uint64_t v = first; v < last; ++v) {
-    if (degrees[v] > longer_than && !(label && (*label)[v] == giant)) ids.push_back(v);
+    if (degrees[v] > longer_than && !(label && (*label)[v] == giant)) members.set(v), ++count;
   }
-  return engine::VertexSubset::from_sorted_ids(graph.vertices(), std::move(ids));
+  return engine::VertexSubset::from_bitmap(std::move(members), count);
 }
 
 // Which other ranks read each own vertex and linked it in their sample:
@@ -101,8 +103,8 @@ struct LinkedReaders {
 // vertex carry anything: the others stay unknown here, so the rounds cost
 // O(sampled edges) in bytes, whatever the number of mirrors.
 // label: an own vertex's current label; a linked mirror's, what its owner
-// last said (unknown before). least: per local root, the least label its
-// component has seen. Each round, readers tell a linked mirror's owner
+// last said (unknown before). least (every entry unknown): per local
+// root, the least label its component has seen. Each round, readers tell a linked mirror's owner
 // what its local component has seen below that, and owners tell the
 // readers that linked a vertex the labels that fell. In the first round
 // every linked mirror is told and answered (the answers as values alone,
@@ -111,14 +113,14 @@ struct LinkedReaders {
 // component, as on one process.
 template <class Id>
 std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const Touched& touched,
-                                        RunTrace& trace, uint64_t& rounds) {
+                                        std::vector<Id>& least, RunTrace& trace, uint64_t& rounds) {
   constexpr Id unknown = std::numeric_limits<Id>::max();
   const uint64_t n = out.graph().vertices();
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
   const size_t rank_count = size_t(communicator.size());
-  std::vector<Id> label(n, unknown), least(n, unknown);
+  std::vector<Id> label(n, unknown);
   // A local root (the smallest id of its local component) is its
   // component's first label; a mirror is linked if its component has
   // another vertex, or it is not the root.
@@ -228,14 +230,15 @@ void learn_mirror_labels(engine::Engine& out, std::vector<Id>& label, Id giant, 
 // values alone in the order both sides know (Gemini's mirrors; read_pairs
 // as learn_mirror_labels takes it). The rounds cost O(own vertices +
 // mirrors) each, and a walk of the mirrors' bitmap (V / 64 words).
+// least: as agree_on_sampled_labels left it (set afresh at every local
+// root here: one array of V for both agreements).
 template <class Id>
 std::vector<Id> agree_on_labels(engine::Engine& out, ConcurrentForest<Id>& forest, const Touched& touched,
-                                uint64_t read_pairs, RunTrace& trace, uint64_t& rounds, std::vector<Id> label) {
-  const uint64_t n = out.graph().vertices();
+                                std::vector<Id>& least, uint64_t read_pairs, RunTrace& trace, uint64_t& rounds,
+                                std::vector<Id> label) {
   const uint64_t first = out.owned_begin(), last = out.owned_end();
   engine::RankExchange& ranks = out.ranks();
   engine::Communicator& communicator = ranks.communicator();
-  std::vector<Id> least(n);
   touched.for_each([&](uint64_t v) { least[forest.parent(v)] = std::numeric_limits<Id>::max(); });
   touched.for_each([&](uint64_t v) { least[forest.parent(v)] = std::min(least[forest.parent(v)], label[v]); });
   const size_t rank_count = size_t(communicator.size());
@@ -371,7 +374,8 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
   }
   compress();
   uint64_t rounds = 2;
-  std::vector<Id> label = agree_on_sampled_labels(out, forest, touched, trace, rounds);
+  std::vector<Id> least(n, std::numeric_limits<Id>::max());
+  std::vector<Id> label = agree_on_sampled_labels(out, forest, touched, least, trace, rounds);
 
   // 2. The rest of the lists of the vertices outside the largest component.
   const Id giant = largest_component(label, first, last, communicator);
@@ -406,7 +410,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
     trace.record(*own_in, "in-edges", 1);
   }
   compress();
-  label = agree_on_labels(out, forest, touched, read_pairs, trace, rounds, std::move(label));
+  label = agree_on_labels(out, forest, touched, least, read_pairs, trace, rounds, std::move(label));
   result.rounds = rounds;
   // Valid on the own range alone: the rest of the array is never touched
   // (calloc's pages), so it costs nothing beyond the range.
