@@ -44,7 +44,9 @@ base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, c
       return std::min(bounds[r + 1], first + chunk) - first;
     };
     send.clear();
-    uint64_t first = 0;
+    uint64_t first = 0, round_bytes = 0;
+    for (size_t r = 0; r < ranks; ++r) round_bytes += piece(r, first) * sizeof(uint32_t);
+    send.reserve(round_bytes);  // once: grown by insertion it peaked at 1.5x, each step on fresh pages
     for (size_t r = 0; r < ranks; ++r) {
       const uint64_t count = piece(r, first);
       send.insert(send.end(), reinterpret_cast<const char*>(values + first), reinterpret_cast<const char*>(values + first + count));
