@@ -31,9 +31,10 @@ base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, c
   std::vector<uint64_t> bounds = communicator.all_gather_one(begin);
   bounds.push_back(vertices);
   if (bounds[size_t(communicator.rank()) + 1] != end) throw std::invalid_argument("the ranks' ranges do not follow each other");
-  // In rounds of at most `chunk` vertices of each range, so that what
-  // arrives at once is ranks x 4 MiB, not 4 bytes for every vertex id.
-  constexpr uint64_t chunk = uint64_t(1) << 20;
+  // In rounds of at most `chunk` vertices of each range, so that what is
+  // sent, and what arrives, at once is 1 MiB whatever the number of ranks,
+  // not 4 bytes for every vertex id (a round is one all-to-all).
+  const uint64_t chunk = std::max<uint64_t>((uint64_t(1) << 18) / ranks, 1024);
   uint64_t widest = 0;
   for (size_t r = 0; r < ranks; ++r) widest = std::max(widest, bounds[r + 1] - bounds[r]);
   std::vector<uint64_t> send_counts(ranks), receive_counts(ranks);
