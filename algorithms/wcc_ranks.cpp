@@ -139,6 +139,7 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
     l = std::min(l, value);
   };
   std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
+  std::vector<uint64_t> changed;
   std::unique_ptr<LinkedReaders<Id>> readers;
   for (uint64_t round = 0;; ++round) {
     // 1. Readers tell owners what a linked mirror's component has seen below its label.
@@ -158,11 +159,15 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
       Id& l = least[forest.parent(m.vertex)];
       l = std::min(l, m.label);
     }
-    // 2. Own vertices take their component's least label.
-    std::vector<uint64_t> changed;
+    // 2. Own vertices take their component's least label; which fell
+    //    matters from the second round on (the first round's answers
+    //    cover every label asked about).
+    changed.clear();
     for (uint64_t v = first; v < last; ++v) {
       const Id l = least[forest.parent(v)];
-      if (l < label[v]) label[v] = l, changed.push_back(v);
+      if (!(l < label[v])) continue;
+      label[v] = l;
+      if (round > 0) changed.push_back(v);
     }
     // 3. Owners answer: the first round, every label asked about; then
     //    the labels that fell, to the ranks that linked the vertex.
