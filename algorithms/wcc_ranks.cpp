@@ -103,12 +103,13 @@ struct LinkedReaders {
 // vertex carry anything: the others stay unknown here, so the rounds cost
 // O(sampled edges) in bytes, whatever the number of mirrors.
 // label: an own vertex's current label; a linked mirror's, what its owner
-// last said (unknown before). least (every entry unknown): per local
-// root, the least label its component has seen. Each round, readers tell a linked mirror's owner
-// what its local component has seen below that, and owners tell the
-// readers that linked a vertex the labels that fell. In the first round
-// every linked mirror is told and answered (the answers as values alone,
-// in the order asked), which is how an owner learns who linked it.
+// last said (unknown before). least (every entry unknown on the way in):
+// per local root, the least label its component has seen. Each round,
+// readers tell a linked mirror's owner what its local component has seen
+// below that, and owners tell the readers that linked a vertex the labels
+// that fell. In the first round every linked mirror is told and answered
+// (the answers as values alone, in the order asked), which is how an
+// owner learns who linked it.
 // A label only ever falls and ends at the smallest id of the whole
 // component, as on one process.
 template <class Id>
