@@ -47,15 +47,15 @@ namespace sluice::engine {
 
 namespace {
 
-// (target, weight) records (RecordFormat) from the two decoded arrays:
-// sizes known at compile time, so the copies are moves, not calls (with
-// the sizes read at run time, memmove took 6% of SSSP on compressed pages).
-template <class Id>
-void pair_records(const Id* ids, const float* weights, uint64_t count, char* out) {
-  constexpr unsigned Record = RecordFormat<Id, true>::bytes;
+// (target, weight) records (RecordFormat) of 64-bit ids from the two
+// decoded arrays: sizes known at compile time, so the copies are moves,
+// not calls (with the sizes read at run time, memmove took 6% of SSSP on
+// compressed pages). 32-bit ids pair up as their weights decode.
+void pair_records(const uint64_t* ids, const float* weights, uint64_t count, char* out) {
+  constexpr unsigned Record = RecordFormat<uint64_t, true>::bytes;
   for (uint64_t i = 0; i < count; ++i) {
-    std::memcpy(out + Record * i, ids + i, sizeof(Id));
-    std::memcpy(out + Record * i + sizeof(Id), weights + i, sizeof(float));
+    std::memcpy(out + Record * i, ids + i, sizeof(uint64_t));
+    std::memcpy(out + Record * i + sizeof(uint64_t), weights + i, sizeof(float));
   }
 }
 
@@ -71,18 +71,20 @@ void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* d
     graph.edge_set().decode_page(page, data, out, nullptr);  // targets are the records
     return;
   }
-  // Targets and weights decode apart, then pair up as the walks' records:
-  // (target, weight) in 8 bytes, or with 64-bit ids in 16 (RecordFormat).
+  // Targets decode first, then the weights, each paired with its target
+  // as the walks' records: (target, weight) in 8 bytes, or with 64-bit ids
+  // in 16 (RecordFormat).
   thread_local std::vector<uint64_t> targets;  // ids of either width
-  thread_local std::vector<float> weights;
   targets.resize(graph.max_edges_per_page());
+  if (graph.info().id_bytes == 4) {
+    static_assert(RecordFormat<uint32_t, true>::bytes == 8);
+    graph.edge_set().decode_page_records(page, data, reinterpret_cast<uint32_t*>(targets.data()), out);
+    return;
+  }
+  thread_local std::vector<float> weights;
   weights.resize(graph.max_edges_per_page());
   const uint64_t count = graph.edge_set().decode_page(page, data, targets.data(), weights.data());
-  if (graph.info().id_bytes == 4) {
-    pair_records<uint32_t>(reinterpret_cast<const uint32_t*>(targets.data()), weights.data(), count, out);
-  } else {
-    pair_records<uint64_t>(targets.data(), weights.data(), count, out);
-  }
+  pair_records(targets.data(), weights.data(), count, out);
 }
 
 }  // namespace sluice::engine

@@ -64,14 +64,48 @@ bool decode_scalar(const uint8_t* control, uint64_t from, uint64_t count, const 
   return true;
 }
 
+// Where decoded weights go: an array of their own, or beside their
+// targets (decoded already) in the (target, weight) records the engine's
+// walks read, so the pairing costs no pass of its own.
+struct WeightArray {
+  float* out;
+  void put(uint64_t i, float w) const { out[i] = w; }
+  void put_raw(const uint8_t* data, uint64_t count) const { std::memcpy(out, data, 4 * count); }
+#if defined(__x86_64__)
+  void put4(uint64_t i, __m128 w) const { _mm_storeu_ps(out + i, w); }
+#endif
+};
+struct PairedRecords {
+  const uint32_t* targets;
+  char* records;  // 8 bytes each: the target, then the weight
+  void put(uint64_t i, float w) const {
+    std::memcpy(records + 8 * i, targets + i, 4);
+    std::memcpy(records + 8 * i + 4, &w, 4);
+  }
+  void put_raw(const uint8_t* data, uint64_t count) const {
+    for (uint64_t i = 0; i < count; ++i) {
+      std::memcpy(records + 8 * i, targets + i, 4);
+      std::memcpy(records + 8 * i + 4, data + 4 * i, 4);
+    }
+  }
+#if defined(__x86_64__)
+  void put4(uint64_t i, __m128 w) const {
+    const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(targets + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(records + 8 * i), _mm_unpacklo_epi32(t, _mm_castps_si128(w)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(records + 8 * i + 16), _mm_unpackhi_epi32(t, _mm_castps_si128(w)));
+  }
+#endif
+};
+
 // Decodes integer weights [from, count) one at a time; false when data
 // would pass end. (As the vector path converts them: signed 32-bit.)
+template <class Sink>
 bool decode_weights_scalar(const uint8_t* control, uint64_t from, uint64_t count, const uint8_t*& data, const uint8_t* end,
-                           float* out) {
+                           const Sink& out) {
   for (uint64_t i = from; i < count; ++i) {
     const unsigned bytes = ((control[i / 4] >> (2 * (i % 4))) & 3) + 1;
     if (data + bytes > end) return false;
-    out[i] = float(int32_t(read_value(data, bytes)));
+    out.put(i, float(int32_t(read_value(data, bytes))));
     data += bytes;
   }
   return true;
@@ -81,15 +115,16 @@ bool decode_weights_scalar(const uint8_t* control, uint64_t from, uint64_t count
 // Four integer weights per control byte, while a 16-byte load stays
 // inside the page: one shuffle spreads them over the lanes, one
 // conversion makes them floats. Returns how many it decoded.
+template <class Sink>
 __attribute__((target("sse4.1"))) uint64_t decode_weights_sse41(const uint8_t* control, uint64_t count, const uint8_t*& data,
-                                                                const uint8_t* end, float* out) {
+                                                                const uint8_t* end, const Sink& out) {
   uint64_t i = 0;
   const uint8_t* at = data;
   for (; i + 4 <= count && at + 16 <= end; i += 4) {
     const uint8_t c = control[i / 4];
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
     const __m128i mask = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables.shuffle[c].data()));
-    _mm_storeu_ps(out + i, _mm_cvtepi32_ps(_mm_shuffle_epi8(bytes, mask)));
+    out.put4(i, _mm_cvtepi32_ps(_mm_shuffle_epi8(bytes, mask)));
     at += tables.length[c];
   }
   data = at;
@@ -296,11 +331,12 @@ namespace {
 
 // The weights after a page's targets (their data ends at `data`); false
 // when they would pass `end`.
-bool decode_weights(const CompressedPageHeader& header, const uint8_t* data, const uint8_t* end, float* weights, bool simd) {
+template <class Sink>
+bool decode_weights(const CompressedPageHeader& header, const uint8_t* data, const uint8_t* end, const Sink& weights, bool simd) {
   const uint64_t count = header.edges;
   if (header.raw_weights) {
     if (data + 4 * count > end) return false;
-    std::memcpy(weights, data, 4 * count);
+    weights.put_raw(data, count);
     return true;
   }
   const uint8_t* control = data;
@@ -315,9 +351,10 @@ bool decode_weights(const CompressedPageHeader& header, const uint8_t* data, con
   return decode_weights_scalar(control, done, count, data, end, weights);
 }
 
-}  // namespace
-
-uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float* weights, bool simd) {
+// A page's targets into out, its weights to `weights` (none: unweighted);
+// the largest target, or UINT64_MAX when malformed.
+template <class Sink>
+uint64_t decode_narrow_page(const char* page, uint64_t page_bytes, uint32_t* out, const Sink* weights, bool simd) {
   const bool weighted = weights != nullptr;
   const CompressedPageHeader header = CompressedPageHeader::of(page, weighted);
   const uint64_t count = header.edges;
@@ -331,8 +368,20 @@ uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float
   if (simd && has_sse41()) done = decode_sse41(control, count, data, end, out, previous, largest);
 #endif
   if (!decode_scalar(control, done, count, data, end, out, previous, largest)) return UINT64_MAX;
-  if (weighted && !decode_weights(header, data, end, weights, simd)) return UINT64_MAX;
+  if (weighted && !decode_weights(header, data, end, *weights, simd)) return UINT64_MAX;
   return largest;
+}
+
+}  // namespace
+
+uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float* weights, bool simd) {
+  const WeightArray sink{weights};
+  return decode_narrow_page(page, page_bytes, out, weights ? &sink : nullptr, simd);
+}
+
+uint64_t decode_page_records(const char* page, uint64_t page_bytes, uint32_t* targets, char* records, bool simd) {
+  const PairedRecords sink{targets, records};
+  return decode_narrow_page(page, page_bytes, targets, &sink, simd);
 }
 
 uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights) {
@@ -354,7 +403,7 @@ uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, 
     largest = std::max(largest, previous);
     data += bytes;
   }
-  if (weighted && !decode_weights(header, data, end, weights, true)) return UINT64_MAX;
+  if (weighted && !decode_weights(header, data, end, WeightArray{weights}, true)) return UINT64_MAX;
   // A target from 2^63 up is no vertex: returned as it is, the caller
   // refuses it (UINT64_MAX alone says malformed).
   return std::min(largest, UINT64_MAX - 1);

@@ -113,7 +113,11 @@ class CompressedPageEncoder {
 // `simd`: four values per shuffle where the CPU has SSE4.1 (false: one at
 // a time, for comparison).
 uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float* weights = nullptr, bool simd = true);
-// The same for a page of 64-bit ids (one value at a time).
+// The same for a weighted page, its targets into `targets` (room for
+// compressed_page_capacity) and then each beside its weight into
+// `records`, 8 bytes each: the target, then the weight as a float.
+uint64_t decode_page_records(const char* page, uint64_t page_bytes, uint32_t* targets, char* records, bool simd = true);
+// The same as decode_page for a page of 64-bit ids (one value at a time).
 uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights = nullptr);
 
 }  // namespace sluice::layout

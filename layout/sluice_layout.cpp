@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <thread>
 
 #include "base/errors.hpp"
@@ -67,7 +68,8 @@ EdgeSet::EdgeSet(const std::string& manifest_path, const Manifest& m, const std:
 
 uint64_t EdgeSet::page_capacity() const { return compressed_page_capacity(edges_.interleaving().page_bytes, weighted_, wide_); }
 
-uint64_t EdgeSet::decode_page(uint64_t page, const char* data, void* out, float* weights) const {
+template <class Decode>
+uint64_t EdgeSet::checked_decode(uint64_t page, const char* data, Decode&& decode) const {
   const CompressedPageHeader header = CompressedPageHeader::of(data, weighted_, wide_);
   const uint64_t first = page_starts_[page], count = page_end(page) - first;
   const uint64_t vertex = header.first_vertex;
@@ -79,10 +81,7 @@ uint64_t EdgeSet::decode_page(uint64_t page, const char* data, void* out, float*
                             "compressed page " + std::to_string(page) + " " + what +
                                 " (the drive file is damaged or belongs to another graph)");
   };
-  const uint64_t page_bytes = edges_.interleaving().page_bytes;
-  const uint64_t largest = !fits ? UINT64_MAX
-                           : wide_ ? layout::decode_wide_page(data, page_bytes, static_cast<uint64_t*>(out), weights)
-                                   : layout::decode_page(data, page_bytes, static_cast<uint32_t*>(out), weights);
+  const uint64_t largest = fits ? decode(edges_.interleaving().page_bytes) : UINT64_MAX;
   if (largest == UINT64_MAX) {
     throw damaged("does not decode to edges [" + std::to_string(first) + ", " + std::to_string(first + count) + ")");
   }
@@ -90,6 +89,18 @@ uint64_t EdgeSet::decode_page(uint64_t page, const char* data, void* out, float*
     throw damaged("decodes to a target that is not below the " + std::to_string(index_.vertices()) + " vertices");
   }
   return count;
+}
+
+uint64_t EdgeSet::decode_page(uint64_t page, const char* data, void* out, float* weights) const {
+  return checked_decode(page, data, [&](uint64_t page_bytes) {
+    return wide_ ? layout::decode_wide_page(data, page_bytes, static_cast<uint64_t*>(out), weights)
+                 : layout::decode_page(data, page_bytes, static_cast<uint32_t*>(out), weights);
+  });
+}
+
+uint64_t EdgeSet::decode_page_records(uint64_t page, const char* data, uint32_t* targets, char* records) const {
+  if (wide_ || !weighted_) throw std::logic_error("decode_page_records: a weighted edge set of 32-bit ids only");
+  return checked_decode(page, data, [&](uint64_t page_bytes) { return layout::decode_page_records(data, page_bytes, targets, records); });
 }
 
 void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* weights) const {

@@ -55,6 +55,10 @@ class EdgeSet {
   // target that is not a vertex, is an InputError naming the drive file
   // and byte.
   uint64_t decode_page(uint64_t page, const char* data, void* out, float* weights) const;
+  // The same for a weighted set of 32-bit ids, its targets into `targets`
+  // and then each with its weight into `records` (8 bytes: the target, the
+  // weight), the walks' records, with no pass of their own to pair them.
+  uint64_t decode_page_records(uint64_t page, const char* data, uint32_t* targets, char* records) const;
   // The most edges a compressed page of this set holds.
   uint64_t page_capacity() const;
   bool weighted() const { return weighted_; }
@@ -67,6 +71,12 @@ class EdgeSet {
   const SampleFile* sample() const { return sample_ ? &*sample_ : nullptr; }
 
  private:
+  // Runs decode(page_bytes) on a page that agrees with the index; throws
+  // where it does not, or where decode says malformed (UINT64_MAX) or
+  // returns a target that is no vertex.
+  template <class Decode>
+  uint64_t checked_decode(uint64_t page, const char* data, Decode&& decode) const;
+
   CompactIndex index_;
   base::Array<uint64_t> sums_;
   base::Array<uint64_t> page_starts_;

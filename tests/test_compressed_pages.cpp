@@ -97,6 +97,22 @@ TEST(CompressedPages, DecodeToTheListsEncoded) {
           ASSERT_EQ(std::bit_cast<uint32_t>(decoded_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i;
           ASSERT_EQ(std::bit_cast<uint32_t>(scalar_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i;
         }
+        if (weighted) {
+          // Decoded straight into (target, weight) records, vector and scalar.
+          for (const bool simd : {true, false}) {
+            std::vector<uint32_t> targets(decoded.size(), 0);
+            std::vector<char> records(8 * decoded.size() + 8, 0x55);  // one past the last: untouched
+            ASSERT_EQ(layout::decode_page_records(pages[p].bytes.data(), page_bytes, targets.data(), records.data(), simd), largest);
+            for (uint64_t i = 0; i < header.edges; ++i) {
+              uint32_t target, weight;
+              std::memcpy(&target, records.data() + 8 * i, 4);
+              std::memcpy(&weight, records.data() + 8 * i + 4, 4);
+              ASSERT_EQ(target, all[next + i]) << "page " << p << " edge " << i << " simd " << simd;
+              ASSERT_EQ(weight, std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i << " simd " << simd;
+            }
+            ASSERT_EQ(records[8 * header.edges], char(0x55)) << "page " << p;
+          }
+        }
         next += header.edges;
       }
       EXPECT_EQ(next, all.size());
