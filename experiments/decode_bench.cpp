@@ -9,6 +9,7 @@
 //           (what EDGEMAP runs)
 //   paired  targets and weights decoded to two arrays, then paired in a
 //           pass of their own
+// A layout of 64-bit ids has one loop, "wide": one value at a time.
 // All must give the same checksum. Prints edges per second, median and fastest.
 //   experiments/decode_bench LAYOUT.sluice [ROUNDS]
 #include <algorithm>
@@ -39,20 +40,27 @@ int main(int argc, char** argv) {
   const uint64_t page_bytes = set.edges().interleaving().page_bytes, pages = set.edges().pages();
   std::vector<char> data(pages * page_bytes);
   set.edges().read_pages(0, pages, data.data());
-  const bool weighted = graph.info().weighted;
-  std::vector<uint32_t> out(layout::compressed_page_capacity(page_bytes, weighted));
+  const bool weighted = graph.info().weighted, wide = graph.info().id_bytes == 8;
+  std::vector<uint32_t> out(layout::compressed_page_capacity(page_bytes, weighted, wide));
+  std::vector<uint64_t> wide_out(wide ? out.size() : 0);
   std::vector<float> weights(weighted ? out.size() : 0);
   const uint64_t edges = graph.info().edges;
 
   std::vector<char> records(weighted ? 8 * out.size() : 0);
-  enum class Way { simd, scalar, records, paired };
+  enum class Way { simd, scalar, records, paired, wide };
   auto run = [&](Way way) {
     const auto start = std::chrono::steady_clock::now();
     uint64_t check = 0;
     for (uint64_t p = 0; p < pages; ++p) {
       const char* page = data.data() + p * page_bytes;
-      const uint32_t last = layout::CompressedPageHeader::of(page, weighted).edges - 1;
+      const uint32_t last = layout::CompressedPageHeader::of(page, weighted, wide).edges - 1;
       uint64_t largest;
+      if (way == Way::wide) {
+        largest = layout::decode_wide_page(page, page_bytes, wide_out.data(), weighted ? weights.data() : nullptr);
+        if (largest == UINT64_MAX) std::abort();
+        check += largest + wide_out[last] + (weighted ? uint64_t(weights[last]) : 0);
+        continue;
+      }
       if (way == Way::records) {
         largest = layout::decode_page_records(page, page_bytes, out.data(), records.data());
       } else {
@@ -85,7 +93,8 @@ int main(int argc, char** argv) {
     uint64_t check = 0;
   };
   std::vector<Loop> loops{{"simd", Way::simd, {}, 0}, {"scalar", Way::scalar, {}, 0}};
-  if (weighted) loops.push_back({"records", Way::records, {}, 0}), loops.push_back({"paired", Way::paired, {}, 0});
+  if (wide) loops = {{"wide", Way::wide, {}, 0}};
+  else if (weighted) loops.push_back({"records", Way::records, {}, 0}), loops.push_back({"paired", Way::paired, {}, 0});
   for (int r = 0; r < rounds; ++r) {
     for (Loop& l : loops) {
       auto [s, c] = run(l.way);

@@ -397,7 +397,15 @@ uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, 
     const unsigned bytes = 1u << ((control[i / 4] >> (2 * (i % 4))) & 3);
     if (data + bytes > end) return UINT64_MAX;
     uint64_t value = 0;
-    std::memcpy(&value, data, bytes);  // little-endian hosts only (the layout's byte order)
+    // Little-endian hosts only (the layout's byte order). One 8-byte load,
+    // masked, while one fits in the page: a copy of a length known only at
+    // run time is a call to memcpy, which made this loop 3x slower.
+    if (data + 8 <= end) {
+      std::memcpy(&value, data, 8);
+      value &= ~uint64_t(0) >> (64 - 8 * bytes);
+    } else {
+      std::memcpy(&value, data, bytes);
+    }
     previous = uint64_t(int64_t(previous) + unzigzag(value));  // modulo 2^64: checked by the caller
     out[i] = previous;
     largest = std::max(largest, previous);
