@@ -43,6 +43,26 @@ struct ControlTables {
 };
 constexpr ControlTables tables;
 
+// 64-bit ids: for each half of a control byte (two values of 1, 2, 4 or
+// 8 bytes), their total length and the shuffle that spreads their bytes
+// over two 64-bit lanes.
+struct WideControlTables {
+  std::array<uint8_t, 16> length{};
+  std::array<std::array<uint8_t, 16>, 16> shuffle{};
+  constexpr WideControlTables() {
+    for (unsigned c = 0; c < 16; ++c) {
+      unsigned at = 0;
+      for (unsigned lane = 0; lane < 2; ++lane) {
+        const unsigned bytes = 1u << ((c >> (2 * lane)) & 3);
+        for (unsigned b = 0; b < 8; ++b) shuffle[c][lane * 8 + b] = uint8_t(b < bytes ? at + b : 0x80);
+        at += bytes;
+      }
+      length[c] = uint8_t(at);
+    }
+  }
+};
+constexpr WideControlTables wide_tables;
+
 uint32_t read_value(const uint8_t* data, unsigned bytes) {
   uint32_t v = 0;
   std::memcpy(&v, data, bytes);  // little-endian hosts only (the layout's byte order)
@@ -162,6 +182,43 @@ __attribute__((target("sse4.1"))) uint64_t decode_sse41(const uint8_t* control, 
   largest = std::max(largest, uint32_t(_mm_cvtsi128_si32(top)));
   previous = uint32_t(_mm_cvtsi128_si32(carry));
   data = at;
+  return i;
+}
+
+// 64-bit ids: two values per shuffle (half a control byte), while the
+// control byte's 32 bytes at most stay inside the page; unzigzagged,
+// summed within the vector and added to the previous target as above.
+// Returns how many it decoded.
+__attribute__((target("sse4.1"))) uint64_t decode_wide_sse41(const uint8_t* control, uint64_t count, const uint8_t*& data,
+                                                             const uint8_t* end, uint64_t* out, uint64_t& previous,
+                                                             uint64_t& largest) {
+  uint64_t i = 0;
+  const uint8_t* at = data;
+  __m128i carry = _mm_set1_epi64x(int64_t(previous));
+  const __m128i one = _mm_set1_epi64x(1);
+  uint64_t top = largest;
+  // Two values (a half of a control byte) to out[k], out[k + 1].
+  auto two = [&](unsigned half, uint64_t k) __attribute__((target("sse4.1"))) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    const __m128i mask = _mm_loadu_si128(reinterpret_cast<const __m128i*>(wide_tables.shuffle[half].data()));
+    __m128i v = _mm_shuffle_epi8(bytes, mask);
+    v = _mm_xor_si128(_mm_srli_epi64(v, 1), _mm_sub_epi64(_mm_setzero_si128(), _mm_and_si128(v, one)));  // unzigzag
+    v = _mm_add_epi64(v, _mm_slli_si128(v, 8));
+    v = _mm_add_epi64(v, carry);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + k), v);
+    // No unsigned 64-bit max before AVX-512: the two lanes in scalar.
+    top = std::max(top, std::max(uint64_t(_mm_cvtsi128_si64(v)), uint64_t(_mm_extract_epi64(v, 1))));
+    carry = _mm_unpackhi_epi64(v, v);
+    at += wide_tables.length[half];
+  };
+  for (; i + 4 <= count && at + 32 <= end; i += 4) {
+    const uint8_t c = control[i / 4];
+    two(c & 15u, i);
+    two(unsigned(c) >> 4, i + 2);
+  }
+  data = at;
+  previous = uint64_t(_mm_cvtsi128_si64(carry));
+  largest = top;
   return i;
 }
 
@@ -384,7 +441,7 @@ uint64_t decode_page_records(const char* page, uint64_t page_bytes, uint32_t* ta
   return decode_narrow_page(page, page_bytes, targets, &sink, simd);
 }
 
-uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights) {
+uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights, bool simd) {
   const bool weighted = weights != nullptr;
   const CompressedPageHeader header = CompressedPageHeader::of(page, weighted, true);
   const uint64_t count = header.edges;
@@ -393,7 +450,11 @@ uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, 
   const uint8_t* data = control + (count + 3) / 4;
   const uint8_t* end = reinterpret_cast<const uint8_t*>(page + page_bytes);
   uint64_t previous = header.first_vertex, largest = 0;
-  for (uint64_t i = 0; i < count; ++i) {
+  uint64_t done = 0;
+#if defined(__x86_64__)
+  if (simd && has_sse41()) done = decode_wide_sse41(control, count, data, end, out, previous, largest);
+#endif
+  for (uint64_t i = done; i < count; ++i) {
     const unsigned bytes = 1u << ((control[i / 4] >> (2 * (i % 4))) & 3);
     if (data + bytes > end) return UINT64_MAX;
     uint64_t value = 0;
@@ -411,7 +472,7 @@ uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, 
     largest = std::max(largest, previous);
     data += bytes;
   }
-  if (weighted && !decode_weights(header, data, end, WeightArray{weights}, true)) return UINT64_MAX;
+  if (weighted && !decode_weights(header, data, end, WeightArray{weights}, simd)) return UINT64_MAX;
   // A target from 2^63 up is no vertex: returned as it is, the caller
   // refuses it (UINT64_MAX alone says malformed).
   return std::min(largest, UINT64_MAX - 1);

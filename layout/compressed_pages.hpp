@@ -117,7 +117,8 @@ uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float
 // compressed_page_capacity) and then each beside its weight into
 // `records`, 8 bytes each: the target, then the weight as a float.
 uint64_t decode_page_records(const char* page, uint64_t page_bytes, uint32_t* targets, char* records, bool simd = true);
-// The same as decode_page for a page of 64-bit ids (one value at a time).
-uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights = nullptr);
+// The same as decode_page for a page of 64-bit ids (two values per
+// shuffle where the CPU has SSE4.1).
+uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights = nullptr, bool simd = true);
 
 }  // namespace sluice::layout

@@ -157,21 +157,24 @@ TEST(CompressedPages, WidePagesDecodeToTheListsEncoded) {
     ASSERT_GT(pages.size(), 3u);
     std::vector<uint64_t> decoded(layout::compressed_page_capacity(page_bytes, weighted, true));
     std::vector<float> decoded_weights(decoded.size());
-    uint64_t next = 0;
-    for (size_t p = 0; p < pages.size(); ++p) {
-      const layout::CompressedPageHeader header = layout::CompressedPageHeader::of(pages[p].bytes.data(), weighted, true);
-      ASSERT_EQ(pages[p].first_edge, next);
-      const uint64_t largest = layout::decode_wide_page(pages[p].bytes.data(), page_bytes, decoded.data(), weighted ? decoded_weights.data() : nullptr);
-      ASSERT_EQ(largest, *std::max_element(all.begin() + int64_t(next), all.begin() + int64_t(next + header.edges)));
-      for (uint64_t i = 0; i < header.edges; ++i) {
-        ASSERT_EQ(decoded[i], all[next + i]) << "page " << p << " edge " << i;
-        if (weighted) {
-          ASSERT_EQ(std::bit_cast<uint32_t>(decoded_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i]));
+    for (const bool simd : {true, false}) {
+      uint64_t next = 0;
+      for (size_t p = 0; p < pages.size(); ++p) {
+        const layout::CompressedPageHeader header = layout::CompressedPageHeader::of(pages[p].bytes.data(), weighted, true);
+        ASSERT_EQ(pages[p].first_edge, next);
+        const uint64_t largest =
+            layout::decode_wide_page(pages[p].bytes.data(), page_bytes, decoded.data(), weighted ? decoded_weights.data() : nullptr, simd);
+        ASSERT_EQ(largest, *std::max_element(all.begin() + int64_t(next), all.begin() + int64_t(next + header.edges)));
+        for (uint64_t i = 0; i < header.edges; ++i) {
+          ASSERT_EQ(decoded[i], all[next + i]) << "page " << p << " edge " << i << " simd " << simd;
+          if (weighted) {
+            ASSERT_EQ(std::bit_cast<uint32_t>(decoded_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i]));
+          }
         }
+        next += header.edges;
       }
-      next += header.edges;
+      EXPECT_EQ(next, all.size());
     }
-    EXPECT_EQ(next, all.size());
   }
   // Each encoder takes ids of its own width.
   layout::CompressedPageEncoder narrow(4096, false, [](const char*, uint64_t) {});
@@ -187,6 +190,18 @@ TEST(CompressedPages, WidePagesDecodeToTheListsEncoded) {
   std::memset(page.data() + 16, 0xff, 25);
   std::vector<uint64_t> out(layout::compressed_page_capacity(512, false, true));
   EXPECT_EQ(layout::decode_wide_page(page.data(), 512, out.data()), UINT64_MAX);
+  EXPECT_EQ(layout::decode_wide_page(page.data(), 512, out.data(), nullptr, false), UINT64_MAX);
+  // A first difference of -1 from vertex 0: targets of 2^64 - 1, no vertex,
+  // returned as such (not as "malformed"), by the vector path and the other.
+  std::vector<char> below_zero(512, 0);
+  const uint32_t four = 4;
+  std::memcpy(below_zero.data(), &four, 4);
+  below_zero[layout::compressed_wide_page_header_bytes] = char(0xff);  // four values of 8 bytes
+  below_zero[layout::compressed_wide_page_header_bytes + 1] = 1;      // zigzag(-1)
+  for (const bool simd : {true, false}) {
+    EXPECT_EQ(layout::decode_wide_page(below_zero.data(), 512, out.data(), nullptr, simd), UINT64_MAX - 1) << "simd " << simd;
+    EXPECT_EQ(out[3], UINT64_MAX) << "simd " << simd;
+  }
 }
 
 TEST(CompressedPages, RefuseWhatCannotBeAPage) {
