@@ -24,44 +24,33 @@ unsigned wide_control(unsigned bytes) { return unsigned(std::countr_zero(bytes))
 uint64_t zigzag(int64_t d) { return (uint64_t(d) << 1) ^ uint64_t(d >> 63); }
 int64_t unzigzag(uint64_t z) { return int64_t(z >> 1) ^ -int64_t(z & 1); }
 
-// For each control byte: its four values' total length, and the shuffle
-// that spreads their bytes over four 32-bit lanes (0x80: a zero byte).
-struct ControlTables {
-  std::array<uint8_t, 256> length{};
-  std::array<std::array<uint8_t, 16>, 256> shuffle{};
-  constexpr ControlTables() {
-    for (unsigned c = 0; c < 256; ++c) {
+// For each control value of `Lanes` 2-bit codes: the values' total
+// length, and the shuffle that spreads their bytes over the lanes of a
+// vector (0x80: a zero byte). A code is a value's length less one, or
+// with Log2 the length's log2.
+template <unsigned Lanes, bool Log2>
+struct ShuffleTables {
+  static constexpr unsigned codes = 1u << (2 * Lanes), lane_bytes = 16 / Lanes;
+  std::array<uint8_t, codes> length{};
+  std::array<std::array<uint8_t, 16>, codes> shuffle{};
+  constexpr ShuffleTables() {
+    for (unsigned c = 0; c < codes; ++c) {
       unsigned at = 0;
-      for (unsigned lane = 0; lane < 4; ++lane) {
-        const unsigned bytes = ((c >> (2 * lane)) & 3) + 1;
-        for (unsigned b = 0; b < 4; ++b) shuffle[c][lane * 4 + b] = uint8_t(b < bytes ? at + b : 0x80);
+      for (unsigned lane = 0; lane < Lanes; ++lane) {
+        const unsigned code = (c >> (2 * lane)) & 3, bytes = Log2 ? 1u << code : code + 1;
+        for (unsigned b = 0; b < lane_bytes; ++b) shuffle[c][lane * lane_bytes + b] = uint8_t(b < bytes ? at + b : 0x80);
         at += bytes;
       }
       length[c] = uint8_t(at);
     }
   }
 };
-constexpr ControlTables tables;
-
-// 64-bit ids: for each half of a control byte (two values of 1, 2, 4 or
-// 8 bytes), their total length and the shuffle that spreads their bytes
-// over two 64-bit lanes.
-struct WideControlTables {
-  std::array<uint8_t, 16> length{};
-  std::array<std::array<uint8_t, 16>, 16> shuffle{};
-  constexpr WideControlTables() {
-    for (unsigned c = 0; c < 16; ++c) {
-      unsigned at = 0;
-      for (unsigned lane = 0; lane < 2; ++lane) {
-        const unsigned bytes = 1u << ((c >> (2 * lane)) & 3);
-        for (unsigned b = 0; b < 8; ++b) shuffle[c][lane * 8 + b] = uint8_t(b < bytes ? at + b : 0x80);
-        at += bytes;
-      }
-      length[c] = uint8_t(at);
-    }
-  }
-};
-constexpr WideControlTables wide_tables;
+// 32-bit ids and integer weights: four values of 1-4 bytes a control byte,
+// over four 32-bit lanes.
+constexpr ShuffleTables<4, false> tables;
+// 64-bit ids: two values of 1, 2, 4 or 8 bytes (half a control byte), over
+// two 64-bit lanes.
+constexpr ShuffleTables<2, true> wide_tables;
 
 uint32_t read_value(const uint8_t* data, unsigned bytes) {
   uint32_t v = 0;
