@@ -45,22 +45,6 @@ const char* decode_into_scratch(const DiskGraph& graph, uint64_t page, const cha
 
 namespace sluice::engine {
 
-namespace {
-
-// (target, weight) records (RecordFormat) of 64-bit ids from the two
-// decoded arrays: sizes known at compile time, so the copies are moves,
-// not calls (with the sizes read at run time, memmove took 6% of SSSP on
-// compressed pages). 32-bit ids pair up as their weights decode.
-void pair_records(const uint64_t* ids, const float* weights, uint64_t count, char* out) {
-  constexpr unsigned Record = RecordFormat<uint64_t, true>::bytes;
-  for (uint64_t i = 0; i < count; ++i) {
-    std::memcpy(out + Record * i, ids + i, sizeof(uint64_t));
-    std::memcpy(out + Record * i + sizeof(uint64_t), weights + i, sizeof(float));
-  }
-}
-
-}  // namespace
-
 void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* data, PageCheck check, char* out) {
   if (check == PageCheck::everything && !graph.checksums().matches(data, graph.page_bytes(), page)) [[unlikely]] {
     throw DamagedPageError(graph, page);
@@ -74,17 +58,10 @@ void decode_compressed_page(const DiskGraph& graph, uint64_t page, const char* d
   // Targets decode first, then the weights, each paired with its target
   // as the walks' records: (target, weight) in 8 bytes, or with 64-bit ids
   // in 16 (RecordFormat).
+  static_assert(RecordFormat<uint32_t, true>::bytes == 8 && RecordFormat<uint64_t, true>::bytes == 16);
   thread_local std::vector<uint64_t> targets;  // ids of either width
   targets.resize(graph.max_edges_per_page());
-  if (graph.info().id_bytes == 4) {
-    static_assert(RecordFormat<uint32_t, true>::bytes == 8);
-    graph.edge_set().decode_page_records(page, data, reinterpret_cast<uint32_t*>(targets.data()), out);
-    return;
-  }
-  thread_local std::vector<float> weights;
-  weights.resize(graph.max_edges_per_page());
-  const uint64_t count = graph.edge_set().decode_page(page, data, targets.data(), weights.data());
-  pair_records(targets.data(), weights.data(), count, out);
+  graph.edge_set().decode_page_records(page, data, targets.data(), out);
 }
 
 }  // namespace sluice::engine

@@ -84,24 +84,41 @@ struct WeightArray {
   void put4(uint64_t i, __m128 w) const { _mm_storeu_ps(out + i, w); }
 #endif
 };
+// Records of 8 bytes (a 32-bit target, then the weight) or 16 (a 64-bit
+// target, the weight, 4 bytes of padding).
+template <class Id>
 struct PairedRecords {
-  const uint32_t* targets;
-  char* records;  // 8 bytes each: the target, then the weight
+  static constexpr unsigned bytes = 2 * sizeof(Id);
+  const Id* targets;
+  char* records;
   void put(uint64_t i, float w) const {
-    std::memcpy(records + 8 * i, targets + i, 4);
-    std::memcpy(records + 8 * i + 4, &w, 4);
+    std::memcpy(records + bytes * i, targets + i, sizeof(Id));
+    std::memcpy(records + bytes * i + sizeof(Id), &w, 4);
   }
   void put_raw(const uint8_t* data, uint64_t count) const {
     for (uint64_t i = 0; i < count; ++i) {
-      std::memcpy(records + 8 * i, targets + i, 4);
-      std::memcpy(records + 8 * i + 4, data + 4 * i, 4);
+      std::memcpy(records + bytes * i, targets + i, sizeof(Id));
+      std::memcpy(records + bytes * i + sizeof(Id), data + 4 * i, 4);
     }
   }
 #if defined(__x86_64__)
-  void put4(uint64_t i, __m128 w) const {
-    const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(targets + i));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(records + 8 * i), _mm_unpacklo_epi32(t, _mm_castps_si128(w)));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(records + 8 * i + 16), _mm_unpackhi_epi32(t, _mm_castps_si128(w)));
+  __attribute__((target("sse4.1"))) void put4(uint64_t i, __m128 w) const {
+    char* at = records + bytes * i;
+    const __m128i weights = _mm_castps_si128(w);
+    if constexpr (sizeof(Id) == 4) {
+      const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(targets + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm_unpacklo_epi32(t, weights));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 16), _mm_unpackhi_epi32(t, weights));
+    } else {
+      // Each weight widened to a 64-bit lane: its record's padding is zeros.
+      const __m128i w01 = _mm_cvtepu32_epi64(weights), w23 = _mm_cvtepu32_epi64(_mm_srli_si128(weights, 8));
+      const __m128i t01 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(targets + i));
+      const __m128i t23 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(targets + i + 2));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm_unpacklo_epi64(t01, w01));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 16), _mm_unpackhi_epi64(t01, w01));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 32), _mm_unpacklo_epi64(t23, w23));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 48), _mm_unpackhi_epi64(t23, w23));
+    }
   }
 #endif
 };
@@ -426,11 +443,16 @@ uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float
 }
 
 uint64_t decode_page_records(const char* page, uint64_t page_bytes, uint32_t* targets, char* records, bool simd) {
-  const PairedRecords sink{targets, records};
+  const PairedRecords<uint32_t> sink{targets, records};
   return decode_narrow_page(page, page_bytes, targets, &sink, simd);
 }
 
-uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights, bool simd) {
+namespace {
+
+// A page of 64-bit ids: its targets into out, its weights to `weights`
+// (none: unweighted); as decode_narrow_page.
+template <class Sink>
+uint64_t decode_wide(const char* page, uint64_t page_bytes, uint64_t* out, const Sink* weights, bool simd) {
   const bool weighted = weights != nullptr;
   const CompressedPageHeader header = CompressedPageHeader::of(page, weighted, true);
   const uint64_t count = header.edges;
@@ -461,10 +483,22 @@ uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, 
     largest = std::max(largest, previous);
     data += bytes;
   }
-  if (weighted && !decode_weights(header, data, end, WeightArray{weights}, simd)) return UINT64_MAX;
+  if (weighted && !decode_weights(header, data, end, *weights, simd)) return UINT64_MAX;
   // A target from 2^63 up is no vertex: returned as it is, the caller
   // refuses it (UINT64_MAX alone says malformed).
   return std::min(largest, UINT64_MAX - 1);
+}
+
+}  // namespace
+
+uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights, bool simd) {
+  const WeightArray sink{weights};
+  return decode_wide(page, page_bytes, out, weights ? &sink : nullptr, simd);
+}
+
+uint64_t decode_wide_page_records(const char* page, uint64_t page_bytes, uint64_t* targets, char* records, bool simd) {
+  const PairedRecords<uint64_t> sink{targets, records};
+  return decode_wide(page, page_bytes, targets, &sink, simd);
 }
 
 }  // namespace sluice::layout

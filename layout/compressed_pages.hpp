@@ -120,5 +120,8 @@ uint64_t decode_page_records(const char* page, uint64_t page_bytes, uint32_t* ta
 // The same as decode_page for a page of 64-bit ids (two values per
 // shuffle where the CPU has SSE4.1).
 uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights = nullptr, bool simd = true);
+// The same as decode_page_records for a weighted page of 64-bit ids: its
+// records are 16 bytes, the target, the weight and 4 bytes of padding.
+uint64_t decode_wide_page_records(const char* page, uint64_t page_bytes, uint64_t* targets, char* records, bool simd = true);
 
 }  // namespace sluice::layout

@@ -98,9 +98,12 @@ uint64_t EdgeSet::decode_page(uint64_t page, const char* data, void* out, float*
   });
 }
 
-uint64_t EdgeSet::decode_page_records(uint64_t page, const char* data, uint32_t* targets, char* records) const {
-  if (wide_ || !weighted_) throw std::logic_error("decode_page_records: a weighted edge set of 32-bit ids only");
-  return checked_decode(page, data, [&](uint64_t page_bytes) { return layout::decode_page_records(data, page_bytes, targets, records); });
+uint64_t EdgeSet::decode_page_records(uint64_t page, const char* data, void* targets, char* records) const {
+  if (!weighted_) throw std::logic_error("decode_page_records: an unweighted edge set's records are its targets");
+  return checked_decode(page, data, [&](uint64_t page_bytes) {
+    return wide_ ? layout::decode_wide_page_records(data, page_bytes, static_cast<uint64_t*>(targets), records)
+                 : layout::decode_page_records(data, page_bytes, static_cast<uint32_t*>(targets), records);
+  });
 }
 
 void EdgeSet::read_edges(uint64_t first, uint64_t count, void* targets, float* weights) const {

@@ -55,10 +55,11 @@ class EdgeSet {
   // target that is not a vertex, is an InputError naming the drive file
   // and byte.
   uint64_t decode_page(uint64_t page, const char* data, void* out, float* weights) const;
-  // The same for a weighted set of 32-bit ids, its targets into `targets`
-  // and then each with its weight into `records` (8 bytes: the target, the
-  // weight), the walks' records, with no pass of their own to pair them.
-  uint64_t decode_page_records(uint64_t page, const char* data, uint32_t* targets, char* records) const;
+  // The same for a weighted set, its targets into `targets` (as `out`
+  // above) and then each with its weight into `records`, the walks'
+  // records, with no pass of their own to pair them: the target, the
+  // weight, and with 64-bit ids 4 bytes of padding (8 or 16 bytes).
+  uint64_t decode_page_records(uint64_t page, const char* data, void* targets, char* records) const;
   // The most edges a compressed page of this set holds.
   uint64_t page_capacity() const;
   bool weighted() const { return weighted_; }

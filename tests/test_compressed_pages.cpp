@@ -171,6 +171,21 @@ TEST(CompressedPages, WidePagesDecodeToTheListsEncoded) {
             ASSERT_EQ(std::bit_cast<uint32_t>(decoded_weights[i]), std::bit_cast<uint32_t>(all_weights[next + i]));
           }
         }
+        if (weighted) {
+          // Decoded straight into records of 16 bytes: target, weight, padding.
+          std::vector<uint64_t> targets(decoded.size(), 0);
+          std::vector<char> records(16 * decoded.size() + 16, 0x55);  // one past the last: untouched
+          ASSERT_EQ(layout::decode_wide_page_records(pages[p].bytes.data(), page_bytes, targets.data(), records.data(), simd), largest);
+          for (uint64_t i = 0; i < header.edges; ++i) {
+            uint64_t target;
+            uint32_t weight;
+            std::memcpy(&target, records.data() + 16 * i, 8);
+            std::memcpy(&weight, records.data() + 16 * i + 8, 4);
+            ASSERT_EQ(target, all[next + i]) << "page " << p << " edge " << i << " simd " << simd;
+            ASSERT_EQ(weight, std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i << " simd " << simd;
+          }
+          ASSERT_EQ(records[16 * header.edges], char(0x55)) << "page " << p;
+        }
         next += header.edges;
       }
       EXPECT_EQ(next, all.size());
