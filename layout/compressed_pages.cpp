@@ -73,6 +73,30 @@ bool decode_scalar(const uint8_t* control, uint64_t from, uint64_t count, const 
   return true;
 }
 
+// The same for 64-bit ids (values of 1, 2, 4 or 8 bytes), modulo 2^64.
+bool decode_scalar(const uint8_t* control, uint64_t from, uint64_t count, const uint8_t*& data, const uint8_t* end,
+                   uint64_t* out, uint64_t& previous, uint64_t& largest) {
+  for (uint64_t i = from; i < count; ++i) {
+    const unsigned bytes = 1u << ((control[i / 4] >> (2 * (i % 4))) & 3);
+    if (data + bytes > end) return false;
+    uint64_t value = 0;
+    // Little-endian hosts only (the layout's byte order). One 8-byte load,
+    // masked, while one fits in the page: a copy of a length known only at
+    // run time is a call to memcpy, which made this loop 3x slower.
+    if (data + 8 <= end) {
+      std::memcpy(&value, data, 8);
+      value &= ~uint64_t(0) >> (64 - 8 * bytes);
+    } else {
+      std::memcpy(&value, data, bytes);
+    }
+    previous = uint64_t(int64_t(previous) + unzigzag(value));
+    out[i] = previous;
+    largest = std::max(largest, previous);
+    data += bytes;
+  }
+  return true;
+}
+
 // Where decoded weights go: an array of their own, or beside their
 // targets (decoded already) in the (target, weight) records the engine's
 // walks read, so the pairing costs no pass of its own.
@@ -414,91 +438,57 @@ bool decode_weights(const CompressedPageHeader& header, const uint8_t* data, con
   return decode_weights_scalar(control, done, count, data, end, weights);
 }
 
-// A page's targets into out, its weights to `weights` (none: unweighted);
-// the largest target, or UINT64_MAX when malformed.
-template <class Sink>
-uint64_t decode_narrow_page(const char* page, uint64_t page_bytes, uint32_t* out, const Sink* weights, bool simd) {
+// A page's targets into out (32- or 64-bit ids), its weights to
+// `weights` (none: unweighted); the largest target, or UINT64_MAX when
+// malformed.
+template <class Id, class Sink>
+uint64_t decode_page_as(const char* page, uint64_t page_bytes, Id* out, const Sink* weights, bool simd) {
+  constexpr bool wide = sizeof(Id) == 8;
   const bool weighted = weights != nullptr;
-  const CompressedPageHeader header = CompressedPageHeader::of(page, weighted);
+  const CompressedPageHeader header = CompressedPageHeader::of(page, weighted, wide);
   const uint64_t count = header.edges;
-  if (count > compressed_page_capacity(page_bytes, weighted) || header.first_vertex >= compressed_max_vertices) return UINT64_MAX;
-  const uint8_t* control = reinterpret_cast<const uint8_t*>(page + compressed_page_header_bytes);
+  if (count > compressed_page_capacity(page_bytes, weighted, wide) ||
+      header.first_vertex >= (wide ? compressed_max_wide_vertices : compressed_max_vertices)) {
+    return UINT64_MAX;
+  }
+  const uint8_t* control = reinterpret_cast<const uint8_t*>(page + (wide ? compressed_wide_page_header_bytes : compressed_page_header_bytes));
   const uint8_t* data = control + (count + 3) / 4;
   const uint8_t* end = reinterpret_cast<const uint8_t*>(page + page_bytes);
   uint64_t done = 0;
-  uint32_t previous = uint32_t(header.first_vertex), largest = 0;
+  Id previous = Id(header.first_vertex), largest = 0;
 #if defined(__x86_64__)
-  if (simd && has_sse41()) done = decode_sse41(control, count, data, end, out, previous, largest);
+  if (simd && has_sse41()) {
+    if constexpr (wide) done = decode_wide_sse41(control, count, data, end, out, previous, largest);
+    else done = decode_sse41(control, count, data, end, out, previous, largest);
+  }
 #endif
   if (!decode_scalar(control, done, count, data, end, out, previous, largest)) return UINT64_MAX;
   if (weighted && !decode_weights(header, data, end, *weights, simd)) return UINT64_MAX;
-  return largest;
+  // A 64-bit target from 2^63 up is no vertex: returned as it is, the
+  // caller refuses it (UINT64_MAX alone says malformed).
+  return std::min<uint64_t>(largest, UINT64_MAX - 1);
 }
 
 }  // namespace
 
 uint64_t decode_page(const char* page, uint64_t page_bytes, uint32_t* out, float* weights, bool simd) {
   const WeightArray sink{weights};
-  return decode_narrow_page(page, page_bytes, out, weights ? &sink : nullptr, simd);
+  return decode_page_as(page, page_bytes, out, weights ? &sink : nullptr, simd);
 }
 
 uint64_t decode_page_records(const char* page, uint64_t page_bytes, uint32_t* targets, char* records, bool simd) {
   const PairedRecords<uint32_t> sink{targets, records};
-  return decode_narrow_page(page, page_bytes, targets, &sink, simd);
+  return decode_page_as(page, page_bytes, targets, &sink, simd);
 }
-
-namespace {
-
-// A page of 64-bit ids: its targets into out, its weights to `weights`
-// (none: unweighted); as decode_narrow_page.
-template <class Sink>
-uint64_t decode_wide(const char* page, uint64_t page_bytes, uint64_t* out, const Sink* weights, bool simd) {
-  const bool weighted = weights != nullptr;
-  const CompressedPageHeader header = CompressedPageHeader::of(page, weighted, true);
-  const uint64_t count = header.edges;
-  if (count > compressed_page_capacity(page_bytes, weighted, true) || header.first_vertex >= compressed_max_wide_vertices) return UINT64_MAX;
-  const uint8_t* control = reinterpret_cast<const uint8_t*>(page + compressed_wide_page_header_bytes);
-  const uint8_t* data = control + (count + 3) / 4;
-  const uint8_t* end = reinterpret_cast<const uint8_t*>(page + page_bytes);
-  uint64_t previous = header.first_vertex, largest = 0;
-  uint64_t done = 0;
-#if defined(__x86_64__)
-  if (simd && has_sse41()) done = decode_wide_sse41(control, count, data, end, out, previous, largest);
-#endif
-  for (uint64_t i = done; i < count; ++i) {
-    const unsigned bytes = 1u << ((control[i / 4] >> (2 * (i % 4))) & 3);
-    if (data + bytes > end) return UINT64_MAX;
-    uint64_t value = 0;
-    // Little-endian hosts only (the layout's byte order). One 8-byte load,
-    // masked, while one fits in the page: a copy of a length known only at
-    // run time is a call to memcpy, which made this loop 3x slower.
-    if (data + 8 <= end) {
-      std::memcpy(&value, data, 8);
-      value &= ~uint64_t(0) >> (64 - 8 * bytes);
-    } else {
-      std::memcpy(&value, data, bytes);
-    }
-    previous = uint64_t(int64_t(previous) + unzigzag(value));  // modulo 2^64: checked by the caller
-    out[i] = previous;
-    largest = std::max(largest, previous);
-    data += bytes;
-  }
-  if (weighted && !decode_weights(header, data, end, *weights, simd)) return UINT64_MAX;
-  // A target from 2^63 up is no vertex: returned as it is, the caller
-  // refuses it (UINT64_MAX alone says malformed).
-  return std::min(largest, UINT64_MAX - 1);
-}
-
-}  // namespace
 
 uint64_t decode_wide_page(const char* page, uint64_t page_bytes, uint64_t* out, float* weights, bool simd) {
   const WeightArray sink{weights};
-  return decode_wide(page, page_bytes, out, weights ? &sink : nullptr, simd);
+  return decode_page_as(page, page_bytes, out, weights ? &sink : nullptr, simd);
 }
 
 uint64_t decode_wide_page_records(const char* page, uint64_t page_bytes, uint64_t* targets, char* records, bool simd) {
   const PairedRecords<uint64_t> sink{targets, records};
-  return decode_wide(page, page_bytes, targets, &sink, simd);
+  return decode_page_as(page, page_bytes, targets, &sink, simd);
 }
 
 }  // namespace sluice::layout

@@ -24,6 +24,30 @@ struct Page {
   uint64_t first_edge;
 };
 
+// A weighted page decoded straight into the walks' (target, weight)
+// records, `Id`'s width: each against the lists' edges from `next` on,
+// and nothing written past the last.
+template <class Id>
+void expect_records(const Page& page, uint64_t page_bytes, uint64_t largest, uint64_t count, const std::vector<Id>& all,
+                    const std::vector<float>& all_weights, uint64_t next, bool simd) {
+  constexpr uint64_t bytes = 2 * sizeof(Id);
+  std::vector<Id> targets(layout::compressed_page_capacity(page_bytes, true, sizeof(Id) == 8), 0);
+  std::vector<char> records(bytes * targets.size() + bytes, 0x55);  // one past the last: untouched
+  const uint64_t decoded = sizeof(Id) == 8
+      ? layout::decode_wide_page_records(page.bytes.data(), page_bytes, reinterpret_cast<uint64_t*>(targets.data()), records.data(), simd)
+      : layout::decode_page_records(page.bytes.data(), page_bytes, reinterpret_cast<uint32_t*>(targets.data()), records.data(), simd);
+  ASSERT_EQ(decoded, largest);
+  for (uint64_t i = 0; i < count; ++i) {
+    Id target;
+    uint32_t weight;
+    std::memcpy(&target, records.data() + bytes * i, sizeof(Id));
+    std::memcpy(&weight, records.data() + bytes * i + sizeof(Id), 4);
+    ASSERT_EQ(target, all[next + i]) << "edge " << i << " simd " << simd;
+    ASSERT_EQ(weight, std::bit_cast<uint32_t>(all_weights[next + i])) << "edge " << i << " simd " << simd;
+  }
+  ASSERT_EQ(records[bytes * count], char(0x55));
+}
+
 // Lists of random lengths whose targets need 1 to 4 bytes as gaps and as
 // first values (below and above their source).
 std::vector<std::vector<uint32_t>> random_lists(uint64_t vertices, uint64_t seed) {
@@ -100,17 +124,7 @@ TEST(CompressedPages, DecodeToTheListsEncoded) {
         if (weighted) {
           // Decoded straight into (target, weight) records, vector and scalar.
           for (const bool simd : {true, false}) {
-            std::vector<uint32_t> targets(decoded.size(), 0);
-            std::vector<char> records(8 * decoded.size() + 8, 0x55);  // one past the last: untouched
-            ASSERT_EQ(layout::decode_page_records(pages[p].bytes.data(), page_bytes, targets.data(), records.data(), simd), largest);
-            for (uint64_t i = 0; i < header.edges; ++i) {
-              uint32_t target, weight;
-              std::memcpy(&target, records.data() + 8 * i, 4);
-              std::memcpy(&weight, records.data() + 8 * i + 4, 4);
-              ASSERT_EQ(target, all[next + i]) << "page " << p << " edge " << i << " simd " << simd;
-              ASSERT_EQ(weight, std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i << " simd " << simd;
-            }
-            ASSERT_EQ(records[8 * header.edges], char(0x55)) << "page " << p;
+            ASSERT_NO_FATAL_FAILURE(expect_records(pages[p], page_bytes, largest, header.edges, all, all_weights, next, simd)) << "page " << p;
           }
         }
         next += header.edges;
@@ -173,18 +187,7 @@ TEST(CompressedPages, WidePagesDecodeToTheListsEncoded) {
         }
         if (weighted) {
           // Decoded straight into records of 16 bytes: target, weight, padding.
-          std::vector<uint64_t> targets(decoded.size(), 0);
-          std::vector<char> records(16 * decoded.size() + 16, 0x55);  // one past the last: untouched
-          ASSERT_EQ(layout::decode_wide_page_records(pages[p].bytes.data(), page_bytes, targets.data(), records.data(), simd), largest);
-          for (uint64_t i = 0; i < header.edges; ++i) {
-            uint64_t target;
-            uint32_t weight;
-            std::memcpy(&target, records.data() + 16 * i, 8);
-            std::memcpy(&weight, records.data() + 16 * i + 8, 4);
-            ASSERT_EQ(target, all[next + i]) << "page " << p << " edge " << i << " simd " << simd;
-            ASSERT_EQ(weight, std::bit_cast<uint32_t>(all_weights[next + i])) << "page " << p << " edge " << i << " simd " << simd;
-          }
-          ASSERT_EQ(records[16 * header.edges], char(0x55)) << "page " << p;
+          ASSERT_NO_FATAL_FAILURE(expect_records(pages[p], page_bytes, largest, header.edges, all, all_weights, next, simd)) << "page " << p;
         }
         next += header.edges;
       }
