@@ -9,7 +9,7 @@
 //           (what EDGEMAP runs)
 //   paired  targets and weights decoded to two arrays, then paired in a
 //           pass of their own
-// A layout of 64-bit ids has one loop, "wide": one value at a time.
+// A layout of 64-bit ids runs simd (two values per shuffle) and scalar.
 // All must give the same checksum. Prints edges per second, median and fastest.
 //   experiments/decode_bench LAYOUT.sluice [ROUNDS]
 #include <algorithm>
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   const uint64_t edges = graph.info().edges;
 
   std::vector<char> records(weighted ? 8 * out.size() : 0);
-  enum class Way { simd, scalar, records, paired, wide };
+  enum class Way { simd, scalar, records, paired };
   auto run = [&](Way way) {
     const auto start = std::chrono::steady_clock::now();
     uint64_t check = 0;
@@ -55,8 +55,8 @@ int main(int argc, char** argv) {
       const char* page = data.data() + p * page_bytes;
       const uint32_t last = layout::CompressedPageHeader::of(page, weighted, wide).edges - 1;
       uint64_t largest;
-      if (way == Way::wide) {
-        largest = layout::decode_wide_page(page, page_bytes, wide_out.data(), weighted ? weights.data() : nullptr);
+      if (wide) {
+        largest = layout::decode_wide_page(page, page_bytes, wide_out.data(), weighted ? weights.data() : nullptr, way != Way::scalar);
         if (largest == UINT64_MAX) std::abort();
         check += largest + wide_out[last] + (weighted ? uint64_t(weights[last]) : 0);
         continue;
@@ -93,8 +93,7 @@ int main(int argc, char** argv) {
     uint64_t check = 0;
   };
   std::vector<Loop> loops{{"simd", Way::simd, {}, 0}, {"scalar", Way::scalar, {}, 0}};
-  if (wide) loops = {{"wide", Way::wide, {}, 0}};
-  else if (weighted) loops.push_back({"records", Way::records, {}, 0}), loops.push_back({"paired", Way::paired, {}, 0});
+  if (weighted && !wide) loops.push_back({"records", Way::records, {}, 0}), loops.push_back({"paired", Way::paired, {}, 0});
   for (int r = 0; r < rounds; ++r) {
     for (Loop& l : loops) {
       auto [s, c] = run(l.way);
