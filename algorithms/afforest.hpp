@@ -3,6 +3,7 @@
 // the guess at the largest component. Internal to algorithms/.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <random>
 #include <unordered_map>
@@ -34,17 +35,20 @@ ConcurrentForest<Id> singletons(engine::Engine& engine, uint64_t n) {
 inline constexpr uint32_t sampled_edges = 2;
 
 // Joins the two ends of every edge it sees; safe on any thread, so the
-// engine streams the pages without bins.
+// engine streams the pages without bins. With `joined`, sets it once an
+// edge joins two sets (written once, so the threads share its line
+// unchanged after that).
 template <class Id>
 struct Link {
   ConcurrentForest<Id>& forest;
+  std::atomic<bool>* joined = nullptr;
   bool cond(uint64_t) const { return true; }
   bool scatter(uint64_t src, uint64_t, float, Id& out) const {
     out = Id(src);
     return true;
   }
   bool gather_atomic(uint64_t dst, const Id& src) {
-    forest.link(src, dst);
+    if (forest.link(src, dst) && joined && !joined->load(std::memory_order_relaxed)) joined->store(true, std::memory_order_relaxed);
     return false;
   }
   void prefetch_destination(uint64_t dst) const { forest.prefetch(dst); }

@@ -60,14 +60,14 @@ class ConcurrentForest {
 
   Id parent(uint64_t v) const { return load(v); }
 
-  // Joins the sets of u and v.
-  void link(uint64_t u, uint64_t v) {
+  // Joins the sets of u and v; returns whether they were two sets.
+  bool link(uint64_t u, uint64_t v) {
     for (;;) {
       const Id a = find(u), b = find(v);
-      if (a == b) return;
+      if (a == b) return false;
       const Id low = order_.below(a, b) ? a : b, high = low == a ? b : a;
       Id expected = low;  // hook low only while it is still a root
-      if (std::atomic_ref<Id>(parent_[low]).compare_exchange_strong(expected, high, std::memory_order_relaxed)) return;
+      if (std::atomic_ref<Id>(parent_[low]).compare_exchange_strong(expected, high, std::memory_order_relaxed)) return true;
     }
   }
 
@@ -86,10 +86,16 @@ class ConcurrentForest {
 
   // Starts loading v's parent pointer into the cache.
   void prefetch(uint64_t v) const { __builtin_prefetch(&parent_[v]); }
-  // Points v at its root.
+  // Points v at its root, writing v's entry alone, as GAPBS's compress
+  // does: once threads have run it over every vertex with no link
+  // between, every vertex points at its root. A find's halving would not
+  // do: it may write an older ancestor over the root another thread had
+  // just stored there.
   void compress(uint64_t v) {
-    const Id root = find(v);
-    if (load(v) != root) std::atomic_ref<Id>(parent_[v]).store(root, std::memory_order_relaxed);
+    const Id parent = load(v);
+    Id root = parent;
+    for (Id p = load(root); p != root; p = load(root)) root = p;
+    if (root != parent) std::atomic_ref<Id>(parent_[v]).store(root, std::memory_order_relaxed);
   }
 
  private:
