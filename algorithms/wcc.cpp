@@ -30,50 +30,56 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
   const engine::VertexSubset all = engine::VertexSubset::all(n);
   Link<Id> link{forest};
   // 1. Every vertex joins its first two out-neighbours: for most graphs
-  //    that already gathers the largest component. When the layout keeps
-  //    a sample of both edge sets (layout/sampled_targets.hpp), the first
-  //    two in-neighbours join too: read from the sample they cost no page.
+  //    that already gathers the largest component.
   out.edge_map_first<Id>(all, link, sampled_edges, false);
   trace.record(out, "sample", 0);
-  const bool in_sampled = in && engine::SampleStream::serves(in->graph(), sampled_edges);
-  if (in_sampled) {
-    in->edge_map_first<Id>(all, link, sampled_edges, false);
-    trace.record(*in, "in-sample", 0);
-  }
-  // 2. Only the vertices outside the largest component need the rest of
-  //    their edges: an edge between two of its vertices changes nothing,
-  //    and an edge from it to an outside vertex is among that vertex's
-  //    in-edges (the transpose's out-edges; the out-edges themselves when
-  //    the graph is symmetric). A list no longer than the sample was
-  //    linked whole already (GAPBS's Afforest starts past the sample too).
-  //    That holds for in-lists sampled in step 1 as well: an in-edge from
-  //    an outside vertex is among that vertex's out-edges, read here.
-  // Once the pass below has pointed every vertex at its root, they stay
-  // so until an edge joins two sets: where none of the rest does (RMAT 22's
+  // Once a pass has pointed every vertex at its root, they stay so until
+  // an edge joins two sets: where none of the rest does (RMAT 22's
   // samples leave no vertex needing its lists), the last pass is skipped.
   bool at_roots = false;
   if (n > 0) {
-    const Id giant = most_frequent_root(forest, 0, n);
+    Id giant = most_frequent_root(forest, 0, n);
+    // Each vertex pointed at its root (Afforest's compress); those
+    // outside the largest component kept.
+    const engine::VertexSubset outside = out.vertex_map(all, [&](uint64_t v) {
+      forest.compress(v);
+      return forest.parent(v) != giant;
+    });
+    // 2. Where the layout keeps a sample of the transpose too
+    //    (layout/sampled_targets.hpp), the vertices outside join their
+    //    first two in-neighbours, read from the sample at no page's cost.
+    //    Those inside need none: an in-edge from an outside vertex is
+    //    among that vertex's out-edges, read in step 3.
+    const bool in_sampled = in && engine::SampleStream::serves(in->graph(), sampled_edges);
+    if (in_sampled) {
+      in->edge_map_first<Id>(outside, link, sampled_edges, false);
+      trace.record(*in, "in-sample", 0);
+    }
+    // The largest component's vertices point at its root still, unless
+    // an in-edge hooked that root under another: then every vertex is
+    // pointed at its root again.
+    const bool giant_kept = forest.parent(giant) == giant;
+    if (!giant_kept) giant = forest.find(giant);
+    const engine::VertexSubset still_outside = out.vertex_map(giant_kept ? outside : all, [&](uint64_t v) {
+      forest.compress(v);
+      return forest.parent(v) != giant;
+    });
+    // 3. Only the vertices outside the largest component need the rest of
+    //    their edges: an edge between two of its vertices changes nothing,
+    //    and an edge from it to an outside vertex is among that vertex's
+    //    in-edges (the transpose's out-edges; the out-edges themselves when
+    //    the graph is symmetric). A list no longer than the sample was
+    //    linked whole already (GAPBS's Afforest starts past the sample too),
+    //    the in-lists of every vertex still outside among them.
     const uint32_t* degrees = out.graph().degrees();
     const uint32_t* in_degrees = in ? in->graph().degrees() : nullptr;
     const uint32_t in_linked = in_sampled ? sampled_edges : 0;
-    // One pass: each vertex pointed at its root (Afforest's compress), and
-    // the two frontiers gathered, each thread its piece in order.
-    std::vector<std::vector<uint64_t>> out_rest(size_t(out.threads())), in_rest(size_t(out.threads()));
-    out.parallel_for(n, [&](int t, uint64_t begin, uint64_t end) {
-      for (uint64_t v = begin; v < end; ++v) {
-        forest.compress(v);
-        if (forest.parent(v) == giant) continue;
-        if (degrees[v] > sampled_edges) out_rest[size_t(t)].push_back(v);
-        if (in_degrees && in_degrees[v] > in_linked) in_rest[size_t(t)].push_back(v);
-      }
-    });
     std::atomic<bool> joined{false};
     Link<Id> link_rest{forest, &joined};
-    out.edge_map<Id>(engine::VertexSubset::from_sorted_pieces(n, std::move(out_rest)), link_rest, false);
+    out.edge_map<Id>(out.vertex_map(still_outside, [&](uint64_t v) { return degrees[v] > sampled_edges; }), link_rest, false);
     trace.record(out, "out-edges", 1);
     if (in) {
-      in->edge_map<Id>(engine::VertexSubset::from_sorted_pieces(n, std::move(in_rest)), link_rest, false);
+      in->edge_map<Id>(out.vertex_map(still_outside, [&](uint64_t v) { return in_degrees[v] > in_linked; }), link_rest, false);
       trace.record(*in, "in-edges", 1);
     }
     at_roots = !joined.load();

@@ -305,8 +305,11 @@ TEST(Algorithms, WccFromSampleFilesMatchesUnionFind) {
       const std::vector<EdgeMapRecord>& records = trace.records();
       ASSERT_GE(records.size(), 3u) << context;
       EXPECT_EQ(records[1].phase, sample >= 2 ? "in-sample" : "out-edges") << context;
+      // The out-sample reads the whole file; the in-sample only the
+      // pieces with a vertex outside the largest component. Neither reads a page.
       for (int i = 0; i < (sample >= 2 ? 2 : 0); ++i) {
-        EXPECT_EQ(records[i].stats.bytes_read, sample_file_bytes(g.n, sample)) << context;
+        if (i == 0) EXPECT_EQ(records[i].stats.bytes_read, sample_file_bytes(g.n, sample)) << context;
+        else EXPECT_LE(records[i].stats.bytes_read, sample_file_bytes(g.n, sample)) << context;
         EXPECT_EQ(records[i].stats.active_pages, 0u) << context;
       }
     }
