@@ -58,38 +58,33 @@ uint32_t read_value(const uint8_t* data, unsigned bytes) {
   return v;
 }
 
-// Decodes targets [from, count) one at a time, each its value's difference
-// added to `previous`; false when data would pass end.
-bool decode_scalar(const uint8_t* control, uint64_t from, uint64_t count, const uint8_t*& data, const uint8_t* end,
-                   uint32_t* out, uint32_t& previous, uint32_t& largest) {
-  for (uint64_t i = from; i < count; ++i) {
-    const unsigned bytes = ((control[i / 4] >> (2 * (i % 4))) & 3) + 1;
-    if (data + bytes > end) return false;
-    previous = uint32_t(int64_t(previous) + unzigzag(read_value(data, bytes)));  // modulo 2^32: checked by the caller
-    out[i] = previous;
-    largest = std::max(largest, previous);
-    data += bytes;
+// A 64-bit id's value of `bytes` bytes (1, 2, 4 or 8). Little-endian
+// hosts only (the layout's byte order). One 8-byte load, masked, while
+// one fits before end: a copy of a length known only at run time is a
+// call to memcpy, which made the 64-bit loop 3x slower.
+uint64_t read_wide_value(const uint8_t* data, unsigned bytes, const uint8_t* end) {
+  uint64_t value = 0;
+  if (data + 8 <= end) {
+    std::memcpy(&value, data, 8);
+    return value & (~uint64_t(0) >> (64 - 8 * bytes));
   }
-  return true;
+  std::memcpy(&value, data, bytes);
+  return value;
 }
 
-// The same for 64-bit ids (values of 1, 2, 4 or 8 bytes), modulo 2^64.
+// Decodes targets [from, count) one at a time, each its value's difference
+// added to `previous` (modulo 2^32 or 2^64: checked by the caller); false
+// when data would pass end. 32-bit ids take values of 1-4 bytes, 64-bit
+// ones of 1, 2, 4 or 8.
+template <class Id>
 bool decode_scalar(const uint8_t* control, uint64_t from, uint64_t count, const uint8_t*& data, const uint8_t* end,
-                   uint64_t* out, uint64_t& previous, uint64_t& largest) {
+                   Id* out, Id& previous, Id& largest) {
+  constexpr bool wide = sizeof(Id) == 8;
   for (uint64_t i = from; i < count; ++i) {
-    const unsigned bytes = 1u << ((control[i / 4] >> (2 * (i % 4))) & 3);
+    const unsigned code = (control[i / 4] >> (2 * (i % 4))) & 3, bytes = wide ? 1u << code : code + 1;
     if (data + bytes > end) return false;
-    uint64_t value = 0;
-    // Little-endian hosts only (the layout's byte order). One 8-byte load,
-    // masked, while one fits in the page: a copy of a length known only at
-    // run time is a call to memcpy, which made this loop 3x slower.
-    if (data + 8 <= end) {
-      std::memcpy(&value, data, 8);
-      value &= ~uint64_t(0) >> (64 - 8 * bytes);
-    } else {
-      std::memcpy(&value, data, bytes);
-    }
-    previous = uint64_t(int64_t(previous) + unzigzag(value));
+    const uint64_t value = wide ? read_wide_value(data, bytes, end) : read_value(data, bytes);
+    previous = Id(int64_t(previous) + unzigzag(value));
     out[i] = previous;
     largest = std::max(largest, previous);
     data += bytes;
