@@ -38,7 +38,8 @@
 // frontier is dense (Ligra's rule: |F| + out-degrees of F > edges /
 // pull_divisor), or when a push would read more than pages / pull_divisor
 // and the pull would read fewer pages (out of core, the bytes decide);
-// push otherwise.
+// push otherwise. Functions whose cond always holds pull a frontier that is
+// not every vertex only when its out-degrees are at least 3/4 of the edges.
 //
 // Threads: every compute thread reads pages, scatters, and gathers; the
 // IO threads (one per drive) only read. cond and gather of one

@@ -700,6 +700,59 @@ TEST(EdgeMap, PullReadsOnlyTheInPagesOfUnsettledDestinations) {
   EXPECT_EQ(scatters.load(), open);
 }
 
+// The least offer a destination gets (SSSP's shape): any destination may
+// still improve, so cond always holds.
+struct LeastOffer {
+  const std::vector<float>& distance;
+  std::vector<float>& least;
+  static constexpr bool cond_always_true = true;
+  bool cond(uint64_t) const { return true; }
+  bool scatter(uint64_t src, uint64_t, float w, float& out) const {
+    out = distance[src] + w;
+    return true;
+  }
+  bool gather(uint64_t dst, const float& offer) {
+    if (!(offer < least[dst])) return false;
+    least[dst] = offer;
+    return true;
+  }
+  float combine(const float& a, const float& b) const { return std::min(a, b); }
+};
+
+// A pull whose cond always holds walks every in-edge: automatic EDGEMAP
+// takes it only for a frontier with at least 3/4 of the out-edges (or
+// every vertex), where Ligra's rule would take it from 1/20.
+TEST(EdgeMap, AutomaticPullsAnAlwaysOpenDestinationOnlyForMostEdges) {
+  TempDir dir;
+  RefGraph g;
+  g.name = "half_hub";
+  g.n = 4000;
+  g.weighted = true;
+  // Vertex 0 holds 70% of the out-edges, vertex 1 another 10%.
+  for (uint64_t v = 0; v < 2800; ++v) g.edges.push_back({0, v, 1.0f});
+  for (uint64_t v = 0; v < 400; ++v) g.edges.push_back({1, v + 1000, 2.0f});
+  for (uint64_t v = 2; v < 802; ++v) g.edges.push_back({v, (v * 7) % g.n, 3.0f});
+  DiskGraph graph(layout_on_drives(dir, g, 1, true, true));
+  EngineOptions options;
+  options.direction = Direction::automatic;
+  Engine engine(graph, options);
+  auto run = [&](VertexSubset frontier) {
+    std::vector<float> distance(g.n);
+    for (uint64_t v = 0; v < g.n; ++v) distance[v] = float(v % 5);
+    std::vector<float> least = distance, expected = distance;
+    for (const Edge& e : g.edges) {
+      if (frontier.contains(e.u)) expected[e.v] = std::min(expected[e.v], distance[e.u] + e.w);
+    }
+    LeastOffer f{distance, least};
+    engine.edge_map<float>(frontier, f, false);
+    EXPECT_EQ(least, expected);
+    return engine.last_stats().direction;
+  };
+  EXPECT_EQ(run(VertexSubset::single(g.n, 0)), Direction::push);  // 70%: Ligra's rule would pull
+  EXPECT_EQ(run(VertexSubset::from_ids(g.n, {0, 1})), Direction::pull);  // 80%
+  EXPECT_EQ(run(VertexSubset::all(g.n)), Direction::pull);
+}
+
 // One BFS level as pull sees it: the first frontier source is the parent.
 struct Level {
   std::vector<int64_t>& depth;
