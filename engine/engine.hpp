@@ -38,8 +38,9 @@
 // frontier is dense (Ligra's rule: |F| + out-degrees of F > edges /
 // pull_divisor), or when a push would read more than pages / pull_divisor
 // and the pull would read fewer pages (out of core, the bytes decide);
-// push otherwise. Functions whose cond always holds pull a frontier that is
-// not every vertex only when its out-degrees are at least 3/4 of the edges.
+// push otherwise. For functions whose cond always holds, a frontier that
+// is not every vertex goes the way that cost less an edge when last timed
+// (a pull walks every in-edge, a push the frontier's out-edges).
 //
 // Threads: every compute thread reads pages, scatters, and gathers; the
 // IO threads (one per drive) only read. cond and gather of one
@@ -504,10 +505,13 @@ class Engine {
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   };
 
-  // The direction of one EDGEMAP and the chunks it reads.
+  // The direction of one EDGEMAP and the chunks it reads; and, when the
+  // direction was weighed by cost (a pull of functions whose cond always
+  // holds), the edges its time is counted over.
   struct Route {
     Direction direction;
     ChunkPlan plan;
+    uint64_t costed_edges = 0;
   };
   template <class Functions>
   Route route(const VertexSubset& frontier, Functions& f, bool pullable, uint64_t first_edges, OpenDestinations* open);
@@ -622,6 +626,9 @@ class Engine {
   static constexpr uint32_t gather_prefetch_distance = 16;
   std::unique_ptr<std::mutex[]> split_locks_;
   EdgeMapStats stats_;
+  // Seconds an edge of the last push and pull whose direction was weighed
+  // by cost (route()), 0 before the first of each.
+  double push_edge_seconds_ = 0, pull_edge_seconds_ = 0;
   std::optional<uint64_t> with_in_edges_;
   double vertex_seconds_ = 0;  // vertex work since the last EDGEMAP (VertexPhase)
   int vertex_depth_ = 0;

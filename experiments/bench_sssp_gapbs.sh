@@ -12,7 +12,8 @@
 # bytes), so compare at one width and at each one's best.
 #
 # Builds GAPBS from ../shared/peers into build/peers/gapbs and the graph
-# into build/peers/sssp (delete it when done: scale 22 is about 2.5 GB).
+# into build/peers/sssp, in sluice's default layout (compressed pages) with
+# its transpose (delete it when done: scale 22 is about 1.5 GB).
 # Integer weights in [1, 255] (sluice generate --weighted, GAPBS's own
 # range); the source is the vertex of highest out-degree, as sluice picks.
 set -euo pipefail
@@ -35,7 +36,7 @@ mkdir -p "$work/drive0"
 graph=$work/rmat$scale
 if [ ! -f "$graph.wsg" ]; then
   "$tools/sluice" generate rmat --scale "$scale" --weighted --seed 1 -t "$threads" -o "$graph.wel" >/dev/null
-  "$tools/sluice" convert "$graph.wel" "$graph.sluice" --drives "$work/drive0" --transpose --plain -t "$threads" >/dev/null
+  "$tools/sluice" convert "$graph.wel" "$graph.sluice" --drives "$work/drive0" --transpose -t "$threads" >/dev/null
   grep -v '^#' "$graph.wel" > "$graph.gapbs.wel"  # GAPBS's reader wants no comment line
   "$gapbs/converter" -f "$graph.gapbs.wel" -wb "$graph.wsg" >/dev/null
   rm -f "$graph.wel" "$graph.gapbs.wel"

@@ -719,9 +719,10 @@ struct LeastOffer {
   float combine(const float& a, const float& b) const { return std::min(a, b); }
 };
 
-// A pull whose cond always holds walks every in-edge: automatic EDGEMAP
-// takes it only for a frontier with at least 3/4 of the out-edges (or
-// every vertex), where Ligra's rule would take it from 1/20.
+// A pull whose cond always holds walks every in-edge: until automatic
+// EDGEMAP has timed both directions it takes it only for a frontier with
+// at least 3/4 of the out-edges (or every vertex), where Ligra's rule
+// would take it from 1/20.
 TEST(EdgeMap, AutomaticPullsAnAlwaysOpenDestinationOnlyForMostEdges) {
   TempDir dir;
   RefGraph g;
