@@ -3,7 +3,7 @@
 # program that runs EDGEMAPs both ways: the three runs of a program
 # alternate within each round (their order rotating from round to round),
 # and the table gives medians of ROUNDS and auto over the better fixed
-# direction (issue 22's target: at most 1.05).
+# direction (at most 1.05 is the aim).
 #
 #   experiments/bench_directions.sh GRAPH.sluice [ROUNDS] [EXTRA FLAGS...]
 #   PROGRAMS="wcc pagerank-classic" experiments/bench_directions.sh ...   # some rows only
