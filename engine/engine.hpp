@@ -506,8 +506,8 @@ class Engine {
   };
 
   // The direction of one EDGEMAP and the chunks it reads; and, when the
-  // direction was weighed by cost (a pull of functions whose cond always
-  // holds), the edges its time is counted over.
+  // direction was weighed by cost (functions whose cond always holds, on a
+  // frontier that is not every vertex), the edges its time is counted over.
   struct Route {
     Direction direction;
     ChunkPlan plan;
