@@ -621,6 +621,7 @@ class Engine {
   static constexpr size_t split_lock_count = 1024;
   // Pull: how many records ahead of the walk the functions are told to prefetch.
   static constexpr uint64_t prefetch_distance = 64;
+  static constexpr uint64_t frontier_prefetch_distance = 16;
   // Push: how many bin records ahead of its gather the functions are told
   // to prefetch a destination.
   static constexpr uint32_t gather_prefetch_distance = 16;

@@ -21,6 +21,7 @@ class IndexedBitmap {
 
   uint64_t size() const { return size_; }
   bool test(uint64_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  void prefetch(uint64_t i) const { __builtin_prefetch(words_.data() + i / 64); }
   uint64_t word(uint64_t w) const { return words_[w]; }  // bits w*64 ... w*64+63
   // Not thread-safe; see set_atomic.
   void set(uint64_t i) {

@@ -205,6 +205,7 @@ void Engine::pull_pages(const IndexedBitmap& active, Functions& f, bool output) 
         }
         const uint64_t src = Format::target(records, e - first);
         if constexpr (!AllActive) {
+          if (e - first + frontier_prefetch_distance < ahead_end) active.prefetch(Format::target(records, e - first + frontier_prefetch_distance));
           if (!active.test(src)) continue;
         }
         if (accept(src, Format::weight(records, e - first))) return true;
