@@ -91,11 +91,10 @@ ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open, bool committed
     return piece;
   };
   // Among open's destinations only (each has in-edges): those whose cond
-  // no longer holds leave it.
-  // A word's candidates are tested first, without a branch on cond (which
-  // held for about half of them on RMAT 22's BFS); then its wanted lists
-  // are marked, each looked up only where its group of the index ends
-  // past the pages marked already.
+  // no longer holds leave it. A word's candidates are tested first,
+  // without a branch on cond (which held for about half of them on RMAT
+  // 22's BFS); then its wanted lists are marked, each looked up only where
+  // its group of the index ends past the pages marked already.
   const uint64_t* group_ends = graph.index().group_offsets().data() + 1;
   auto find_open = [&](auto use_cache, uint64_t begin, uint64_t end) {
     Found piece;
