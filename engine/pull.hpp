@@ -95,7 +95,7 @@ ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open, bool committed
   // without a branch on cond (which held for about half of them on RMAT
   // 22's BFS); then its wanted lists are marked, each looked up only where
   // its group of the index ends past the pages marked already.
-  const uint64_t* group_ends = graph.index().group_offsets().data() + 1;
+  const layout::CompactIndex& index = graph.index();
   auto find_open = [&](auto use_cache, uint64_t begin, uint64_t end) {
     Found piece;
     open->bits_.filter_words_in(begin, end, [&](uint64_t word, uint64_t candidates) {
@@ -111,7 +111,7 @@ ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open, bool committed
       for (uint64_t c = bits; c; c &= c - 1) {
         const uint64_t v = word * 64 + uint64_t(std::countr_zero(c)), d = degrees[v];
         piece.edges += d;
-        if (group_ends[v / layout::CompactIndex::group] > piece.unmarked_edge) mark(piece, graph.offset(v), d);
+        if (index.group_end(v) > piece.unmarked_edge) mark(piece, index.offset(v), d);
       }
       wanted_.set_word(word, bits);
       return still;

@@ -28,6 +28,9 @@ class CompactIndex {
     for (uint64_t u = v & ~(group - 1); u < v; ++u) offset += degrees_[u];
     return offset;
   }
+  // Where v's group's edges end: no list of the group reaches past it,
+  // found without summing the degrees before v.
+  uint64_t group_end(uint64_t v) const { return group_offsets_[v / group + 1]; }
   // out[i] = offset(begin + i) for i in [0, end - begin].
   void read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const;
 
