@@ -112,6 +112,8 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     run["ranks"] = communicator->size();
     run["edges"] = communicator->sum(graph.edges());
     run["part"] = graph.layout().path();
+    run["request_bytes"] = options.io.max_request_bytes;  // at most, this rank's share (engine/shared_drives.hpp)
+    run["ranks_sharing_drives"] = engines_.sharing_drives;
   }
   const engine::FittedOptions& fitted = out().fitted();
   // Both engines' parts, where the transpose's part has one of its own.

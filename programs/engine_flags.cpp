@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/errors.hpp"
+#include "engine/shared_drives.hpp"
 #include "programs/symmetry_check.hpp"
 
 namespace sluice::programs {
@@ -130,6 +131,13 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);
   e.options.symmetric = e.symmetric && !distributed;
   e.options.communicator = communicator;
+  if (distributed) {
+    // Ranks that share a machine's device share its queue.
+    std::vector<std::string> drives = e.out_graph->drive_paths();
+    if (e.in_graph) drives.insert(drives.end(), e.in_graph->drive_paths().begin(), e.in_graph->drive_paths().end());
+    e.sharing_drives = engine::ranks_sharing_drives(*communicator, drives);
+    e.options.io.max_request_bytes = engine::shared_request_bytes(e.options.io.max_request_bytes, e.sharing_drives);
+  }
   const uint64_t owned = e.out_graph->owned_end() - e.out_graph->owned_begin();
   e.options.algorithm_bytes = arrays.bytes.of(e.out_graph->vertices(), owned);
   e.options.algorithm_bytes_least = arrays.least.of(e.out_graph->vertices(), owned);

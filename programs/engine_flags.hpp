@@ -51,6 +51,7 @@ struct ProgramEngines {
   // the two engines' options each hold a share of it.
   uint64_t memory_limit = 0;
   double ready_seconds = 0;  // readying the reads of AlgorithmReads' edge sets
+  unsigned sharing_drives = 1;  // on ranks: the ranks on this machine that read this rank's devices (shared_drives.hpp)
 
   // The engine over the transpose, or over the out-edges of a symmetric graph.
   engine::Engine& in_or_out() { return in ? *in : *out; }
