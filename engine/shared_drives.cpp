@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <span>
+#include <utility>
 
 #include "base/launcher.hpp"
 
@@ -31,7 +32,7 @@ unsigned ranks_sharing_drives(Communicator& communicator, const std::vector<std:
   std::vector<uint64_t> mine;
   for (const std::string& path : drive_paths) {
     struct stat st {};
-    // A drive that cannot be looked at (it was opened already) counts as a device of its own.
+    // The drives are open already: one gone since counts as a device of its own.
     const uint64_t device = ::stat(path.c_str(), &st) == 0 ? uint64_t(st.st_dev) : std::hash<std::string>{}(path);
     mine.push_back(host);
     mine.push_back(device);

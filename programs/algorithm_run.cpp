@@ -112,7 +112,8 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
     run["ranks"] = communicator->size();
     run["edges"] = communicator->sum(graph.edges());
     run["part"] = graph.layout().path();
-    run["request_bytes"] = options.io.max_request_bytes;  // at most, this rank's share (engine/shared_drives.hpp)
+    run["request_bytes"] = options.io.max_request_bytes;  // at most; with the queue depth, this rank's share (engine/shared_drives.hpp)
+    run["queue_depth"] = options.io.queue_depth;
     run["ranks_sharing_drives"] = engines_.sharing_drives;
   }
   const engine::FittedOptions& fitted = out().fitted();

@@ -136,7 +136,9 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
     std::vector<std::string> drives = e.out_graph->drive_paths();
     if (e.in_graph) drives.insert(drives.end(), e.in_graph->drive_paths().begin(), e.in_graph->drive_paths().end());
     e.sharing_drives = engine::ranks_sharing_drives(*communicator, drives);
-    e.options.io.max_request_bytes = engine::shared_request_bytes(e.options.io.max_request_bytes, e.sharing_drives);
+    const engine::DeviceShare share = engine::shared_device(e.options.io.max_request_bytes, e.options.io.queue_depth, e.sharing_drives);
+    e.options.io.max_request_bytes = share.request_bytes;
+    e.options.io.queue_depth = share.queue_depth;
   }
   const uint64_t owned = e.out_graph->owned_end() - e.out_graph->owned_begin();
   e.options.algorithm_bytes = arrays.bytes.of(e.out_graph->vertices(), owned);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/shared_drives.hpp"
@@ -40,16 +41,22 @@ TEST(SharedDrives, OneProcessIsAlone) {
   EXPECT_EQ(engine::ranks_sharing_drives(one, {"/", "/tmp"}), 1u);
 }
 
-TEST(SharedDrives, ARequestIsDividedByThePowerOfTwoAtOrAboveTheSharers) {
+TEST(SharedDrives, ASharerTakesSmallerRequestsToAQuarterThenFewer) {
   constexpr uint64_t mib = uint64_t(1) << 20, kib = uint64_t(1) << 10;
-  EXPECT_EQ(engine::shared_request_bytes(mib, 1), mib);
-  EXPECT_EQ(engine::shared_request_bytes(mib, 2), 512 * kib);
-  EXPECT_EQ(engine::shared_request_bytes(mib, 3), 256 * kib);
-  EXPECT_EQ(engine::shared_request_bytes(mib, 4), 256 * kib);
-  EXPECT_EQ(engine::shared_request_bytes(mib, 8), 128 * kib);
-  EXPECT_EQ(engine::shared_request_bytes(mib, 64), 64 * kib);  // no less
-  EXPECT_EQ(engine::shared_request_bytes(64 * kib, 4), 64 * kib);
-  EXPECT_EQ(engine::shared_request_bytes(4 * kib, 4), 4 * kib);  // a size asked for below the least stays
+  auto share = [](unsigned sharing) {
+    const engine::DeviceShare s = engine::shared_device(mib, 32, sharing);
+    return std::pair{s.request_bytes, s.queue_depth};
+  };
+  EXPECT_EQ(share(1), (std::pair{mib, 32u}));
+  EXPECT_EQ(share(2), (std::pair{512 * kib, 32u}));
+  EXPECT_EQ(share(3), (std::pair{256 * kib, 32u}));  // the power of two at or above
+  EXPECT_EQ(share(4), (std::pair{256 * kib, 32u}));
+  EXPECT_EQ(share(8), (std::pair{256 * kib, 16u}));
+  EXPECT_EQ(share(16), (std::pair{256 * kib, 8u}));
+  EXPECT_EQ(share(1024), (std::pair{256 * kib, 1u}));  // at least one request
+  // The bytes in flight: one process's, shared.
+  for (unsigned k : {2u, 4u, 8u, 16u}) EXPECT_EQ(share(k).first * share(k).second * k, mib * 32);
+  EXPECT_EQ(engine::shared_device(8 * kib, 32, 4).request_bytes, 4 * kib);  // never below a page
 }
 
 }  // namespace

@@ -339,6 +339,10 @@ for r in 0 1; do
     awk -F'[:,]' '$2 != $6 || $4 != $8 {exit 1}' || fail "rank $r: BFS's EDGEMAPs exchange more than their frontiers: $(grep edgemap s.jsonl)"
 done
 head -1 s.jsonl | grep -q '"ranks":2,' || fail "the run record lacks the rank count: $(head -1 s.jsonl)"
+# Both ranks' drives lie on this machine's one work directory: they share
+# its device, each with half the bytes in flight (engine/shared_drives.hpp).
+head -1 s.jsonl | grep -q '"request_bytes":524288,"queue_depth":32,"ranks_sharing_drives":2' ||
+  fail "two ranks on one device should each request 512 KiB at most: $(head -1 s.jsonl)"
 bfs_buffers=$(head -1 s.jsonl | grep -o '"held":{[^}]*}' | grep -o '"io_buffers":[0-9]*')
 [ "$(grep -c '^{"record":"summary",.*"rank":[01],.*'"$exchanged" s.jsonl)" -eq 2 ] ||
   fail "a summary record per rank with its trial's exchange: $(grep summary s.jsonl)"
