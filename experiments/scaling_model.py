@@ -57,7 +57,13 @@ extrapolated linearly in P from the two largest rank counts run:
   memory(P)  = what the first rank's run record says it holds (index,
                frontiers, bins, IO buffers, pull cache, the algorithm's
                arrays), extrapolated linearly: the arrays over all ids
-               are O(V) per rank;
+               are O(V) per rank. Ranks that share this one machine's
+               disk each hold their share of IO buffers (requests of
+               1 MiB / k for k ranks, engine/shared_drives.hpp); a
+               machine of the model, one rank alone on its drives, holds
+               them at 1 MiB: the IO buffers are scaled back up by
+               1 MiB / request_bytes (an upper bound where a part's edge
+               bytes cap its buffers);
   comm(P)    = messages(P) / link bandwidth
                + collectives x ceil(log2 P) x 5 us latency (the collective
                calls counted at the most ranks run);
@@ -95,6 +101,10 @@ def one_rank_seconds(path):
     return {program: statistics.median(s) for program, s in seconds.items()}
 
 
+# A rank's largest request when it is alone on its machine's drives (io_service.hpp).
+one_machine_request_bytes = 1 << 20
+
+
 def load(path):
     runs = defaultdict(lambda: {"edgemaps": defaultdict(list), "summary": {}, "held": 0})
     for line in open(path):
@@ -108,7 +118,9 @@ def load(path):
         elif r["record"] == "summary":
             runs[key]["summary"][rank] = r
         elif r["record"] == "run" and "memory" in r:
-            runs[key]["held"] = r["memory"]["held"]["total"]
+            held = r["memory"]["held"]
+            alone = one_machine_request_bytes / r.get("request_bytes", one_machine_request_bytes)
+            runs[key]["held"] = held["total"] + held["io_buffers"] * (alone - 1)
             runs[key]["vertices"] = r["vertices"]
     return runs
 
