@@ -2,9 +2,9 @@
 // device has in flight. Each rank's IO threads keep queue_depth requests
 // of up to max_request_bytes in flight per drive, into twice as many
 // buffers of that size (io_service.hpp): sized for one process to keep a
-// device busy. Four ranks on one device each held as many buffers as one
-// process (128 MiB a rank on RMAT 22's quarter parts, two thirds of a
-// BFS rank's peak). Each rank takes its share of the bytes instead
+// device busy. Four ranks on one device would each hold as many buffers
+// as one process (128 MiB a rank on RMAT 22's quarter parts, two thirds
+// of a BFS rank's peak). Each rank takes its share of the bytes instead
 // (shared_device below), and the device has at most the bytes in flight
 // one process gives it.
 #pragma once
