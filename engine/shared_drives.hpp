@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/aligned_buffer.hpp"
 #include "engine/communicator.hpp"
 
 namespace sluice::engine {
@@ -44,7 +45,7 @@ inline DeviceShare shared_device(uint64_t bytes, unsigned queue_depth, unsigned 
   const uint64_t share = std::bit_ceil(uint64_t(sharing));
   const uint64_t smaller = std::min<uint64_t>(share, 4);
   const uint64_t fewer = share / smaller;
-  return {std::max<uint64_t>(bytes / smaller, 4096), unsigned(std::max<uint64_t>(queue_depth / fewer, 1))};
+  return {std::max<uint64_t>(bytes / smaller, base::io_alignment), unsigned(std::max<uint64_t>(queue_depth / fewer, 1))};
 }
 
 }  // namespace sluice::engine

@@ -58,12 +58,13 @@ extrapolated linearly in P from the two largest rank counts run:
                frontiers, bins, IO buffers, pull cache, the algorithm's
                arrays), extrapolated linearly: the arrays over all ids
                are O(V) per rank. Ranks that share this one machine's
-               disk each hold their share of IO buffers (requests of
-               1 MiB / k for k ranks, engine/shared_drives.hpp); a
-               machine of the model, one rank alone on its drives, holds
-               them at 1 MiB: the IO buffers are scaled back up by
-               1 MiB / request_bytes (an upper bound where a part's edge
-               bytes cap its buffers);
+               disk each hold their share of IO buffers (smaller
+               requests, then fewer: engine/shared_drives.hpp); a
+               machine of the model, one rank alone on its drives,
+               holds them at 32 requests of 1 MiB: the IO buffers are
+               scaled back up by (1 MiB x 32) / (request_bytes x
+               queue_depth) (an upper bound where a part's edge bytes
+               cap its buffers);
   comm(P)    = messages(P) / link bandwidth
                + collectives x ceil(log2 P) x 5 us latency (the collective
                calls counted at the most ranks run);
@@ -101,8 +102,10 @@ def one_rank_seconds(path):
     return {program: statistics.median(s) for program, s in seconds.items()}
 
 
-# A rank's largest request when it is alone on its machine's drives (io_service.hpp).
+# A rank's largest request and queue depth when it is alone on its
+# machine's drives (io_service.hpp).
 one_machine_request_bytes = 1 << 20
+one_machine_queue_depth = 32
 
 
 def load(path):
@@ -119,7 +122,8 @@ def load(path):
             runs[key]["summary"][rank] = r
         elif r["record"] == "run" and "memory" in r:
             held = r["memory"]["held"]
-            alone = one_machine_request_bytes / r.get("request_bytes", one_machine_request_bytes)
+            alone = (one_machine_request_bytes * one_machine_queue_depth) / (
+                r.get("request_bytes", one_machine_request_bytes) * r.get("queue_depth", one_machine_queue_depth))
             runs[key]["held"] = held["total"] + held["io_buffers"] * (alone - 1)
             runs[key]["vertices"] = r["vertices"]
     return runs

@@ -132,7 +132,7 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
   e.options.symmetric = e.symmetric && !distributed;
   e.options.communicator = communicator;
   if (distributed) {
-    // Ranks that share a machine's device share its queue.
+    // Ranks that share a machine's device share the bytes it has in flight.
     std::vector<std::string> drives = e.out_graph->drive_paths();
     if (e.in_graph) drives.insert(drives.end(), e.in_graph->drive_paths().begin(), e.in_graph->drive_paths().end());
     e.sharing_drives = engine::ranks_sharing_drives(*communicator, drives);
