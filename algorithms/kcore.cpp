@@ -43,7 +43,7 @@ KcoreResult kcore(engine::Engine& engine, RunTrace& trace) {
   result.core.assign(n, remaining);
   // The remaining degrees are lowered and read at the own vertices alone.
   base::Array<uint32_t> degree(n, "k-core's remaining degrees");
-  std::ranges::copy(engine.own_out_degrees(), degree.data() + engine.owned_begin());
+  for (uint64_t v = engine.owned_begin(); v < engine.owned_end(); ++v) degree[v] = engine.out_degree(v);
   // On several ranks each peels its own range (its degrees are the ones
   // the peels lower) and the peeled vertices are shared.
   engine::RankExchange& ranks = engine.ranks();

@@ -23,7 +23,7 @@ struct Ranking {
   std::vector<Id> rank_of, id_of;
   std::vector<uint64_t> at_least;  // per degree: the vertices of at least that degree
 
-  Ranking(const uint32_t* degree, uint64_t n) : rank_of(n), id_of(n) {
+  Ranking(const layout::DegreeArray::Reader& degree, uint64_t n) : rank_of(n), id_of(n) {
     uint32_t largest = 0;
     for (uint64_t v = 0; v < n; ++v) largest = std::max(largest, degree[v]);
     std::vector<uint64_t> start(uint64_t(largest) + 2, 0);
@@ -110,7 +110,7 @@ uint64_t count_from(uint64_t u_rank, std::span<const Id> above_u, const engine::
 template <class Id>
 TcResult count(engine::Engine& engine, const TcOptions& options, RunTrace& trace) {
   const uint64_t n = engine.graph().vertices();
-  const uint32_t* degree = engine.own_out_degrees().data();  // every vertex's: tc runs in one process
+  const layout::DegreeArray::Reader degree = engine.graph().degrees().reader();  // the whole graph's: tc runs in one process
   TcResult result;
   result.list_memory = options.list_memory;
   if (!result.list_memory) {

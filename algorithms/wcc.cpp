@@ -71,15 +71,15 @@ ComponentsResult afforest_one_process(engine::Engine& out, engine::Engine* in, R
     //    the graph is symmetric). A list no longer than the sample was
     //    linked whole already (GAPBS's Afforest starts past the sample too),
     //    the in-lists of every vertex still outside among them.
-    const uint32_t* degrees = out.graph().degrees();
-    const uint32_t* in_degrees = in ? in->graph().degrees() : nullptr;
+    const layout::DegreeArray::Reader degrees = out.graph().degrees().reader();
+    const layout::DegreeArray* in_degrees = in ? &in->graph().degrees() : nullptr;
     const uint32_t in_linked = in_sampled ? sampled_edges : 0;
     std::atomic<bool> joined{false};
     Link<Id> link_rest{forest, &joined};
     out.edge_map<Id>(out.vertex_map(still_outside, [&](uint64_t v) { return degrees[v] > sampled_edges; }), link_rest, false);
     trace.record(out, "out-edges", 1);
     if (in) {
-      in->edge_map<Id>(out.vertex_map(still_outside, [&](uint64_t v) { return in_degrees[v] > in_linked; }), link_rest, false);
+      in->edge_map<Id>(out.vertex_map(still_outside, [&](uint64_t v) { return (*in_degrees)[v] > in_linked; }), link_rest, false);
       trace.record(*in, "in-edges", 1);
     }
     at_roots = !joined.load();

@@ -66,7 +66,7 @@ engine::VertexSubset own_with_lists(const engine::DiskGraph& graph, uint64_t fir
                                     const std::vector<Id>* label = nullptr, Id giant = 0) {
   engine::IndexedBitmap members(graph.vertices());
   uint64_t count = 0;
-  const uint32_t* degrees = graph.degrees();
+  const layout::DegreeArray::Reader degrees = graph.degrees().reader();
   for (uint64_t v = first; v < last; ++v) {
     if (degrees[v] > longer_than && !(label && (*label)[v] == giant)) members.set(v), ++count;
   }
@@ -405,7 +405,7 @@ ComponentsResult afforest_on_ranks(engine::Engine& out, engine::Engine* in, RunT
     return std::binary_search(short_mirrors.begin(), short_mirrors.end(), Id(v));
   };
   std::vector<uint64_t> sources;
-  const uint32_t* part_degrees = out.graph().degrees();
+  const layout::DegreeArray::Reader part_degrees = out.graph().degrees().reader();
   touched.for_each([&](uint64_t v) {
     if (label[v] != giant && part_degrees[v] > 0 && !linked_whole(v)) sources.push_back(v);
   });

@@ -74,7 +74,7 @@ ChunkPlan ChunkPlanner::plan_members(ForEach&& for_each, const SkipThreshold& th
   if (threshold.infinite) return full_scan(threshold);
   const uint64_t cap = first_edges ? first_edges : UINT64_MAX;
   uint64_t active_edges = 0;
-  const uint32_t* degrees = graph_.degrees();
+  const layout::DegreeArray::Reader degrees = graph_.degrees().reader();
   for_each([&](uint64_t v) { active_edges += std::min<uint64_t>(degrees[v], cap); });
   if (scans_fully(threshold, active_edges)) return full_scan(threshold);  // before marking: no page marks needed
   clear_marks();

@@ -13,7 +13,7 @@ DiskGraph::DiskGraph(const std::string& manifest_path, bool transpose, std::opti
 DiskGraph::DiskGraph(std::shared_ptr<layout::SluiceLayout> layout, bool transpose, const std::string& path)
     : layout_(std::move(layout)), transpose_(transpose), set_(transpose ? layout_->in() : &layout_->out()) {
   if (!set_) throw base::InputError(path, "", "the layout was written without a transpose (convert with --transpose)");
-  degrees_ = set_->index().degrees().data();
+  degrees_ = &set_->index().degrees();
   compressed_ = set_->compressed();
   if (compressed_) {
     page_starts_ = set_->page_starts().data();

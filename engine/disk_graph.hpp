@@ -39,8 +39,8 @@ class DiskGraph {
   const layout::CompactIndex& index() const { return set_->index(); }
   bool is_transpose() const { return transpose_; }
 
-  uint32_t degree(uint64_t v) const { return degrees_[v]; }
-  const uint32_t* degrees() const { return degrees_; }
+  uint32_t degree(uint64_t v) const { return (*degrees_)[v]; }
+  const layout::DegreeArray& degrees() const { return *degrees_; }
   uint64_t offset(uint64_t v) const { return index().offset(v); }
 
   const layout::PageInterleaving& interleaving() const { return set_->edges().interleaving(); }
@@ -106,7 +106,7 @@ class DiskGraph {
   std::shared_ptr<layout::SluiceLayout> layout_;
   bool transpose_;
   const layout::EdgeSet* set_;
-  const uint32_t* degrees_;
+  const layout::DegreeArray* degrees_;
   unsigned page_shift_ = 0;  // log2 of the records per page; compressed: of the edges per bucket
   uint64_t max_edges_per_page_ = 0;
   bool compressed_ = false;

@@ -62,13 +62,13 @@ Engine::Engine(const DiskGraph& graph, const EngineOptions& options, const Engin
   if (distributed() && options.symmetric) {
     throw std::invalid_argument("a rank's part holds only the edges into its range: it cannot pull over its out-edges (--symmetric)");
   }
-  out_degrees_ = graph.degrees();
+  out_degrees_ = &graph.degrees();
   if (distributed()) {  // the whole graph's, for the own range alone
     if (!options.whole_out_degrees) {
       summed_degrees_ = sum_over_ranks_for_own_range(exchange_->communicator(), graph.degrees(), graph.vertices(), graph.owned_begin(),
                                                      graph.owned_end());
     }
-    out_degrees_ = options.whole_out_degrees ? options.whole_out_degrees : summed_degrees_.data();
+    out_degrees_ = options.whole_out_degrees ? options.whole_out_degrees : &summed_degrees_;
     out_degrees_first_ = graph.owned_begin();
   }
   if (!options_.skip) options_.skip = default_skip_threshold(graph, options_.io.backend).threshold;
@@ -159,7 +159,7 @@ void Engine::refuse_if_released() const {
 uint64_t Engine::with_in_edges() {
   if (!with_in_edges_) {
     std::atomic<uint64_t> count{0};
-    const uint32_t* degrees = pull_graph_->degrees();
+    const layout::DegreeArray::Reader degrees = pull_graph_->degrees().reader();
     pool_.parallel_for(pull_graph_->vertices(), 1, [&](int, uint64_t begin, uint64_t end) {
       uint64_t c = 0;
       for (uint64_t v = begin; v < end; ++v) c += degrees[v] != 0;
@@ -289,13 +289,13 @@ MemoryBudget MemoryBudget::of(const DiskGraph& graph, const DiskGraph* reversed,
     // exchange of a frontier's values, which mirrors they land on (ids or
     // a bitmap, whichever is fewer bytes).
     const uint64_t begin = graph.owned_begin(), end = graph.owned_end();
-    const uint32_t* degrees = graph.degrees();
+    const layout::DegreeArray::Reader degrees = graph.degrees().reader();
     uint64_t mirrors = 0;
     for (uint64_t u = 0; u < n; ++u) mirrors += (u < begin || u >= end) && degrees[u];
     const uint64_t others = uint64_t(options.communicator->size() - 1);
     const uint64_t bitmap = n / 8 + n / 512;
     const uint64_t value = options.exchanged_value_bytes;
-    b.exchange = 4 * (end - begin) + bitmap + others * (end - begin) / 8;
+    b.exchange = (end - begin) * 5 / 4 + bitmap + others * (end - begin) / 8;  // degrees: a byte and a block (degree_array.hpp)
     const uint64_t round = RankExchange::round_bound(value, options.communicator->size(), options.exchange_round_bytes);
     if (value) b.exchange += 2 * std::min(mirrors * value, round) + std::min(mirrors * 8, bitmap);
   }
@@ -466,7 +466,7 @@ ChunkPlan Engine::plan_push(const VertexSubset& frontier, uint64_t frontier_edge
 }
 
 uint64_t Engine::out_edges_of(const VertexSubset& frontier) {
-  const uint32_t* degrees = graph_.degrees();
+  const layout::DegreeArray::Reader degrees = graph_.degrees().reader();
   std::atomic<uint64_t> edges{0};
   for_frontier_pieces(frontier, [&](int, auto&& for_each_member) {
     uint64_t piece = 0;

@@ -133,7 +133,7 @@ struct EngineOptions {
   // caller has summed them already (sum_over_ranks_for_own_range: element
   // i is the range's first vertex + i's; they outlive the engine); null:
   // the engine sums them.
-  const uint32_t* whole_out_degrees = nullptr;
+  const layout::DegreeArray* whole_out_degrees = nullptr;
 };
 
 // An algorithm's arrays, bytes a vertex: over every vertex id (what the
@@ -335,11 +335,7 @@ class Engine {
   // into its rank's range); on ranks, of the own vertices alone.
   uint32_t out_degree(uint64_t v) const {
     assert(v >= out_degrees_first_ && v < owned_end());
-    return out_degrees_[v - out_degrees_first_];
-  }
-  // Those of the own range, from owned_begin(): every vertex's in one process.
-  std::span<const uint32_t> own_out_degrees() const {
-    return {out_degrees_ + (owned_begin() - out_degrees_first_), size_t(owned_end() - owned_begin())};
+    return (*out_degrees_)[v - out_degrees_first_];
   }
 
   template <class Value, class Functions>
@@ -595,8 +591,8 @@ class Engine {
   const DiskGraph& graph_;
   SingleProcess single_process_;
   std::unique_ptr<RankExchange> exchange_;
-  base::Array<uint32_t> summed_degrees_;  // distributed: the whole graph's out-degrees of the own range
-  const uint32_t* out_degrees_ = nullptr;  // out_degrees_[v - out_degrees_first_] is v's
+  layout::DegreeArray summed_degrees_;  // distributed: the whole graph's out-degrees of the own range
+  const layout::DegreeArray* out_degrees_ = nullptr;  // out_degrees_[v - out_degrees_first_] is v's
   uint64_t out_degrees_first_ = 0;
   std::unique_ptr<DiskGraph> reversed_;
   const DiskGraph* pull_graph_ = nullptr;

@@ -133,7 +133,7 @@ template <class Visit>
 void for_each_vertex_in_page(const DiskGraph& graph, uint64_t page, Visit&& visit) {
   const uint64_t first = graph.first_edge_of_page(page);
   const uint64_t last = graph.end_edge_of_page(page);
-  const uint32_t* degrees = graph.degrees();
+  const layout::DegreeArray::Reader degrees = graph.degrees().reader();
   uint64_t v = graph.first_vertex_of_page(page);
   uint64_t begin = graph.offset(v);
   while (begin < last) {

@@ -39,7 +39,7 @@ ChunkPlan Engine::plan_pull(Functions& f, OpenDestinations* open, bool committed
   // (neighbouring units share their boundary pages). A pull already
   // chosen queues its reads as the units' pages are settled.
   std::atomic<uint64_t> wanted{0}, cached{0}, wanted_edges{0};
-  const uint32_t* degrees = graph.degrees();
+  const layout::DegreeArray::Reader degrees = graph.degrees().reader();
   const PullCache& cache = *pull_cache_;
   struct Found {
     uint64_t count = 0, held = 0, edges = 0;

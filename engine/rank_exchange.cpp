@@ -19,13 +19,14 @@ VertexSubset gather_ids(Communicator& communicator, const VertexSubset& mine, ui
 
 }  // namespace
 
-base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, const uint32_t* values, uint64_t vertices,
-                                                   uint64_t begin, uint64_t end) {
+layout::DegreeArray sum_over_ranks_for_own_range(Communicator& communicator, const layout::DegreeArray& values, uint64_t vertices,
+                                                 uint64_t begin, uint64_t end) {
   if (begin > end || end > vertices) throw std::invalid_argument("the own range is not within the vertices");
-  base::Array<uint32_t> sums = base::Array<uint32_t>::zeros(end - begin, "the whole graph's out-degrees of the own range");
+  const char* what = "the whole graph's out-degrees of the own range";
+  base::Array<uint32_t> sums = base::Array<uint32_t>::zeros(end - begin, what);
   if (communicator.size() <= 1) {
-    std::copy(values + begin, values + end, sums.data());
-    return sums;
+    for (uint64_t v = begin; v < end; ++v) sums[v - begin] = values[v];
+    return layout::DegreeArray({sums.data(), sums.size()}, what);
   }
   const size_t ranks = size_t(communicator.size());
   std::vector<uint64_t> bounds = communicator.all_gather_one(begin);
@@ -51,7 +52,10 @@ base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, c
     uint64_t first = 0;
     for (size_t r = 0; r < ranks; ++r) {
       const uint64_t count = piece(r, first);
-      send.insert(send.end(), reinterpret_cast<const char*>(values + first), reinterpret_cast<const char*>(values + first + count));
+      for (uint64_t v = first; v < first + count; ++v) {
+        const uint32_t value = values[v];
+        send.insert(send.end(), reinterpret_cast<const char*>(&value), reinterpret_cast<const char*>(&value + 1));
+      }
       send_counts[r] = count * sizeof(uint32_t);
     }
     const uint64_t mine = piece(size_t(communicator.rank()), first);
@@ -66,10 +70,10 @@ base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, c
       }
     }
   }
-  return sums;
+  return layout::DegreeArray({sums.data(), sums.size()}, what);
 }
 
-RankExchange::RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees,
+RankExchange::RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const layout::DegreeArray& degrees,
                            uint64_t round_bytes)
     : communicator_(communicator), vertices_(vertices), degrees_(degrees), round_bytes_(round_bytes) {
   if (!distributed()) {

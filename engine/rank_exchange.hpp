@@ -25,6 +25,7 @@
 #include "engine/communicator.hpp"
 #include "engine/indexed_bitmap.hpp"
 #include "engine/vertex_subset.hpp"
+#include "layout/degree_array.hpp"
 
 namespace sluice::engine {
 
@@ -34,15 +35,15 @@ namespace sluice::engine {
 // begin + i's: an array over every vertex id cost a rank a page for each
 // of them wherever the allocator zero-filled it itself. With one process,
 // a copy of the range.
-base::Array<uint32_t> sum_over_ranks_for_own_range(Communicator& communicator, const uint32_t* values, uint64_t vertices,
-                                                   uint64_t begin, uint64_t end);
+layout::DegreeArray sum_over_ranks_for_own_range(Communicator& communicator, const layout::DegreeArray& values, uint64_t vertices,
+                                                 uint64_t begin, uint64_t end);
 
 class RankExchange {
  public:
   // `begin`, `end`: this rank's range (the others' are gathered here);
   // `degrees`: the out-degree of every vertex in this rank's part, which
   // says the sources it reads.
-  RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const uint32_t* degrees,
+  RankExchange(Communicator& communicator, uint64_t vertices, uint64_t begin, uint64_t end, const layout::DegreeArray& degrees,
                uint64_t round_bytes = default_round_bytes);
 
   Communicator& communicator() { return communicator_; }
@@ -118,7 +119,7 @@ class RankExchange {
 
   Communicator& communicator_;
   uint64_t vertices_;
-  const uint32_t* degrees_;
+  const layout::DegreeArray& degrees_;
   uint64_t round_bytes_;
   std::vector<uint64_t> bounds_;  // every rank's first vertex, then the vertex count
   bool mirrors_found_ = false;

@@ -99,12 +99,13 @@ class SampleStream {
       std::memcpy(&id, ids + ((v - first) * per_vertex + j) * sizeof(Id), sizeof(Id));
       return uint64_t(id);
     };
+    const layout::DegreeArray::Reader degrees = graph_.degrees().reader();
     auto visit = [&](uint64_t v) {
       if (v + prefetch_vertices < end) {
-        const uint64_t later = v + prefetch_vertices, count = std::min<uint64_t>(graph_.degree(later), k_);
+        const uint64_t later = v + prefetch_vertices, count = std::min<uint64_t>(degrees[later], k_);
         for (uint64_t j = 0; j < count; ++j) ahead(target(later, j));
       }
-      const uint64_t count = std::min<uint64_t>(graph_.degree(v), k_);
+      const uint64_t count = std::min<uint64_t>(degrees[v], k_);
       for (uint64_t j = 0; j < count; ++j) on_edge(v, target(v, j), 1.0f);
     };
     if (all_active_) {

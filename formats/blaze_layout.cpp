@@ -1,8 +1,10 @@
 #include "formats/blaze_layout.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <vector>
 
 #include "base/errors.hpp"
 #include "layout/compact_index.hpp"
@@ -92,8 +94,13 @@ class BlazeSource : public GraphSource {
     base::Array<uint64_t> offsets(groups_of(n) + 1, "index offsets");
     file.read_exactly(offsets.data(), groups_of(n) * 8, header_bytes, path);
     offsets[groups_of(n)] = m;
-    base::Array<uint32_t> degrees(n, "degrees");
-    file.read_exactly(degrees.data(), n * 4, degrees_at(n), path);
+    layout::DegreeArray degrees(n, "degrees");
+    std::vector<uint32_t> piece(std::min<uint64_t>(n, uint64_t(1) << 18));  // 1 MiB read at a time
+    for (uint64_t first = 0; first < n; first += piece.size()) {
+      const uint64_t count = std::min<uint64_t>(piece.size(), n - first);
+      file.read_exactly(piece.data(), count * 4, degrees_at(n) + first * 4, path);
+      degrees.set_from(first, {piece.data(), count});
+    }
     layout::CompactIndex index(std::move(offsets), std::move(degrees));
     uint64_t bad = index.first_inconsistency();
     if (bad != UINT64_MAX) {

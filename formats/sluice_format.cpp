@@ -212,7 +212,7 @@ layout::EdgeSetFiles write_edge_set(BlockGraph& graph, const std::string& manife
   const std::string& index_path = paths.index;
   outputs.emplace_back(index_path);
   files.index = relative_to(dir, index_path);
-  files.index_checksum = layout::write_index_file(outputs.back(), layout::CompactIndex(std::move(degrees)), sums, page_starts);
+  files.index_checksum = layout::write_index_file(outputs.back(), {degrees.data(), degrees.size()}, sums, page_starts);
   return files;
 }
 

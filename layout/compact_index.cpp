@@ -2,26 +2,16 @@
 
 namespace sluice::layout {
 
-CompactIndex::CompactIndex(base::Array<uint32_t> degrees) : degrees_(std::move(degrees)) {
-  const uint64_t n = degrees_.size();
-  group_offsets_ = base::Array<uint64_t>((n + group - 1) / group + 1, "index offsets");
-  uint64_t offset = 0;
-  for (uint64_t v = 0; v < n; ++v) {
-    if (v % group == 0) group_offsets_[v / group] = offset;
-    offset += degrees_[v];
-  }
-  group_offsets_[group_offsets_.size() - 1] = offset;
-}
-
 void CompactIndex::read_offsets(uint64_t begin, uint64_t end, uint64_t* out) const {
   if (begin == vertices()) {
     out[0] = edges();
     return;
   }
   uint64_t offset = this->offset(begin);
+  const DegreeArray::Reader degrees = degrees_.reader();
   for (uint64_t v = begin; v < end; ++v) {
     out[v - begin] = offset;
-    offset += degrees_[v];
+    offset += degrees[v];
   }
   out[end - begin] = offset;
 }

@@ -31,12 +31,20 @@ uint64_t index_file_bytes(uint64_t vertices, uint64_t pages, bool compressed) {
 
 }  // namespace
 
-uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, const std::vector<uint64_t>& sums,
+uint64_t write_index_file(base::AtomicFile& file, std::span<const uint32_t> degrees, const std::vector<uint64_t>& sums,
                           const std::vector<uint64_t>& page_starts) {
+  const uint64_t n = degrees.size();
+  std::vector<uint64_t> group_offsets((n + CompactIndex::group - 1) / CompactIndex::group + 1);
+  uint64_t m = 0;
+  for (uint64_t v = 0; v < n; ++v) {
+    if (v % CompactIndex::group == 0) group_offsets[v / CompactIndex::group] = m;
+    m += degrees[v];
+  }
+  group_offsets.back() = m;
   char header[index_header_bytes] = {};
   std::memcpy(header, index_magic, 8);
   uint32_t version = sluice_layout_version;
-  uint64_t n = index.vertices(), m = index.edges(), pages = sums.size();
+  uint64_t pages = sums.size();
   std::memcpy(header + 8, &version, 4);
   std::memcpy(header + 16, &n, 8);
   std::memcpy(header + 24, &m, 8);
@@ -52,9 +60,9 @@ uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, con
     put(zeros.data(), zeros.size());
   };
   put(header, sizeof(header));
-  put(index.group_offsets().data(), index.group_offsets().size() * 8);
+  put(group_offsets.data(), group_offsets.size() * 8);
   pad();
-  put(index.degrees().data(), index.degrees().size() * 4);
+  put(degrees.data(), n * 4);
   pad();
   put(sums.data(), sums.size() * 8);
   put(page_starts.data(), page_starts.size() * 8);
@@ -77,9 +85,9 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
   }
   const uint64_t n = info.vertices;
   const uint64_t groups = (n + CompactIndex::group - 1) / CompactIndex::group + 1;
-  base::require_memory(groups * 8 + n * 4 + pages * 8 * (compressed ? 2 : 1), "the index of " + path);
+  base::require_memory(groups * 8 + n + n / 4 + pages * 8 * (compressed ? 2 : 1), "the index of " + path);
   base::Array<uint64_t> offsets(groups, "index offsets");
-  base::Array<uint32_t> degrees = base::Array<uint32_t>::zeros(n, "degrees");
+  DegreeArray degrees(n, "degrees");
   base::Array<uint64_t> sums(pages, "page checksums");
   base::Array<uint64_t> starts(compressed ? pages : 0, "page starts");
   HashedReader reader(file, path);
@@ -87,13 +95,12 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
   reader.read(header, sizeof(header));
   reader.read(offsets.data(), groups * 8);
   reader.skip_to(degrees_at(n));
-  // Page by page, and only the pages with a vertex of any degree: a
-  // rank's part has in-edges only in its own range, and the rest of its
-  // degrees stay unwritten zero pages, not held.
-  constexpr uint64_t per_page = 4096 / 4;
-  constexpr uint64_t per_piece = 256 * per_page;  // 1 MiB read at a time
+  // A page of held degrees at a time, and only those with a vertex of any
+  // degree: a rank's part has in-edges only in its own range, and the rest
+  // of its degrees stay unwritten zero pages, not held.
+  constexpr uint64_t per_page = 4096;
+  constexpr uint64_t per_piece = 64 * per_page;  // 1 MiB read at a time
   std::vector<uint32_t> piece(std::min(n, per_piece));
-  uint64_t held = 0;
   for (uint64_t first = 0; first < n; first += per_piece) {
     const uint64_t in_piece = std::min(per_piece, n - first);
     reader.read(piece.data(), in_piece * 4);
@@ -101,9 +108,7 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
       const uint64_t count = std::min(per_page, in_piece - v);
       uint32_t any = 0;
       for (uint64_t i = v; i < v + count; ++i) any |= piece[i];
-      if (!any) continue;
-      std::memcpy(degrees.data() + first + v, piece.data() + v, count * 4);
-      held += count * 4;
+      if (any) degrees.set_from(first + v, {piece.data() + v, count});
     }
   }
   reader.skip_to(sums_at(n));
@@ -124,7 +129,6 @@ IndexFile read_index_file(const std::string& path, const base::GraphInfo& info, 
                                             std::to_string(pages));
   }
   CompactIndex index(std::move(offsets), std::move(degrees));
-  index.set_held_degree_bytes(held);
   uint64_t bad = index.first_inconsistency();
   if (bad != UINT64_MAX) {
     throw base::InputError(path, "", "index offsets disagree with the degrees at vertex " + std::to_string(bad));

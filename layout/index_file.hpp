@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,9 @@
 
 namespace sluice::layout {
 
-// Writes the index and page checksums (and, when not empty, the first edge
-// of every page); returns the file's checksum.
-uint64_t write_index_file(base::AtomicFile& file, const CompactIndex& index, const std::vector<uint64_t>& page_sums,
+// Writes the index of these degrees and the page checksums (and, when not
+// empty, the first edge of every page); returns the file's checksum.
+uint64_t write_index_file(base::AtomicFile& file, std::span<const uint32_t> degrees, const std::vector<uint64_t>& page_sums,
                           const std::vector<uint64_t>& page_starts = {});
 
 struct IndexFile {

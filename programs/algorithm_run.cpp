@@ -64,7 +64,7 @@ AlgorithmRun::AlgorithmRun(const char* name, const po::variables_map& v, Transpo
       values_(v) {
   trials_ = v["trials"].as<unsigned>();
   if (trials_ == 0) throw po::error("--trials must be at least 1");
-  auto opened = [&](const engine::DiskGraph& graph, const uint32_t* out_degrees) {
+  auto opened = [&](const engine::DiskGraph& graph, const layout::DegreeArray* out_degrees) {
     const unsigned asked = graph_opened ? graph_opened(graph, out_degrees, outputs_) : 0;
     if (asked == 0) return;
     if (!v["trials"].defaulted() && trials_ != asked) {
@@ -286,7 +286,7 @@ uint64_t vertex_of_input(const engine::DiskGraph& graph, uint64_t id, const std:
 }
 
 OutDegrees::OutDegrees(const AlgorithmSetup& setup)
-    : degrees_(setup.out_degrees ? setup.out_degrees : setup.graph.degrees()),
+    : degrees_(setup.out_degrees ? setup.out_degrees : &setup.graph.degrees()),
       first_(0),
       last_(setup.graph.vertices()),
       ranks_(setup.communicator && setup.communicator->size() > 1 ? setup.communicator : nullptr) {

@@ -43,7 +43,7 @@ class AlgorithmRun {
   // returns the trials the parameters ask for (a list of sources, one per
   // trial; 0: none): they set the count, which --trials, if given, must match.
   using GraphOpened =
-      std::function<unsigned(const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs)>;
+      std::function<unsigned(const engine::DiskGraph& graph, const layout::DegreeArray* out_degrees, ProgramOutputs& outputs)>;
   AlgorithmRun(const char* name, const po::variables_map& values, Transpose transpose, AlgorithmArrays arrays,
                engine::Communicator* communicator = nullptr, AlgorithmReads reads = {}, const GraphOpened& graph_opened = {});
 
@@ -130,12 +130,12 @@ class OutDegrees {
   uint64_t first_with_edges(std::span<const uint64_t> candidates) const;
 
  private:
-  const uint32_t* degrees_;  // degrees_[v - held_from_] is v's
+  const layout::DegreeArray* degrees_;  // (*degrees_)[v - held_from_] is v's
   uint64_t first_, last_;  // the range they are held for
   uint64_t held_from_ = 0;
   engine::Communicator* ranks_;  // null: one process
   bool owns(uint64_t v) const { return v >= first_ && v < last_; }
-  uint32_t held(uint64_t v) const { return degrees_[v - held_from_]; }  // v owned
+  uint32_t held(uint64_t v) const { return (*degrees_)[v - held_from_]; }  // v owned
 };
 
 // A vertex given as a number (refused unless below the vertex count), or

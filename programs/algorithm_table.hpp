@@ -62,7 +62,7 @@ struct AlgorithmSetup {
   // The whole graph's out-degrees, when the graph is a rank's part (null:
   // the graph's own): for the part's own range alone, element i the
   // range's first vertex + i's (OutDegrees asks the ranks about any vertex).
-  const uint32_t* out_degrees = nullptr;
+  const layout::DegreeArray* out_degrees = nullptr;
   engine::Communicator* communicator = nullptr;  // the ranks, when the graph is a part
 };
 

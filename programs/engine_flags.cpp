@@ -121,11 +121,11 @@ ProgramEngines open_program_engines(const std::string& program, const std::strin
                                    " needs the transpose: convert with --transpose, or pass --symmetric if the graph "
                                    "stores every edge both ways");
   }
-  const uint32_t* out_degrees = e.out_graph->degrees();
+  const layout::DegreeArray* out_degrees = &e.out_graph->degrees();
   if (distributed) {  // summed once, here, for the own range: the parameters and the engine read them
-    e.whole_degrees = engine::sum_over_ranks_for_own_range(*communicator, out_degrees, e.out_graph->vertices(),
-                                                           e.out_graph->owned_begin(), e.out_graph->owned_end());
-    out_degrees = e.whole_degrees.data();
+    e.whole_degrees = std::make_unique<layout::DegreeArray>(engine::sum_over_ranks_for_own_range(
+        *communicator, *out_degrees, e.out_graph->vertices(), e.out_graph->owned_begin(), e.out_graph->owned_end()));
+    out_degrees = e.whole_degrees.get();
   }
   if (graph_opened) graph_opened(*e.out_graph, out_degrees);
   e.options = engine_options_from(v, *e.out_graph, &e.skip_source);

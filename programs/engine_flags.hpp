@@ -40,7 +40,7 @@ inline bool opens_transpose(Transpose t) { return t == Transpose::needed; }
 // serve). Refuses, naming `program`, a needed transpose the layout lacks.
 struct ProgramEngines {
   std::unique_ptr<engine::DiskGraph> out_graph, in_graph;  // in_graph: on ranks, the transpose's part
-  base::Array<uint32_t> whole_degrees;  // on ranks, the whole graph's out-degrees of the own range (the engines read them)
+  std::unique_ptr<layout::DegreeArray> whole_degrees;  // on ranks, the whole graph's out-degrees of the own range (the engines read them)
   // `in` is destroyed first: in one process it is out's transposed() engine.
   std::unique_ptr<engine::Engine> out, in;
   engine::EngineOptions options;  // as the engines run (λ resolved)
@@ -61,7 +61,7 @@ struct ProgramEngines {
 // parameters there, so that a bad one costs no load. out_degrees: the
 // whole graph's, on ranks too, there of the own range alone (element i is
 // the range's first vertex + i's).
-using GraphOpened = std::function<void(const engine::DiskGraph& graph, const uint32_t* out_degrees)>;
+using GraphOpened = std::function<void(const engine::DiskGraph& graph, const layout::DegreeArray* out_degrees)>;
 // An algorithm's own arrays, counted in the memory budget, and those of a
 // smaller way it can run, taken where the first do not fit (none: no
 // other way; EngineOptions::algorithm_bytes_least).

@@ -55,7 +55,7 @@ int run_prepared(const programs::Algorithm& algorithm, const po::variables_map& 
   // The parameters are read once the graph is open, before its edges are
   // loaded: a bad --source or --x costs no load.
   std::optional<PreparedAlgorithm> read;
-  auto read_parameters = [&](const engine::DiskGraph& graph, const uint32_t* out_degrees, ProgramOutputs& outputs) {
+  auto read_parameters = [&](const engine::DiskGraph& graph, const layout::DegreeArray* out_degrees, ProgramOutputs& outputs) {
     for (const auto& [option, values] : algorithm.extra_outputs) outputs.expect(v, option.c_str());
     const std::map<std::string, std::vector<double>> no_vectors;
     read = algorithm.prepare({v, graph, no_vectors, &outputs, out_degrees, communicator});

@@ -37,7 +37,7 @@ py::dict run(const std::string& name, const std::string& path, const std::vector
   std::optional<programs::PreparedAlgorithm> read;  // the parameters, read before the edges are loaded
   run_released([&] {
     engines = programs::open_program_engines(name, path, values, algorithm.transpose(values), algorithm.arrays(values), nullptr,
-                                             algorithm.reads, [&](const engine::DiskGraph& graph, const uint32_t*) {
+                                             algorithm.reads, [&](const engine::DiskGraph& graph, const layout::DegreeArray*) {
                                                read = algorithm.prepare({values, graph, given, nullptr});
                                              });
   });

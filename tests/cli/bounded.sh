@@ -160,16 +160,17 @@ if [ -n "$group" ]; then
 
   # A run's index is loaded before its budget is fitted to the memory the
   # cgroup has left: that must count the index once. A graph of many
-  # vertices (its index 18 MiB), a cap of the run's peak at its floor plus
+  # vertices (its index 15 MiB), a cap of the run's peak at its floor plus
   # the process's reserve (16 MiB) and 8 MiB: counted twice, the index
   # would not fit; BFS runs at the default limit and answers as uncapped.
-  "$sluice" generate uniform --scale 21 --edge-factor 2 --seed 3 -o wide.bel >/dev/null
+  "$sluice" generate uniform --scale 22 --edge-factor 1 --seed 3 -o wide.bel >/dev/null
   "$sluice" convert wide.bel wide.sluice --transpose >/dev/null 2>&1
   "$tools/sluice-bfs" wide.sluice --memory-limit 1k >/dev/null 2>floor.err && fail "bfs ran under a limit of 1 KiB"
   # "needs at least 61.8 MiB (index 18.3 MiB, ...": both in bytes.
   to_bytes() { awk -v v="$1" -v u="$2" 'BEGIN { m = u == "KiB" ? 1024 : u == "MiB" ? 1048576 : u == "GiB" ? 1073741824 : 1; printf "%d", v * m + 0.5 }'; }
   read -r fv fu iv iu < <(sed -n 's/.*needs at least \([0-9.]*\) \([KMG]iB\) (index \([0-9.]*\) \([KMG]iB\),.*/\1 \2 \3 \4/p' floor.err)
-  floor=$(to_bytes "$fv" "$fu") index=$(to_bytes "$iv" "$iu")
+  # The floor as printed, rounded to a tenth of its unit, plus half a tenth: at or above it.
+  floor=$(to_bytes "$(awk -v v="$fv" 'BEGIN { print v + 0.05 }')" "$fu") index=$(to_bytes "$iv" "$iu")
   [ "$index" -ge $((12 << 20)) ] || fail "the wide graph's index is $index bytes: too small to tell one count from two"
   peak_kib=$(/usr/bin/time -f %M "$tools/sluice-bfs" wide.sluice --memory-limit "$floor" --output free.wide 2>&1 >/dev/null | tail -1)
   cap=$((peak_kib * 1024 + (24 << 20)))
