@@ -1,6 +1,6 @@
 // A graph on disk as the engine sees it: one edge set of a sluice layout
 // (the out-edges, or the transpose's), with its compact index in DRAM (an
-// offset per 16 vertices plus a 32-bit degree per vertex) and a
+// offset per 16 vertices plus each vertex's degree, most in a byte) and a
 // page-to-vertex map (the vertex in which each page starts, 8 bytes per
 // page), so that a compute thread handed one page knows which vertices'
 // edges it holds. The edges themselves stay on the drives.
