@@ -2,9 +2,10 @@
 // its own, whatever its size, given back to the kernel when freed. From
 // the heap, a block below glibc's mmap threshold (1 MiB here,
 // large_blocks.hpp) stays held once freed, under what comes after it:
-// IO buffers of 512 KiB (two ranks sharing a disk, shared_drives.hpp)
-// raised a BFS rank's peak on uniform 22 from 149 to 167 MB. Under
-// AddressSanitizer they come from the heap, where it checks their bounds.
+// IO buffers of 512 KiB from the heap (two ranks sharing a disk,
+// shared_drives.hpp) put a BFS rank's peak on uniform 22 at 167 MB,
+// against 145 MB as mappings. Under AddressSanitizer they come from the
+// heap, where it checks their bounds.
 #pragma once
 
 #include <sys/mman.h>
