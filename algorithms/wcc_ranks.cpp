@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
-#include <memory>
+#include <span>
+#include <stdexcept>
+#include <vector>
 
 #include "algorithms/afforest.hpp"
 #include "algorithms/union_find.hpp"
@@ -73,29 +75,68 @@ engine::VertexSubset own_with_lists(const engine::DiskGraph& graph, uint64_t fir
   return engine::VertexSubset::from_bitmap(std::move(members), count);
 }
 
-// Which other ranks read each own vertex and linked it in their sample:
-// in CSR form over the own range, from the first round of the sampled
-// labels' agreement (`told`: what arrived, `from`: how many from each rank).
-template <class Id>
-struct LinkedReaders {
-  std::vector<uint64_t> offsets;
-  std::vector<uint32_t> ranks;
-
-  LinkedReaders(const std::vector<Labelled<Id>>& told, const std::vector<uint64_t>& from, uint64_t first, uint64_t last)
-      : offsets(last - first + 1, 0), ranks(told.size()) {
-    for (const Labelled<Id>& m : told) ++offsets[m.vertex - first + 1];
-    for (size_t i = 1; i < offsets.size(); ++i) offsets[i] += offsets[i - 1];
-    std::vector<uint64_t> at(offsets.begin(), offsets.end() - 1);
+// Which other ranks read each own vertex and linked it in their sample,
+// learnt in the first round of the sampled labels' agreement: a bitmap
+// over the own range per rank: an eighth of a byte an own vertex and
+// rank, where lists of readers would take 4 bytes a linked pair and 8 an
+// own vertex (16 MB a rank on uniform 22's 4 ranks).
+class LinkedReaders {
+ public:
+  LinkedReaders(uint64_t first, uint64_t last, size_t ranks) : first_(first) {
+    for (size_t r = 0; r < ranks; ++r) linked_by_.emplace_back(last - first);
+  }
+  // What arrived in the first round, `from` each rank as many (as
+  // exchange_labelled gives them).
+  template <class Id>
+  void add(const std::vector<Labelled<Id>>& told, const std::vector<uint64_t>& from) {
     size_t i = 0;
     for (size_t r = 0; r < from.size(); ++r) {
-      for (uint64_t k = 0; k < from[r]; ++k, ++i) ranks[at[told[i].vertex - first]++] = uint32_t(r);
+      for (uint64_t k = 0; k < from[r]; ++k) linked_by_[r].set(told[i++].vertex - first_);
     }
   }
+  // f(r) for each rank r that linked own vertex v.
   template <class F>
-  void for_each(uint64_t v_minus_first, F&& f) const {
-    for (uint64_t i = offsets[v_minus_first]; i < offsets[v_minus_first + 1]; ++i) f(size_t(ranks[i]));
+  void for_each(uint64_t v, F&& f) const {
+    for (size_t r = 0; r < linked_by_.size(); ++r) {
+      if (linked_by_[r].test(v - first_)) f(r);
+    }
   }
+  // f(v) for each own vertex in [begin, end) that rank r linked, ascending.
+  template <class F>
+  void for_each_linked_by(size_t r, uint64_t begin, uint64_t end, F&& f) const {
+    linked_by_[r].for_each_in(begin - first_, end - first_, [&](uint64_t i) { f(first_ + i); });
+  }
+
+ private:
+  uint64_t first_;
+  std::vector<engine::IndexedBitmap> linked_by_;
 };
+
+// The first round names every linked mirror to its owner, and is answered
+// for each: O(mirrors) pairs on every rank at once, where later rounds
+// carry only labels that fell (on uniform 22's 4 ranks, 2 M linked
+// mirrors a rank, 60 MB at once in one piece). So it goes in slices of the
+// vertex ids, each of at most about `pairs` linked mirrors a rank (the
+// engine's --exchange-round in pairs), cut at 4096 buckets of the ids
+// from every rank's counts summed: the same slices on every rank, and an
+// owner receives no more from a slice than every rank names in it.
+inline std::vector<uint64_t> first_round_slices(const engine::IndexedBitmap& linked, uint64_t n, uint64_t pairs,
+                                                engine::Communicator& communicator) {
+  constexpr uint64_t buckets = 4096;
+  const uint64_t width = std::max<uint64_t>(1, (n + buckets - 1) / buckets);
+  std::vector<uint64_t> counts(buckets, 0);
+  linked.for_each([&](uint64_t u) { ++counts[size_t(u / width)]; });
+  communicator.sum(std::span<uint64_t>(counts));
+  const uint64_t most = std::max<uint64_t>(pairs, 1) * uint64_t(communicator.size());
+  std::vector<uint64_t> bounds{0};
+  uint64_t in_slice = 0;
+  for (uint64_t b = 0; b < buckets && b * width < n; ++b) {
+    if (in_slice > 0 && in_slice + counts[size_t(b)] > most) bounds.push_back(b * width), in_slice = 0;
+    in_slice += counts[size_t(b)];
+  }
+  bounds.push_back(n);
+  return bounds;
+}
 
 // The ranks' agreement on the sampled components' labels. Each rank has a
 // forest over its own vertices and its mirrors (`touched`; the
@@ -139,60 +180,82 @@ std::vector<Id> agree_on_sampled_labels(engine::Engine& out, ConcurrentForest<Id
     Id& l = least[forest.parent(u)];
     l = std::min(l, value);
   };
-  std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
-  std::vector<uint64_t> changed;
-  std::unique_ptr<LinkedReaders<Id>> readers;
-  for (uint64_t round = 0;; ++round) {
-    // 1. Readers tell owners what a linked mirror's component has seen below its label.
-    for (auto& piece : pieces) piece.clear();
-    uint64_t sent = 0;
-    linked.for_each([&](uint64_t u) {
-      const Id l = least[forest.parent(u)];
-      if (!(l < label[u])) return;
-      pieces[ranks.owner(u)].push_back({Id(u), l});
-      label[u] = l;  // the owner's label falls to it
-      ++sent;
-    });
-    std::vector<uint64_t> from;
-    const std::vector<Labelled<Id>> told = engine::exchange_labelled(communicator, pieces, round == 0 ? &from : nullptr);
-    if (round == 0) readers = std::make_unique<LinkedReaders<Id>>(told, from, first, last);
+  auto fold = [&](const std::vector<Labelled<Id>>& told) {  // what readers said
     for (const Labelled<Id>& m : told) {
       Id& l = least[forest.parent(m.vertex)];
       l = std::min(l, m.label);
     }
-    // 2. Own vertices take their component's least label; which fell
-    //    matters from the second round on (the first round's answers
-    //    cover every label asked about).
+  };
+  std::vector<std::vector<Labelled<Id>>> pieces(rank_count);
+  // Readers tell owners what a linked mirror's component has seen below
+  // its label, those in [begin, end); the owner's label falls to it.
+  auto tell = [&](uint64_t begin, uint64_t end) {
+    for (auto& piece : pieces) piece.clear();
+    uint64_t sent = 0;
+    linked.for_each_in(begin, end, [&](uint64_t u) {
+      const Id l = least[forest.parent(u)];
+      if (!(l < label[u])) return;
+      pieces[ranks.owner(u)].push_back({Id(u), l});
+      label[u] = l;
+      ++sent;
+    });
+    return sent;
+  };
+  // Own vertices take their component's least label; with `note`, those
+  // whose label fell go to `changed` (not in the first round, whose
+  // answers cover every label asked about).
+  std::vector<uint64_t> changed;
+  auto own_take_least = [&](bool note) {
     changed.clear();
     for (uint64_t v = first; v < last; ++v) {
       const Id l = least[forest.parent(v)];
       if (!(l < label[v])) continue;
       label[v] = l;
-      if (round > 0) changed.push_back(v);
+      if (note) changed.push_back(v);
     }
-    // 3. Owners answer: the first round, every label asked about; then
-    //    the labels that fell, to the ranks that linked the vertex.
-    if (round == 0) {
-      std::vector<std::vector<Id>> answers(rank_count);
-      size_t i = 0;
-      for (size_t r = 0; r < rank_count; ++r) {
-        for (uint64_t k = 0; k < from[r]; ++k, ++i) answers[r].push_back(label[told[i].vertex]);
-      }
-      const std::vector<Id> answered = engine::exchange_labels(communicator, answers);
-      i = 0;
-      for (const auto& piece : pieces) {
-        for (const Labelled<Id>& m : piece) take(m.vertex, answered[i++]);
-      }
-    } else {
-      std::vector<std::vector<Labelled<Id>>> fell(rank_count);
-      for (uint64_t v : changed) readers->for_each(v - first, [&](size_t r) { fell[r].push_back({Id(v), label[v]}); });
-      for (const auto& piece : fell) sent += piece.size();
-      for (const Labelled<Id>& m : engine::exchange_labelled(communicator, fell)) take(m.vertex, m.label);
+  };
+
+  // The first round, slice by slice: every linked mirror is told (its
+  // label is unknown), owners learn who linked each of their vertices,
+  // take their components' least labels, and answer every label asked
+  // about, to the readers in the order they asked (ascending by vertex,
+  // as the owners' ranges are).
+  const std::vector<uint64_t> slices =
+      first_round_slices(linked, n, out.options().exchange_round_bytes / sizeof(Labelled<Id>), communicator);
+  LinkedReaders readers(first, last, rank_count);
+  uint64_t sent = 0;
+  for (size_t s = 0; s + 1 < slices.size(); ++s) {
+    sent += tell(slices[s], slices[s + 1]);
+    std::vector<uint64_t> from;
+    const std::vector<Labelled<Id>> told = engine::exchange_labelled(communicator, pieces, &from);
+    readers.add(told, from);
+    fold(told);
+  }
+  own_take_least(false);
+  for (size_t s = 0; s + 1 < slices.size(); ++s) {
+    std::vector<std::vector<Id>> answers(rank_count);
+    const uint64_t begin = std::clamp(slices[s], first, last), end = std::clamp(slices[s + 1], first, last);
+    for (size_t r = 0; r < rank_count; ++r) {
+      if (begin < end) readers.for_each_linked_by(r, begin, end, [&](uint64_t v) { answers[r].push_back(label[v]); });
     }
+    const std::vector<Id> answered = engine::exchange_labels(communicator, answers);
+    size_t i = 0;
+    linked.for_each_in(slices[s], slices[s + 1], [&](uint64_t u) { take(u, answered.at(i++)); });
+    if (i != answered.size()) throw std::logic_error("wcc on ranks: answered more labels than asked");
+  }
+  // Each later round: what fell since, told and answered whole.
+  for (;;) {
     out.end_exchange_step();
     trace.record_exchange(out, "sample labels", rounds);
     ++rounds;
     if (communicator.sum(sent) == 0) break;
+    sent = tell(0, n);
+    fold(engine::exchange_labelled(communicator, pieces));
+    own_take_least(true);
+    std::vector<std::vector<Labelled<Id>>> fell(rank_count);
+    for (uint64_t v : changed) readers.for_each(v, [&](size_t r) { fell[r].push_back({Id(v), label[v]}); });
+    for (const auto& piece : fell) sent += piece.size();
+    for (const Labelled<Id>& m : engine::exchange_labelled(communicator, fell)) take(m.vertex, m.label);
   }
   return label;
 }
