@@ -27,8 +27,9 @@ struct ComponentsResult {
 // widened into them, and then count the components' sizes too.
 constexpr engine::VertexBytes wcc_vertex_bytes{8, 0, 0, 0};
 // On ranks: the forest and the label agreement's two labels, an id each
-// over every vertex id, and over the own range the final labels and the
-// offsets of the ranks that read each own vertex (8 bytes each).
+// over every vertex id, and over the own range the final labels (8 bytes)
+// and which ranks linked each own vertex (a bit per other rank: 8 bytes
+// cover 65 ranks).
 constexpr engine::VertexBytes wcc_ranks_vertex_bytes{0, 16, 3, 0};
 
 // `in` runs over the transpose; null when the graph is symmetric (every
