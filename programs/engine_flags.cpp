@@ -30,7 +30,7 @@ void add_engine_options(po::options_description& options, const char* skip_defau
      "bytes for the in-lists a pull leaves open, walked from DRAM by the next pull instead of read again (auto: edges x 4 / 20; 0: off)")
     ("page-cache", byte_size_value("0"), "bytes of edge pages kept in DRAM from one EDGEMAP to the next, e.g. 2g: later EDGEMAPs take those pages from memory and read only the others (0: none; counted in --memory-limit)")
     ("memory-limit", byte_size_value("0"), "bytes the run may hold in DRAM, e.g. 8g (0: the memory available)")
-    ("exchange-round", byte_size_value("4m"), "on ranks: the values an exchange between EDGEMAPs holds each way at once, e.g. 64m (more: fewer rounds, each a collective)")
+    ("exchange-round", byte_size_value("4m"), "on ranks: the values an exchange between EDGEMAPs holds each way at once, e.g. 64m (more: fewer rounds, each a collective; WCC's label pairs too)")
     ("no-verify-reads", po::bool_switch(), "do not check each page read against its checksum (on by default; costs a few percent, see docs/layout.md)");
 }
 
